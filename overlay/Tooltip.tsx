@@ -1,0 +1,76 @@
+/**
+ * A tooltip step anchored to its target with a caret (guides §2). The side is chosen by available space
+ * (flip) or forced by `layoutDir`; it shifts to stay inside the viewport and follows the target on scroll
+ * and resize through floating-ui's autoUpdate.
+ */
+import { arrow, autoUpdate, computePosition, flip, offset, shift, type Placement } from '@floating-ui/dom';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { TOOLTIP_DEFAULTS } from '../shared/constants';
+import type { StepToShow } from '../shared/protocol';
+import type { StepHandlers } from './api';
+import { numberOr } from './Lightbox';
+import { StepChrome } from './StepChrome';
+
+export interface TooltipProps {
+  step: StepToShow;
+  target: Element;
+  handlers: StepHandlers;
+}
+
+const SIDES = new Set(['top', 'bottom', 'left', 'right']);
+const OPPOSITE: Record<string, string> = { top: 'bottom', bottom: 'top', left: 'right', right: 'left' };
+
+export function Tooltip({ step, target, handlers }: TooltipProps): ReactNode {
+  const box = useRef<HTMLDivElement>(null);
+  const caret = useRef<HTMLDivElement>(null);
+  const layoutDir = String(step.attributes.layoutDir ?? 'auto');
+  const forced = SIDES.has(layoutDir);
+  const arrowSize = numberOr(step.attributes.arrowSize, TOOLTIP_DEFAULTS.arrowSize);
+
+  useLayoutEffect(() => {
+    const floating = box.current;
+    const caretEl = caret.current;
+    if (!floating || !caretEl) return;
+    const update = () =>
+      computePosition(target, floating, {
+        strategy: 'fixed',
+        placement: (forced ? layoutDir : 'bottom') as Placement,
+        middleware: [
+          offset(arrowSize),
+          ...(forced ? [] : [flip({ fallbackPlacements: ['top', 'right', 'left'] })]),
+          shift({ padding: 8 }),
+          arrow({ element: caretEl, padding: TOOLTIP_DEFAULTS.caretOffset }),
+        ],
+      }).then(({ x, y, placement, middlewareData }) => {
+        floating.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
+        const side = placement.split('-')[0]!;
+        floating.dataset.side = side;
+        const a = middlewareData.arrow;
+        Object.assign(caretEl.style, {
+          left: a?.x != null ? `${a.x}px` : '',
+          top: a?.y != null ? `${a.y}px` : '',
+          right: '',
+          bottom: '',
+          [OPPOSITE[side]!]: `${-TOOLTIP_DEFAULTS.caretSize / 2}px`,
+        });
+      });
+    return autoUpdate(target, floating, update);
+  }, [target, forced, layoutDir, arrowSize]);
+
+  const width = numberOr(step.attributes.width, TOOLTIP_DEFAULTS.width);
+  const titleId = `wm-title-${step.stepId}`;
+  return (
+    <div
+      ref={box}
+      className="wm-step wm-tooltip"
+      role="dialog"
+      aria-labelledby={titleId}
+      data-guide-id={step.guideId}
+      data-step-id={step.stepId}
+      style={{ width, zIndex: TOOLTIP_DEFAULTS.zIndex }}
+    >
+      <div ref={caret} className="wm-caret" />
+      <StepChrome step={step} handlers={handlers} titleId={titleId} />
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+/**
+ * The contract of the lazily loaded overlay module (dist/agent/waymark.overlay.js). The shim imports these
+ * types only; the module itself is fetched with a dynamic import the first time a guide is shown, so hosts
+ * that never see a guide never pay for React.
+ */
+import type { GuideAction } from '../shared/guides';
+import type { StepToShow } from '../shared/protocol';
+
+/** A clicked element of a guide, for guideActivity. */
+export interface UiElement {
+  id: string;
+  type: string;
+}
+
+export interface StepHandlers {
+  /** A building block with actions was clicked. */
+  onAction(actions: GuideAction[], uiElement: UiElement): void;
+  /** The close button or Escape (guides §2). */
+  onDismiss(uiElement: UiElement | null): void;
+}
+
+export interface Overlay {
+  /** Renders `step` (replacing what is shown), anchored to `target` for tooltips. */
+  show(step: StepToShow, target: Element | null, handlers: StepHandlers): void;
+  /** Removes what is shown. */
+  hide(): void;
+  /** Removes the overlay's host element and listeners. */
+  destroy(): void;
+}
+
+export interface OverlayModule {
+  createOverlay(doc: Document): Overlay;
+}

@@ -1,0 +1,57 @@
+/**
+ * Entry of dist/agent/waymark.overlay.js, loaded by the shim with a dynamic import the first time a guide
+ * is shown. Guides render with React inside a shadow root on a host element of our own, so host CSS and
+ * ours never meet.
+ */
+import { createRoot, type Root } from 'react-dom/client';
+import type { StepToShow } from '../shared/protocol';
+import type { Overlay, OverlayModule, StepHandlers } from './api';
+import { Lightbox } from './Lightbox';
+import { OVERLAY_CSS } from './styles';
+import { Tooltip } from './Tooltip';
+
+export const createOverlay: OverlayModule['createOverlay'] = (doc) => {
+  const host = doc.createElement('div');
+  host.setAttribute('data-waymark-overlay', '');
+  // On <html>, not <body>: a transform or filter on body would otherwise re-anchor our fixed layers.
+  doc.documentElement.appendChild(host);
+  const shadow = host.attachShadow({ mode: 'open' });
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(OVERLAY_CSS);
+  shadow.adoptedStyleSheets = [sheet];
+  const container = doc.createElement('div');
+  shadow.appendChild(container);
+  const root: Root = createRoot(container);
+  let current: { step: StepToShow; handlers: StepHandlers } | null = null;
+
+  // guides §2: Escape (key 27) dismisses a guide that has a dismiss action; every step has the close button.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (current && (event.key === 'Escape' || event.keyCode === 27)) current.handlers.onDismiss(null);
+  };
+  doc.addEventListener('keydown', onKeyDown, true);
+
+  const overlay: Overlay = {
+    show(step, target, handlers) {
+      current = { step, handlers };
+      const key = `${step.guideId}/${step.stepId}`;
+      root.render(
+        step.type === 'tooltip' && target ? (
+          <Tooltip key={key} step={step} target={target} handlers={handlers} />
+        ) : (
+          <Lightbox key={key} step={step} handlers={handlers} />
+        ),
+      );
+    },
+    hide() {
+      current = null;
+      root.render(null);
+    },
+    destroy() {
+      current = null;
+      doc.removeEventListener('keydown', onKeyDown, true);
+      root.unmount();
+      host.remove();
+    },
+  };
+  return overlay;
+};

@@ -1,0 +1,85 @@
+/**
+ * Guide content (a JSON tree of building blocks) to React elements. Text only ever becomes React text
+ * children (escaped), never innerHTML; there is no eval. Tags and props pass through allow-lists; scripts
+ * become noscript (guides §5). The full validation with its error messages is the guide engine's
+ * (issue #5); this renderer is the last line of defence and drops anything it does not know.
+ */
+import { createElement, type ReactNode } from 'react';
+import type { DomNode, GuideAction } from '../shared/guides';
+import type { UiElement } from './api';
+
+const TAGS = new Set([
+  'div', 'span', 'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'button', 'img', 'a', 'ul', 'ol', 'li', 'strong',
+  'em', 'b', 'i', 'u', 'br', 'hr', 'section', 'header', 'footer', 'label', 'input', 'select', 'option',
+  'textarea', 'form', 'small', 'table', 'thead', 'tbody', 'tr', 'td', 'th', 'figure', 'figcaption', 'noscript',
+]);
+const VOID = new Set(['img', 'br', 'hr', 'input']);
+const PROPS = new Set([
+  'id', 'className', 'style', 'src', 'href', 'alt', 'title', 'type', 'name', 'value', 'placeholder', 'role',
+  'tabIndex', 'target', 'width', 'height', 'htmlFor', 'checked', 'disabled', 'min', 'max', 'step', 'rel',
+]);
+
+export interface RenderContext {
+  onAction(actions: GuideAction[], ui: UiElement): void;
+}
+
+export function renderBlocks(node: DomNode, ctx: RenderContext, key?: number): ReactNode {
+  const type = node.type === 'script' ? 'noscript' : TAGS.has(node.type) ? node.type : 'div';
+  const props: Record<string, unknown> = { key };
+  for (const [name, value] of Object.entries(node.props ?? {})) {
+    const prop = name === 'class' ? 'className' : name === 'for' ? 'htmlFor' : name;
+    if (prop === 'style') props.style = styleOf(value);
+    else if (prop === 'href') props.href = safeUrl(value, ['http:', 'https:', 'mailto:']);
+    else if (prop === 'src') props.src = type === 'img' ? safeUrl(value, ['http:', 'https:', 'data:']) : undefined;
+    else if (PROPS.has(prop) || prop.startsWith('data-') || prop.startsWith('aria-')) {
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') props[prop] = value;
+    }
+  }
+  if (type === 'a' && props.href) props.rel = 'noopener noreferrer';
+  const actions = node.actions?.filter((a) => a && typeof a.action === 'string') ?? [];
+  if (actions.length) {
+    const ui: UiElement = { id: String(props.id ?? ''), type: type.toUpperCase() };
+    props.onClick = (event: { preventDefault(): void }) => {
+      event.preventDefault();
+      ctx.onAction(actions, ui);
+    };
+    if (type === 'button' && !props.type) props.type = 'button';
+  }
+  if (type === 'noscript' || VOID.has(type)) return createElement(type, props);
+  const children: ReactNode[] = [];
+  if (typeof node.content === 'string' && node.content) children.push(node.content);
+  node.children?.forEach((child, i) => {
+    if (child && typeof child === 'object' && typeof child.type === 'string') children.push(renderBlocks(child, ctx, i));
+  });
+  return createElement(type, props, ...children);
+}
+
+function safeUrl(value: unknown, protocols: string[]): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    return protocols.includes(new URL(value, 'https://invalid.example/').protocol) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A style object, or a CSS declaration string, as a React style object (set via CSSOM: CSP-safe). */
+function styleOf(value: unknown): Record<string, string | number> | undefined {
+  const style: Record<string, string | number> = {};
+  const put = (name: string, v: unknown) => {
+    if (typeof v !== 'string' && typeof v !== 'number') return;
+    const key = name.trim().replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    if (key && !/url\s*\(/i.test(String(v))) style[key] = v;
+  };
+  if (typeof value === 'string') {
+    for (const decl of value.split(';')) {
+      const i = decl.indexOf(':');
+      if (i > 0) put(decl.slice(0, i), decl.slice(i + 1).trim());
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) put(k, v);
+  } else {
+    return undefined;
+  }
+  return style;
+}

@@ -1,0 +1,37 @@
+/**
+ * The overlay's stylesheet, adopted into its shadow root as a constructed stylesheet: host CSS cannot
+ * reach in, ours cannot leak out, and no inline <style> is needed (so a strict style-src CSP holds).
+ */
+export const OVERLAY_CSS = `
+:host { all: initial; }
+* { box-sizing: border-box; }
+.wm-step {
+  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  color: #1f2430; background: #fff; border-radius: 8px;
+  box-shadow: 0 10px 30px rgba(15, 23, 42, .25), 0 1px 3px rgba(15, 23, 42, .2);
+  padding: 20px 22px 16px; position: fixed; max-width: calc(100vw - 16px);
+}
+.wm-step:focus { outline: none; }
+.wm-step h1, .wm-step h2, .wm-step h3 { margin: 0 32px 8px 0; line-height: 1.25; color: #111827; }
+.wm-step h1 { font-size: 22px; } .wm-step h2 { font-size: 18px; } .wm-step h3 { font-size: 16px; }
+.wm-step p { margin: 0 0 12px; }
+.wm-step img { max-width: 100%; height: auto; }
+.wm-step button:not(.wm-close) {
+  font: inherit; font-weight: 600; color: #fff; background: #3b5bdb; border: 0; border-radius: 6px;
+  padding: 8px 16px; cursor: pointer; margin: 4px 8px 0 0;
+}
+.wm-step button:not(.wm-close):hover { background: #364fc7; }
+.wm-step button:focus-visible, .wm-close:focus-visible { outline: 3px solid #91a7ff; outline-offset: 2px; }
+.wm-close {
+  position: absolute; top: 8px; right: 8px; width: 28px; height: 28px; border: 0; border-radius: 6px;
+  background: transparent; color: #6b7280; font: 22px/1 system-ui, sans-serif; cursor: pointer;
+}
+.wm-close:hover { background: #f1f3f5; color: #111827; }
+.wm-footer { display: flex; justify-content: space-between; gap: 12px; margin-top: 12px; font-size: 12px; color: #6b7280; }
+.wm-backdrop { position: fixed; inset: 0; background: rgba(15, 23, 42, .45); }
+.wm-lightbox { left: 50%; top: 50%; transform: translate(-50%, -50%); max-height: calc(100vh - 32px); overflow: auto; }
+.wm-banner { left: 0; right: 0; top: 0; border-radius: 0; max-width: none; }
+.wm-tooltip { top: 0; left: 0; }
+.wm-caret { position: absolute; width: 11px; height: 11px; background: #fff; transform: rotate(45deg); }
+.wm-sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`;

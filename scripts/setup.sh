@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what the project needs on a fresh machine: npm packages, and (unless --no-browser) Debian's
+# Chromium for the end-to-end tests and the benchmark. Playwright's own browser download is never used:
+# tests drive /usr/bin/chromium. Safe to run again; it does nothing when all is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_browser=1
+for arg in "$@"; do
+  [ "$arg" = "--no-browser" ] && want_browser=0
+done
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: installing npm packages"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
+  echo "setup: installing Debian's chromium (needs root)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+fi

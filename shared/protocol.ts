@@ -1,0 +1,139 @@
+/**
+ * The contract between the main-thread shim and the dedicated worker. The shim holds a Comlink
+ * `Remote<WorkerApi>`; the worker exposes one object that `satisfies WorkerApi`. Arguments and results
+ * are structured-clone data only: host-supplied functions run on the shim side and send their results.
+ */
+import type { CapturedEvent, GuideEventType } from './events';
+import type { AgentError, Outcome } from './errors';
+import type { DomNode, StepType } from './guides';
+
+/** Bumped whenever a message shape changes; the handshake refuses a mismatch. */
+export const PROTOCOL_VERSION = 1;
+
+/** Who the events are about. */
+export interface Identity {
+  visitorId: string;
+  accountId: string;
+  /** The previous visitor id after an identify, sent with guide requests. */
+  oldVisitorId?: string;
+}
+
+/** Per-tab facts the envelope carries (wire-protocol.md "Common fields"). */
+export interface SessionFacts {
+  sessionId: string;
+  tabId: string;
+  frameId: string;
+  parentTabId: string;
+}
+
+/** Visitor, account and parent account metadata (analytics §3 Metadata). */
+export interface Metadata {
+  visitor: Record<string, unknown>;
+  account: Record<string, unknown>;
+  parentAccount: Record<string, unknown>;
+}
+
+/** Everything the worker needs to start, sent once by `init`. */
+export interface WorkerInit {
+  apiKey: string;
+  /** Origin of the collector, without a trailing slash. */
+  dataHost: string;
+  /** Origin that serves guide content, without a trailing slash. */
+  contentHost: string;
+  agentVersion: string;
+  identity: Identity;
+  session: SessionFacts;
+  metadata: Metadata;
+  /** Campaign fields and channel for the `utm` envelope field. */
+  utm: Record<string, string>;
+  /** Device class of the page, for step device rules. */
+  device: 'desktop' | 'mobile';
+}
+
+/** What the worker reports to the shim without being asked. */
+export interface ShimCallbacks {
+  /** A log line for the shim's logger (console and log history). */
+  log(level: LogLevel, message: string): void;
+}
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** How a step came to be shown (guides §4 Show: the seenReason). */
+export type SeenReason = 'auto' | 'api' | 'continue' | 'badge' | 'dom' | 'launcher' | 'permalink';
+
+/**
+ * A step the worker has judged displayable, with its content resolved: the shim only checks DOM facts
+ * (is the target there and visible) and renders it.
+ */
+export interface StepToShow {
+  guideId: string;
+  guideName: string;
+  stepId: string;
+  type: StepType;
+  /** Zero-based position and total, for 'Step {current} of {total}'. */
+  stepIndex: number;
+  stepCount: number;
+  elementPathRule?: string;
+  content: DomNode;
+  attributes: Record<string, unknown>;
+  hideCredits: boolean;
+  reason: SeenReason;
+  /** lastUpdatedAt of the guide, echoed in guideSeen. */
+  lastUpdatedAt?: number;
+}
+
+/** What a guide load hands back: the auto steps to try, in display order. */
+export interface GuideLoadResult {
+  candidates: StepToShow[];
+  /** Guides that were loaded but not eligible, with why: what a debugger would show. */
+  skipped: Array<{ guideId: string; stepId?: string; reason: string }>;
+}
+
+/** A visitor action on a shown step, reported by the shim. */
+export interface StepAction {
+  guideId: string;
+  stepId: string;
+  action: 'seen' | 'dismiss' | 'advance' | 'activity';
+  /** For seen: how the step came to be shown. */
+  reason?: SeenReason;
+  /** ms the step was on screen, for dismiss and advance. */
+  duration?: number;
+  /** For activity: the clicked element of the guide. */
+  uiElement?: { id: string; type: string; actions: string[] };
+  url: string;
+}
+
+/** Counts of what one flush did, for `flushNow()` and tests. */
+export interface FlushReport {
+  sent: number;
+  pending: number;
+  errors: AgentError[];
+}
+
+/** Answer to the version handshake. */
+export interface Hello {
+  protocolVersion: number;
+  agentVersion: string;
+}
+
+/** The worker's API as the shim sees it (every call is asynchronous across the bridge). */
+export interface WorkerApi {
+  /** Version handshake; the first call the bridge makes. */
+  hello(protocolVersion: number): Hello;
+  /** Starts the pipeline. `callbacks` is a Comlink proxy living in the shim. */
+  init(options: WorkerInit, callbacks: ShimCallbacks): Outcome<null>;
+  /** A batch of captured events, in capture order. */
+  push(events: CapturedEvent[]): void;
+  /** Identity after identify or clearSession; later events carry it. */
+  setIdentity(identity: Identity): void;
+  /** Sends every queued event now. */
+  flush(): Promise<Outcome<FlushReport>>;
+  /** Requests guide.json for the page and returns the displayable auto steps in order. */
+  loadGuides(url: string): Promise<Outcome<GuideLoadResult>>;
+  /** The step to show for a guide shown by API (first step, or `stepId`). */
+  stepForGuide(guideId: string, stepId?: string): Promise<Outcome<StepToShow>>;
+  /** Records a visitor action on a shown step; for advance it returns the next step to show, if any. */
+  stepAction(action: StepAction): Promise<Outcome<StepToShow | null>>;
+}
+
+export type { GuideEventType };

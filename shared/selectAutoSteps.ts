@@ -1,0 +1,149 @@
+/**
+ * Guide eligibility as a list of small named rules, each `evaluate(ctx) -> { pass, reason }`, run by a tiny
+ * loop (STYLE §3). The reasons are kept: they are what a debugger shows when a guide does not appear.
+ * This is the first cut of guides §4 "Auto display"; the guide engine issue adds throttling, timebox,
+ * repeat, continuation and the rest as further rules in the same list.
+ */
+import type { Guide, GuideLoadResponse, GuideStep } from './guides';
+
+/** The facts a rule may look at. `step` is the step the guide would show next. */
+export interface RuleContext {
+  guide: Guide;
+  step: GuideStep | undefined;
+  url: string;
+  device: 'desktop' | 'mobile';
+  lastGuideStepSeen: GuideLoadResponse['lastGuideStepSeen'];
+}
+
+export interface RuleResult {
+  pass: boolean;
+  reason: string;
+}
+
+export interface EligibilityRule {
+  name: string;
+  evaluate(ctx: RuleContext): RuleResult;
+}
+
+const pass = (reason = 'ok'): RuleResult => ({ pass: true, reason });
+const refuse = (reason: string): RuleResult => ({ pass: false, reason });
+
+/** A guide shows by itself only when its launch method includes auto (wire-protocol.md). */
+export const autoLaunchRule: EligibilityRule = {
+  name: 'launchMethod',
+  evaluate: ({ guide }) =>
+    String(guide.launchMethod ?? '').split(/[-,\s]+/).includes('auto') ? pass() : refuse(`launchMethod '${guide.launchMethod}' has no auto`),
+};
+
+/** spec: guides §5 — any step with a pageId needs a regexUrlRule, otherwise the guide is dropped. */
+export const pageIdNeedsRuleRule: EligibilityRule = {
+  name: 'pageIdNeedsRegexUrlRule',
+  evaluate: ({ guide }) => {
+    const bad = guide.steps.find((s) => s.pageId && !s.regexUrlRule);
+    return bad ? refuse(`step ${bad.id} has pageId without regexUrlRule`) : pass();
+  },
+};
+
+/** A guide whose steps were all advanced or dismissed has nothing left to show. */
+export const hasStepRule: EligibilityRule = {
+  name: 'nextStep',
+  evaluate: ({ step }) => (step ? pass() : refuse('no step left to show')),
+};
+
+/** spec: guides §4 — a step shows only if the page rule matches. */
+export const pageRule: EligibilityRule = {
+  name: 'regexUrlRule',
+  evaluate: ({ step, url }) => {
+    if (!step?.regexUrlRule) return pass('no page rule');
+    let re: RegExp;
+    try {
+      re = new RegExp(step.regexUrlRule);
+    } catch {
+      return refuse(`regexUrlRule of step ${step.id} is not a valid regular expression`);
+    }
+    return re.test(url) ? pass() : refuse(`page ${url} does not match ${step.regexUrlRule}`);
+  },
+};
+
+/** spec: guides §4 — a step shows only if the device matches. */
+export const deviceRule: EligibilityRule = {
+  name: 'device',
+  evaluate: ({ guide, device }) => {
+    const d = guide.attributes?.device;
+    if (d && (d.desktop !== undefined || d.mobile !== undefined)) {
+      return d[device] ? pass() : refuse(`guide is not for ${device}`);
+    }
+    const type = guide.attributes?.type;
+    if (type === 'desktop' || type === 'mobile') return type === device ? pass() : refuse(`guide is not for ${device}`);
+    return pass();
+  },
+};
+
+/** A step dismissed in seenState or in lastGuideStepSeen is not displayed (wire-protocol.md). */
+export const notDismissedRule: EligibilityRule = {
+  name: 'notDismissed',
+  evaluate: ({ guide, lastGuideStepSeen }) => {
+    if (guide.steps.some((s) => s.seenState === 'dismissed')) return refuse('guide was dismissed');
+    if (lastGuideStepSeen.guideId === guide.id && lastGuideStepSeen.state === 'dismissed') {
+      return refuse('guide was dismissed (lastGuideStepSeen)');
+    }
+    return pass();
+  },
+};
+
+/** The rules of auto display, in the order they are checked. */
+export const AUTO_DISPLAY_RULES: readonly EligibilityRule[] = [
+  autoLaunchRule,
+  pageIdNeedsRuleRule,
+  notDismissedRule,
+  hasStepRule,
+  deviceRule,
+  pageRule,
+];
+
+/** Runs rules in order and stops at the first refusal, naming the rule in the reason. */
+export function evaluateRules(rules: readonly EligibilityRule[], ctx: RuleContext): RuleResult {
+  for (const rule of rules) {
+    const result = rule.evaluate(ctx);
+    if (!result.pass) return { pass: false, reason: `${rule.name}: ${result.reason}` };
+  }
+  return pass();
+}
+
+/** The step a guide would show next: the first one not yet advanced or dismissed. */
+export function nextStepOf(guide: Guide): GuideStep | undefined {
+  return guide.steps.find((s) => s.seenState !== 'advanced' && s.seenState !== 'dismissed');
+}
+
+export interface AutoStepChoice {
+  eligible: Array<{ guide: Guide; step: GuideStep }>;
+  skipped: Array<{ guideId: string; stepId?: string; reason: string }>;
+}
+
+/**
+ * Picks the auto-display candidates of a guide load, ordered by `attributes.priority` (lower first; a
+ * guide without one comes after those with one, in payload order).
+ */
+export function selectAutoSteps(
+  response: GuideLoadResponse,
+  url: string,
+  device: 'desktop' | 'mobile',
+  rules: readonly EligibilityRule[] = AUTO_DISPLAY_RULES,
+): AutoStepChoice {
+  const choice: AutoStepChoice = { eligible: [], skipped: [] };
+  const ordered = response.guides
+    .map((guide, index) => ({ guide, index }))
+    .sort((a, b) => priorityOf(a.guide) - priorityOf(b.guide) || a.index - b.index);
+  for (const { guide } of ordered) {
+    const step = nextStepOf(guide);
+    const result = evaluateRules(rules, { guide, step, url, device, lastGuideStepSeen: response.lastGuideStepSeen });
+    if (result.pass && step) choice.eligible.push({ guide, step });
+    else choice.skipped.push({ guideId: guide.id, stepId: step?.id, reason: result.reason });
+  }
+  return choice;
+}
+
+function priorityOf(guide: Guide): number {
+  const p = guide.attributes?.priority;
+  return typeof p === 'number' && Number.isFinite(p) ? p : Number.MAX_SAFE_INTEGER;
+}

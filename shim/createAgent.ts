@@ -1,0 +1,264 @@
+/**
+ * The public API of the agent (`window.waymark`, and the npm entry). Everything here runs on the host's
+ * main thread, so it does only what needs the page: read options and storage, listen to the DOM, and
+ * hand the rest to the worker. No method ever throws into the host: failures are logged.
+ */
+import { AGENT_VERSION } from '../shared/constants';
+import type { CapturedEvent } from '../shared/events';
+import { MESSAGES } from '../shared/messages';
+import type { FlushReport, Identity, Metadata, WorkerInit } from '../shared/protocol';
+import { createBridge, startWorker, type Bridge } from './createBridge';
+import { createGuideDisplay, type GuideDisplay } from './createGuideDisplay';
+import { createLogger, type Logger } from './createLogger';
+import { loadIdentity, loadSessionFacts } from './loadIdentity';
+import { serializeElement } from './serializeElement';
+
+/** A visitor, account or parent account: an id and any metadata fields. */
+export interface EntityOptions {
+  id?: string | number;
+  [field: string]: unknown;
+}
+
+export interface InitializeOptions {
+  /** The subscription's API key. Required: without it the agent does not initialize (guides §1). */
+  apiKey: string;
+  /** @default an anonymous visitor kept in local storage */
+  visitor?: EntityOptions;
+  account?: EntityOptions;
+  parentAccount?: EntityOptions;
+  /** Origin of the collector. @default the origin waymark.js was loaded from */
+  dataHost?: string;
+  /** Origin of guide content. @default the origin waymark.js was loaded from */
+  contentHost?: string;
+  /** Start before the page has finished loading (guides §1). @default false */
+  initializeImmediately?: boolean;
+  /** Capture element text as `txt` on clicks. @default false */
+  captureText?: boolean;
+  /** guides §1: no guides at all. @default false */
+  disableGuides?: boolean;
+  guides?: { disabled?: boolean };
+}
+
+/** The agent's methods, as `window.waymark` exposes them. */
+export interface WaymarkApi {
+  initialize(options: InitializeOptions): void;
+  identify(visitor: string | number | { visitor?: EntityOptions; account?: EntityOptions }, accountId?: string | number): void;
+  track(name: string, properties?: Record<string, unknown>): void;
+  getVisitorId(): string | null;
+  getAccountId(): string | null;
+  flushNow(): Promise<FlushReport | null>;
+  showGuideById(guideId: string, stepId?: string): Promise<boolean>;
+  hideGuides(): void;
+  isReady(): boolean;
+  getVersion(): string;
+  /** The last log entries, newest last. */
+  getLogHistory(): ReturnType<Logger['history']>;
+}
+
+export interface AgentEnvironment {
+  /** URL of the folder that holds waymark.worker.js and waymark.overlay.js. */
+  assetBase: string;
+}
+
+interface Running {
+  options: InitializeOptions;
+  bridge: Bridge;
+  identity: Identity;
+  guides: GuideDisplay | null;
+}
+
+export function createAgent(env: AgentEnvironment): WaymarkApi {
+  const logger = createLogger();
+  const log = logger.log;
+  let state: 'idle' | 'waiting' | 'running' = 'idle';
+  let running: Running | null = null;
+  /** Commands given before the agent runs, replayed in order once it does (guides §1). */
+  const pending: Array<(r: Running) => void> = [];
+
+  function whenRunning<T>(fn: (r: Running) => T, fallback: T): T {
+    if (running) return fn(running);
+    pending.push((r) => void fn(r));
+    return fallback;
+  }
+
+  function capture(event: Omit<CapturedEvent, 'time' | 'url'> & Partial<CapturedEvent>): void {
+    running?.bridge.capture({ time: Date.now(), url: location.href, ...event });
+  }
+
+  function onClick(event: MouseEvent): void {
+    const target = event.target;
+    if (!running || !(target instanceof Element)) return;
+    // Clicks inside our own overlay are guide activity, reported by the overlay, not host clicks.
+    if (target.closest('[data-waymark-overlay]')) return;
+    const flags: string[] = [event.button === 1 ? 'middle' : event.button === 2 ? 'right' : 'left'];
+    if (event.altKey) flags.push('alt');
+    if (event.ctrlKey) flags.push('ctrl');
+    if (event.metaKey) flags.push('meta');
+    if (event.shiftKey) flags.push('shift');
+    capture({ type: 'click', props: { target: serializeElement(target, running.options), flags } });
+  }
+
+  /** Page hide: hand everything over before the page may be frozen or unloaded. */
+  function onPageHide(event: Event): void {
+    if (!running || (event.type === 'visibilitychange' && document.visibilityState !== 'hidden')) return;
+    running.bridge.flushCaptured();
+    void running.bridge.call((api) => api.flush());
+  }
+
+  function metadataOf(options: InitializeOptions): Metadata {
+    return { visitor: { ...options.visitor }, account: { ...options.account }, parentAccount: { ...options.parentAccount } };
+  }
+
+  function start(options: InitializeOptions): void {
+    const origin = new URL(env.assetBase).origin;
+    const identity = loadIdentity(options.apiKey, options.visitor?.id, options.account?.id);
+    const init: WorkerInit = {
+      apiKey: options.apiKey,
+      dataHost: trimOrigin(options.dataHost ?? origin),
+      contentHost: trimOrigin(options.contentHost ?? origin),
+      agentVersion: AGENT_VERSION,
+      identity,
+      session: loadSessionFacts(),
+      metadata: metadataOf(options),
+      utm: { channel: 'Direct' },
+      device: matchMedia('(max-width: 767px)').matches ? 'mobile' : 'desktop',
+    };
+    const worker = startWorker(new URL('waymark.worker.js', env.assetBase).href, log);
+    const bridge = createBridge(worker, init, { log }, log);
+    running = { options, bridge, identity, guides: null };
+    state = 'running';
+
+    document.addEventListener('click', onClick, { capture: true, passive: true });
+    document.addEventListener('visibilitychange', onPageHide);
+    addEventListener('pagehide', onPageHide);
+
+    // wire-protocol.md: on initialization the agent sends identify, meta and load in its first beacon.
+    const ids = { visitor_id: identity.visitorId, account_id: identity.accountId };
+    capture({ type: 'identify', props: { old_visitor_id: '', old_account_id: '', ...ids } });
+    capture({
+      type: 'meta',
+      props: {
+        ...metadataOf(options),
+        visitor: { ...options.visitor, id: identity.visitorId, language: navigator.language.replace('-', '_') },
+        date: new Date().toLocaleDateString('en-GB'),
+        version: AGENT_VERSION,
+        selfHosted: true,
+      },
+    });
+    const nav = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
+    capture({ type: 'load', props: { load_time: Math.round((nav?.loadEventEnd || performance.now()) * 10) / 10 } });
+
+    if (!options.disableGuides && !options.guides?.disabled) {
+      running.guides = createGuideDisplay({ bridge, overlayUrl: new URL('waymark.overlay.js', env.assetBase).href, log });
+    }
+    const queued = pending.splice(0);
+    for (const command of queued) command(running);
+  }
+
+  const api: WaymarkApi = {
+    initialize(options) {
+      if (state !== 'idle') {
+        log('warn', MESSAGES.initializeOnce);
+        return;
+      }
+      if (!options || typeof options.apiKey !== 'string' || !options.apiKey.trim()) {
+        log('warn', MESSAGES.apiKeyMissing);
+        return;
+      }
+      state = 'waiting';
+      const go = () => guard(() => start(options));
+      // guides §1: initialize only once the page is complete, unless initializeImmediately.
+      if (options.initializeImmediately || document.readyState === 'complete') go();
+      else addEventListener('load', go, { once: true });
+    },
+
+    identify(visitor, accountId) {
+      guard(() =>
+        whenRunning((r) => {
+          const next = typeof visitor === 'object' && visitor !== null
+            ? { visitorId: visitor.visitor?.id, accountId: visitor.account?.id }
+            : { visitorId: visitor, accountId };
+          const visitorId = next.visitorId === undefined ? r.identity.visitorId : String(next.visitorId);
+          if (!visitorId.trim()) {
+            log('warn', `identify ignored an invalid visitor id: ${JSON.stringify(next.visitorId)}`);
+            return;
+          }
+          const accountIdText = next.accountId === undefined ? r.identity.accountId : String(next.accountId);
+          const old = r.identity;
+          if (old.visitorId === visitorId && old.accountId === accountIdText) return;
+          r.identity = { visitorId, accountId: accountIdText, oldVisitorId: old.visitorId };
+          capture({
+            type: 'identify',
+            props: { old_visitor_id: old.visitorId, old_account_id: old.accountId, visitor_id: visitorId, account_id: accountIdText },
+          });
+          const identity = r.identity;
+          void r.bridge.call((w) => w.setIdentity(identity));
+        }, undefined),
+      );
+    },
+
+    track(name, properties) {
+      guard(() => {
+        if (typeof name !== 'string' || !name.trim()) {
+          log('error', MESSAGES.invalidTrackName);
+          return;
+        }
+        const props = properties && typeof properties === 'object' ? { ...properties } : {};
+        whenRunning(() => capture({ type: 'track', trackEventName: name, props }), undefined);
+      });
+    },
+
+    getVisitorId: () => running?.identity.visitorId ?? null,
+    getAccountId: () => running?.identity.accountId || null,
+
+    flushNow() {
+      return new Promise((resolve) => {
+        whenRunning((r) => {
+          r.bridge.call((w) => w.flush()).then(
+            (outcome) => resolve(outcome.ok ? outcome.value : null),
+            (err: unknown) => {
+              log('error', `flushNow failed: ${String(err)}`);
+              resolve(null);
+            },
+          );
+        }, undefined);
+      });
+    },
+
+    showGuideById(guideId, stepId) {
+      return new Promise((resolve) => {
+        whenRunning((r) => {
+          if (!r.guides) {
+            log('warn', 'guides are disabled');
+            resolve(false);
+            return;
+          }
+          r.guides.showGuideById(String(guideId), stepId).then(resolve, () => resolve(false));
+        }, undefined);
+      });
+    },
+
+    hideGuides() {
+      guard(() => whenRunning((r) => r.guides?.hideGuides(), undefined));
+    },
+
+    isReady: () => state === 'running',
+    getVersion: () => AGENT_VERSION,
+    getLogHistory: () => logger.history(),
+  };
+
+  /** Runs an API body so that nothing it throws reaches the host page. */
+  function guard(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      log('error', `internal error: ${(err as Error)?.stack ?? String(err)}`);
+    }
+  }
+
+  return api;
+}
+
+function trimOrigin(host: string): string {
+  return host.replace(/\/+$/, '');
+}

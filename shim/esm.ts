@@ -1,0 +1,22 @@
+/**
+ * The npm entry: `import { initialize, track } from 'waymark'`. The worker and the overlay are files next to
+ * this module (dist/esm/), found through import.meta.url so a host's bundler can emit them as assets.
+ */
+import { createAgent } from './createAgent';
+
+export type { InitializeOptions, WaymarkApi, EntityOptions } from './createAgent';
+
+/** The page's one agent. */
+export const waymark = createAgent({ assetBase: new URL(/* @vite-ignore */ '.', import.meta.url).href });
+
+export const initialize = waymark.initialize;
+export const identify = waymark.identify;
+export const track = waymark.track;
+export const getVisitorId = waymark.getVisitorId;
+export const getAccountId = waymark.getAccountId;
+export const flushNow = waymark.flushNow;
+export const showGuideById = waymark.showGuideById;
+export const hideGuides = waymark.hideGuides;
+export const isReady = waymark.isReady;
+export const getVersion = waymark.getVersion;
+export default waymark;

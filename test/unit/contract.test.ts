@@ -1,0 +1,75 @@
+/**
+ * STYLE §6 contract test: the real shim bridge talks to the real worker API over a MessageChannel, with
+ * only the worker's I/O ports faked.
+ */
+import { expose } from 'comlink';
+import { afterEach, describe, expect, it } from 'vitest';
+import { decodeJzb } from '../../shared/jzb';
+import { PROTOCOL_VERSION, type WorkerInit } from '../../shared/protocol';
+import type { WireEvent } from '../../shared/events';
+import { createBridge, type Bridge } from '../../shim/createBridge';
+import { createWorkerApi } from '../../worker/createWorkerApi';
+import { createFakeTransport, queryOf } from './fakes';
+import { systemClock } from '../../worker/ports';
+
+const init: WorkerInit = {
+  apiKey: 'contract-key',
+  dataHost: 'http://127.0.0.1:9',
+  contentHost: 'http://127.0.0.1:9',
+  agentVersion: 'test',
+  identity: { visitorId: 'v-1', accountId: 'a-1' },
+  session: { sessionId: 'S'.repeat(16), tabId: 'tab-1', frameId: 'frame-1', parentTabId: '' },
+  metadata: { visitor: {}, account: {}, parentAccount: {} },
+  utm: { channel: 'Direct' },
+  device: 'desktop',
+};
+
+let channels: MessageChannel[] = [];
+afterEach(() => {
+  for (const c of channels) {
+    c.port1.close();
+    c.port2.close();
+  }
+  channels = [];
+});
+
+function connect(): { bridge: Bridge; transport: ReturnType<typeof createFakeTransport>; logs: string[] } {
+  const channel = new MessageChannel();
+  channels.push(channel);
+  const transport = createFakeTransport();
+  expose(createWorkerApi({ transport, clock: systemClock }), channel.port1);
+  const logs: string[] = [];
+  const bridge = createBridge(channel.port2, init, { log: (_l, m) => void logs.push(m) }, (_l, m) => void logs.push(m));
+  return { bridge, transport, logs };
+}
+
+describe('shim-worker contract (STYLE §2)', () => {
+  it('answers the versioned handshake', async () => {
+    const { bridge } = connect();
+    const hello = await bridge.call((api) => api.hello(PROTOCOL_VERSION));
+    expect(hello.protocolVersion).toBe(PROTOCOL_VERSION);
+  });
+
+  it('carries captured events in order, enriches them, and sends them on flush', async () => {
+    const { bridge, transport } = connect();
+    for (let i = 0; i < 5; i++) bridge.capture({ type: 'click', time: 1000 + i, url: 'http://h/p', props: { i } });
+    bridge.call((api) => api.setIdentity({ visitorId: 'v-2', accountId: 'a-1', oldVisitorId: 'v-1' }));
+    bridge.capture({ type: 'track', time: 2000, url: 'http://h/p', props: { plan: 'pro' }, trackEventName: 'Upgraded' });
+    const outcome = await bridge.call((api) => api.flush());
+    expect(outcome).toEqual({ ok: true, value: { sent: 6, pending: 0, errors: [] } });
+    const events = transport.requests.flatMap((r) => decodeJzb(queryOf(r.url).get('jzb')!) as WireEvent[]);
+    expect(events.map((e) => e.sequence)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(events.map((e) => e.visitor_id)).toEqual(['v-1', 'v-1', 'v-1', 'v-1', 'v-1', 'v-2']);
+    const track = events[5]!;
+    expect(track).toMatchObject({ type: 'track', track_event_name: 'Upgraded', props: { plan: 'pro' }, tabId: 'tab-1', frameId: 'frame-1' });
+    const { bytes, ...rest } = track;
+    expect(bytes).toBe(JSON.stringify(rest).length);
+    expect(queryOf(transport.requests.at(-1)!.url).get('type')).toBe('track');
+  });
+
+  it('returns errors as { code, message } values, never as thrown objects', async () => {
+    const { bridge } = connect();
+    const outcome = await bridge.call((api) => api.stepForGuide('nope'));
+    expect(outcome).toEqual({ ok: false, error: { code: 'unknown_guide', message: 'no guide with id nope' } });
+  });
+});

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import type { WireGuideEvent } from '../../shared/events';
+import type { Guide, GuideLoadResponse } from '../../shared/guides';
+import { decodeJzb } from '../../shared/jzb';
+import { MESSAGES } from '../../shared/messages';
+import type { WorkerInit } from '../../shared/protocol';
+import { selectAutoSteps } from '../../shared/selectAutoSteps';
+import { checkStepContent } from '../../shared/validateGuidePayload';
+import { createGuideEngine } from '../../worker/createGuideEngine';
+import { createFakeClock, createFakeTransport, queryOf } from './fakes';
+
+const content = { type: 'div', props: { id: 'guide-base' }, children: [{ type: 'p', content: 'Hi' }] };
+const step = (id: string, extra: Partial<Guide['steps'][number]> = {}) => ({ id, guideId: 'g', type: 'lightbox' as const, domJson: content, ...extra });
+const guide = (id: string, extra: Partial<Guide> = {}): Guide => ({ id, launchMethod: 'auto', steps: [step(`${id}-1`)], ...extra });
+const load = (guides: Guide[], lastGuideStepSeen = {}): GuideLoadResponse => ({ guides, lastGuideStepSeen });
+
+describe('guides §4 auto display rules', () => {
+  const url = 'https://app.example/reports?x=1';
+
+  it('keeps auto guides whose page rule matches, ordered by priority, with reasons for the rest', () => {
+    const choice = selectAutoSteps(
+      load([
+        guide('api-only', { launchMethod: 'api' }),
+        guide('late', { attributes: { priority: 5 } }),
+        guide('early', { attributes: { priority: 1 } }),
+        guide('other-page', { steps: [step('o-1', { regexUrlRule: '^https://app\\.example/settings' })] }),
+        guide('this-page', { steps: [step('t-1', { regexUrlRule: '^https://app\\.example/reports' })] }),
+      ]),
+      url,
+      'desktop',
+    );
+    expect(choice.eligible.map((c) => c.guide.id)).toEqual(['early', 'late', 'this-page']);
+    expect(choice.skipped).toEqual([
+      { guideId: 'api-only', stepId: 'api-only-1', reason: "launchMethod: launchMethod 'api' has no auto" },
+      { guideId: 'other-page', stepId: 'o-1', reason: `regexUrlRule: page ${url} does not match ^https://app\\.example/settings` },
+    ]);
+  });
+
+  it('guides §5: drops a guide with a pageId step but no regexUrlRule', () => {
+    const choice = selectAutoSteps(load([guide('p', { steps: [step('p-1', { pageId: 'page-1' })] })]), url, 'desktop');
+    expect(choice.skipped[0]!.reason).toBe('pageIdNeedsRegexUrlRule: step p-1 has pageId without regexUrlRule');
+  });
+
+  it('does not show a guide dismissed in seenState or in lastGuideStepSeen, nor on the wrong device', () => {
+    const choice = selectAutoSteps(
+      load(
+        [
+          guide('a', { steps: [step('a-1', { seenState: 'dismissed' })] }),
+          guide('b'),
+          guide('c', { attributes: { device: { desktop: false, mobile: true } } }),
+          guide('d', { steps: [step('d-1', { seenState: 'advanced' }), step('d-2')] }),
+        ],
+        { guideId: 'b', guideStepId: 'b-1', state: 'dismissed' },
+      ),
+      url,
+      'desktop',
+    );
+    expect(choice.eligible.map((c) => `${c.guide.id}/${c.step.id}`)).toEqual(['d/d-2']);
+    expect(choice.skipped.map((s) => s.reason.split(':')[0])).toEqual(['notDismissed', 'notDismissed', 'device']);
+  });
+
+  it("guides §5: content without type, children and props is 'Response from the guide was not in proper JSON format'", () => {
+    expect(checkStepContent({ type: 'div', children: [] })).toBe(MESSAGES.contentNotJson);
+    expect(MESSAGES.contentNotJson).toBe('Response from the guide was not in proper JSON format');
+    expect(checkStepContent(content)).toBeNull();
+  });
+});
+
+describe('guides §7 guide loading and guide events', () => {
+  const config: WorkerInit = {
+    apiKey: 'k',
+    dataHost: 'http://127.0.0.1:9',
+    contentHost: 'http://127.0.0.1:9',
+    agentVersion: 't',
+    identity: { visitorId: 'v', accountId: 'a' },
+    session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
+    metadata: { visitor: {}, account: {}, parentAccount: {} },
+    utm: {},
+    device: 'desktop',
+  };
+
+  function setup(body: unknown) {
+    const clock = createFakeClock();
+    const transport = createFakeTransport();
+    transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify(body) });
+    let seq = 0;
+    const logs: string[] = [];
+    const engine = createGuideEngine({ config, ports: { clock, transport }, log: (_l, m) => void logs.push(m), nextSequence: () => seq++ });
+    return { clock, transport, engine, logs };
+  }
+
+  it('requests guide.json with id and a jzb of visitorId, accountId, url, metadata', async () => {
+    const { transport, engine } = setup({ ...load([guide('g')]), id: '1' });
+    const result = await engine.load('http://h/');
+    expect(result.ok && result.value.candidates.map((c) => c.stepId)).toEqual(['g-1']);
+    const q = queryOf(transport.requests[0]!.url);
+    expect(q.get('id')).toBe('1');
+    expect(decodeJzb(q.get('jzb')!)).toEqual({ visitorId: 'v', accountId: 'a', url: 'http://h/', metadata: config.metadata });
+  });
+
+  it('discards a response whose id is a different string (stale)', async () => {
+    const { engine } = setup({ ...load([guide('g')]), id: '7' });
+    const result = await engine.load('http://h/');
+    expect(result).toEqual({ ok: false, error: { code: 'bad_payload', message: 'stale guide.json response 7 (expected 1)' } });
+  });
+
+  it("logs 'Post loadGuide request failed' when guide.json cannot be read", async () => {
+    const { engine, logs } = setup('not json at all');
+    (await engine.load('http://h/'));
+    expect(logs[0]).toMatch(/^Post loadGuide request failed: /);
+  });
+
+  it('turns seen, activity and dismiss into guideSeen, guideActivity, guideDismissed on one guide beacon 500 ms after the last', async () => {
+    const { clock, transport, engine } = setup(load([guide('g')]));
+    await engine.load('http://h/');
+    await engine.stepAction({ guideId: 'g', stepId: 'g-1', action: 'seen', reason: 'auto', url: 'http://h/' });
+    await clock.advance(300);
+    await engine.stepAction({ guideId: 'g', stepId: 'g-1', action: 'activity', url: 'http://h/', uiElement: { id: 'close', type: 'BUTTON', actions: ['dismissGuide'] } });
+    await engine.stepAction({ guideId: 'g', stepId: 'g-1', action: 'dismiss', url: 'http://h/', duration: 300 });
+    await clock.advance(499);
+    expect(transport.requests.filter((r) => r.url.includes('/guide.gif/'))).toHaveLength(0);
+    await clock.advance(1);
+    const beacons = transport.requests.filter((r) => r.url.includes('/data/guide.gif/k?'));
+    expect(beacons).toHaveLength(1);
+    const events = decodeJzb(queryOf(beacons[0]!.url).get('jzb')!) as WireGuideEvent[];
+    expect(events.map((e) => e.type)).toEqual(['guideSeen', 'guideActivity', 'guideDismissed']);
+    expect(events[0]!.props).toMatchObject({ guide_id: 'g', guide_step_id: 'g-1', reason: 'auto' });
+    expect(events[1]!.props).toMatchObject({ ui_element_id: 'close', ui_element_type: 'BUTTON', ui_element_actions: [{ action: 'dismissGuide' }] });
+    expect(events[2]!.props).toEqual({ guide_id: 'g', guide_step_id: 'g-1', seen_reason: 'auto', duration: 300 });
+  });
+
+  it('advance records guideAdvanced with the destination and returns the next step', async () => {
+    const { engine } = setup(load([guide('m', { steps: [step('m-1'), step('m-2')] })]));
+    await engine.load('http://h/');
+    await engine.stepAction({ guideId: 'm', stepId: 'm-1', action: 'seen', url: 'http://h/' });
+    const next = await engine.stepAction({ guideId: 'm', stepId: 'm-1', action: 'advance', url: 'http://h/' });
+    expect(next.ok && next.value).toMatchObject({ stepId: 'm-2', stepIndex: 1, stepCount: 2, reason: 'continue' });
+    const last = await engine.stepAction({ guideId: 'm', stepId: 'm-2', action: 'advance', url: 'http://h/' });
+    expect(last).toEqual({ ok: true, value: null });
+  });
+});

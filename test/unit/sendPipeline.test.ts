@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { GET_URL_LIMIT, SEND_SILO_LIMIT } from '../../shared/constants';
+import { cutBatches } from '../../shared/cutBatches';
+import { decodeJzb } from '../../shared/jzb';
+import { MESSAGES } from '../../shared/messages';
+import { nextRetryDelay } from '../../shared/nextRetryDelay';
+import { createSendQueue } from '../../worker/createSendQueue';
+import { encodeBatches } from '../../worker/encodeBatches';
+import { createFakeClock, createFakeTransport, queryOf } from './fakes';
+
+/** An event whose JSON does not compress well, so sizes are predictable. */
+function noisyEvent(i: number, size = 400): string {
+  let s = '';
+  let x = i * 2654435761;
+  while (s.length < size) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    s += x.toString(36);
+  }
+  return JSON.stringify({ type: 'track', sequence: i, props: { noise: s.slice(0, size) } });
+}
+
+describe('analytics §9 retry back-off', () => {
+  it('waits 1 s doubled per failure, capped at 2^6 (64 s), and gives up at 100 failures', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 50, 99].map((n) => nextRetryDelay(n))).toEqual([
+      1000, 2000, 4000, 8000, 16000, 32000, 64000, 64000, 64000, 64000,
+    ]);
+    expect(nextRetryDelay(100)).toBeNull();
+  });
+});
+
+describe('analytics §9 batch cutting', () => {
+  it('cuts on the estimated size (JSON length / ratio) and never leaves an event out', () => {
+    const lengths = [100, 100, 100, 100, 100];
+    // budget 250 * 2 = 500 characters of JSON: brackets + 4 events with commas = 2 + 400 + 3 = 405; a 5th makes 506.
+    expect(cutBatches(lengths, 250, 2)).toEqual([[0, 4], [4, 5]]);
+    expect(cutBatches([9999], 10, 2)).toEqual([[0, 1]]);
+    expect(cutBatches([], 10, 2)).toEqual([]);
+  });
+
+  it('sends a small run as one GET within 1900 characters', () => {
+    const jsons = [1, 2, 3].map((i) => JSON.stringify({ type: 'click', i }));
+    const { batches } = encodeBatches(jsons, 'get-or-post');
+    expect(batches).toHaveLength(1);
+    expect(batches[0]!.method).toBe('GET');
+    expect(batches[0]!.jzb.length).toBeLessThanOrEqual(GET_URL_LIMIT);
+    expect(decodeJzb(batches[0]!.jzb)).toEqual(jsons.map((j) => JSON.parse(j)));
+  });
+
+  it('switches to POST silos of at most 65536 characters once the run outgrows one GET', () => {
+    const jsons = Array.from({ length: 600 }, (_, i) => noisyEvent(i));
+    const { batches, oversize } = encodeBatches(jsons, 'get-or-post');
+    expect(oversize).toEqual([]);
+    expect(batches.length).toBeGreaterThan(1);
+    for (const b of batches) {
+      expect(b.method).toBe('POST');
+      expect(b.jzb.length).toBeLessThanOrEqual(SEND_SILO_LIMIT);
+    }
+    const all = batches.flatMap((b) => decodeJzb(b.jzb) as Array<{ sequence: number }>);
+    expect(all.map((e) => e.sequence)).toEqual(jsons.map((_, i) => i));
+  });
+
+  it('cuts get-only runs (the guide beacon) into several GETs within the limit', () => {
+    const jsons = Array.from({ length: 40 }, (_, i) => noisyEvent(i, 200));
+    const { batches } = encodeBatches(jsons, 'get-only');
+    expect(batches.length).toBeGreaterThan(1);
+    expect(batches.every((b) => b.method === 'GET' && b.jzb.length <= GET_URL_LIMIT)).toBe(true);
+    expect(batches.reduce((n, b) => n + b.count, 0)).toBe(40);
+  });
+
+  it('reports a single event over the send silo after compression instead of sending it', () => {
+    const { batches, oversize } = encodeBatches([noisyEvent(1, 120_000)], 'post-only');
+    expect(batches).toEqual([]);
+    expect(oversize).toHaveLength(1);
+    expect(oversize[0]!.length).toBeGreaterThan(SEND_SILO_LIMIT);
+  });
+});
+
+describe('analytics §7 send queue', () => {
+  function setup(statuses: number[] = []) {
+    const clock = createFakeClock();
+    const transport = createFakeTransport();
+    transport.statuses = statuses;
+    const logs: string[] = [];
+    const queue = createSendQueue({
+      apiKey: 'key-1',
+      dataHost: 'http://127.0.0.1:1',
+      endpoint: 'ptm.gif',
+      mode: 'get-or-post',
+      delayMs: 1000,
+      ports: { clock, transport },
+      log: (_level, message) => logs.push(message),
+    });
+    return { clock, transport, logs, queue };
+  }
+
+  it('sends queued events as one GET beacon with v, ct and jzb after the send delay', async () => {
+    const { clock, transport, queue } = setup();
+    queue.enqueue(JSON.stringify({ type: 'click', sequence: 0 }));
+    queue.enqueue(JSON.stringify({ type: 'click', sequence: 1 }));
+    await clock.advance(999);
+    expect(transport.requests).toHaveLength(0);
+    await clock.advance(1);
+    expect(transport.requests).toHaveLength(1);
+    const req = transport.requests[0]!;
+    expect(req.method).toBe('GET');
+    expect(req.url.startsWith('http://127.0.0.1:1/data/ptm.gif/key-1?v=')).toBe(true);
+    const q = queryOf(req.url);
+    expect(q.get('ct')).toBe(String(clock.now()));
+    expect(q.get('rt')).toBeNull();
+    expect(decodeJzb(q.get('jzb')!)).toEqual([{ type: 'click', sequence: 0 }, { type: 'click', sequence: 1 }]);
+    expect(queue.pendingCount()).toBe(0);
+  });
+
+  it('puts track events in beacons of their own with type=track, keeping order', async () => {
+    const { transport, queue } = setup();
+    queue.enqueue('{"type":"click","sequence":0}');
+    queue.enqueue('{"type":"track","sequence":1}', true);
+    queue.enqueue('{"type":"click","sequence":2}');
+    await queue.flush();
+    expect(transport.requests.map((r) => queryOf(r.url).get('type'))).toEqual([null, 'track', null]);
+    expect(transport.requests.map((r) => (decodeJzb(queryOf(r.url).get('jzb')!) as Array<{ sequence: number }>)[0]!.sequence)).toEqual([0, 1, 2]);
+  });
+
+  it("retries a rejected beacon with back-off, rt set, and logs 'received status code N: text'", async () => {
+    const { clock, transport, logs, queue } = setup([503, 503, 503]);
+    queue.enqueue('{"type":"click","sequence":0}');
+    await clock.advance(1000);
+    expect(logs[0]).toBe(MESSAGES.badStatus(503, 'upstream unavailable'));
+    expect(logs[0]).toBe('received status code 503: upstream unavailable');
+    expect(clock.pendingTimers()).toEqual([1000]);
+    await clock.advance(1000);
+    expect(clock.pendingTimers()).toEqual([2000]);
+    await clock.advance(2000);
+    expect(clock.pendingTimers()).toEqual([4000]);
+    await clock.advance(4000);
+    expect(transport.requests.map((r) => queryOf(r.url).get('rt'))).toEqual([null, '1', '2', '3']);
+    expect(queue.pendingCount()).toBe(0);
+    // The same batch each time, so the collector can dedupe it.
+    const bodies = new Set(transport.requests.map((r) => queryOf(r.url).get('jzb')));
+    expect(bodies.size).toBe(1);
+  });
+
+  it('drops a beacon after 100 failures and goes on with the next', async () => {
+    const { clock, transport, logs, queue } = setup(Array(100).fill(500));
+    queue.enqueue('{"type":"click","sequence":0}');
+    await clock.advance(1000);
+    for (let i = 0; i < 99; i++) await clock.advance(64_000);
+    expect(transport.requests).toHaveLength(100);
+    expect(logs.at(-1)).toBe('Dropped a beacon of 1 events after 100 failures');
+    queue.enqueue('{"type":"click","sequence":1}');
+    await queue.flush();
+    expect(transport.requests).toHaveLength(101);
+    expect(queue.pendingCount()).toBe(0);
+  });
+
+  it('flush sends at once and reports what was sent and what failed', async () => {
+    const { transport, queue } = setup([502]);
+    queue.enqueue('{"type":"click","sequence":0}');
+    const failed = await queue.flush();
+    expect(failed).toMatchObject({ sent: 0, pending: 1 });
+    expect(failed.errors[0]).toEqual({ code: 'bad_status', message: 'received status code 502: upstream unavailable' });
+    const ok = await queue.flush();
+    expect(ok).toEqual({ sent: 1, pending: 0, errors: [] });
+    expect(transport.requests).toHaveLength(2);
+  });
+});

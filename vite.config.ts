@@ -1,0 +1,51 @@
+/**
+ * One Vite config, one build target per mode (scripts/build.mjs runs them in turn):
+ * - shim:    dist/agent/waymark.js          classic script (IIFE), the only file a host loads up front
+ * - worker:  dist/agent/waymark.worker.js   classic worker script, same-origin file (no blob:, so CSP
+ *                                           `worker-src 'self'` works)
+ * - overlay: dist/agent/waymark.overlay.js  ES module with React, imported lazily by the shim
+ * - esm:     dist/esm/waymark.js            the npm entry (`import { initialize } from 'waymark'`)
+ * - demo:    dist/demo/                     the demo host app served by the reference server
+ */
+import { resolve } from 'node:path';
+import { defineConfig, type UserConfig } from 'vite';
+
+const root = import.meta.dirname;
+const production = { 'process.env.NODE_ENV': JSON.stringify('production') };
+
+function library(entry: string, outDir: string, fileName: string, format: 'es' | 'iife'): UserConfig {
+  return {
+    define: production,
+    publicDir: false,
+    build: {
+      outDir: resolve(root, outDir),
+      emptyOutDir: false,
+      target: 'es2020',
+      minify: true,
+      sourcemap: true,
+      reportCompressedSize: false,
+      lib: { entry: resolve(root, entry), formats: [format], fileName: () => fileName, name: 'waymarkAgent' },
+      // Vite keeps whitespace in ES library output; these files are served to browsers as they are.
+      rolldownOptions: { output: { minify: true } },
+    },
+  };
+}
+
+const targets: Record<string, UserConfig> = {
+  shim: library('shim/global.ts', 'dist/agent', 'waymark.js', 'iife'),
+  worker: library('worker/main.ts', 'dist/agent', 'waymark.worker.js', 'iife'),
+  overlay: library('overlay/index.tsx', 'dist/agent', 'waymark.overlay.js', 'es'),
+  esm: library('shim/esm.ts', 'dist/esm', 'waymark.js', 'es'),
+  demo: {
+    root: resolve(root, 'server/demo'),
+    base: '/',
+    publicDir: false,
+    build: { outDir: resolve(root, 'dist/demo'), emptyOutDir: true, reportCompressedSize: false },
+  },
+};
+
+export default defineConfig(({ mode }) => {
+  const target = targets[mode];
+  if (!target) throw new Error(`unknown build mode '${mode}': one of ${Object.keys(targets).join(', ')}`);
+  return target;
+});

@@ -1,0 +1,216 @@
+/**
+ * The worker's side of the guide path (first cut of guides §4, §7): request guide.json for the page,
+ * judge which auto steps may show (shared/selectAutoSteps), resolve step content, and turn the visitor's
+ * actions on a shown step into guide events on the guide beacon.
+ */
+import { GUIDE_EVENT_FLUSH_MS } from '../shared/constants';
+import { beaconUrl } from '../shared/beaconUrl';
+import { ERROR_CODES, fail, ok, type Outcome } from '../shared/errors';
+import type { GuideEventProps, GuideEventType, WireGuideEvent } from '../shared/events';
+import type { Guide, GuideLoadResponse, GuideStep } from '../shared/guides';
+import { encodeJzb } from '../shared/jzb';
+import { MESSAGES } from '../shared/messages';
+import type { GuideLoadResult, LogLevel, SeenReason, StepAction, StepToShow, WorkerInit } from '../shared/protocol';
+import { selectAutoSteps } from '../shared/selectAutoSteps';
+import { asDomNode, asGuideLoadResponse, checkGuideLoadResponse, checkStepContent } from '../shared/validateGuidePayload';
+import { createSendQueue, type SendQueue } from './createSendQueue';
+import type { WorkerPorts } from './ports';
+
+export interface GuideEngineDeps {
+  config: WorkerInit;
+  ports: WorkerPorts;
+  log(level: LogLevel, message: string): void;
+  /** The per-tab event counter shared with analytics events. */
+  nextSequence(): number;
+}
+
+export interface GuideEngine {
+  load(url: string): Promise<Outcome<GuideLoadResult>>;
+  stepForGuide(guideId: string, stepId?: string): Promise<Outcome<StepToShow>>;
+  stepAction(action: StepAction): Promise<Outcome<StepToShow | null>>;
+  events: SendQueue;
+}
+
+export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
+  const { config, ports, log } = deps;
+  let requestId = 0;
+  let guides: Guide[] = [];
+  /** When each shown step went on screen, for durations. */
+  const shownAt = new Map<string, number>();
+
+  const events = createSendQueue({
+    apiKey: config.apiKey,
+    dataHost: config.dataHost,
+    endpoint: 'guide.gif',
+    mode: 'get-only',
+    delayMs: GUIDE_EVENT_FLUSH_MS,
+    debounce: true,
+    ports,
+    log,
+  });
+
+  function record(type: GuideEventType, props: GuideEventProps, url: string): void {
+    const event: WireGuideEvent = {
+      type,
+      browser_time: ports.clock.now(),
+      visitor_id: config.identity.visitorId,
+      account_id: config.identity.accountId,
+      url,
+      props,
+      sequence: deps.nextSequence(),
+      sessionId: config.session.sessionId,
+      tabId: config.session.tabId,
+    };
+    events.enqueue(JSON.stringify(event));
+  }
+
+  async function resolveStep(guide: Guide, step: GuideStep, reason: SeenReason): Promise<Outcome<StepToShow>> {
+    let content: unknown = step.domJson;
+    if (content === undefined && step.domUrl) {
+      const url = new URL(step.domUrl, `${config.contentHost}/`).href;
+      try {
+        const response = await ports.transport.request({ method: 'GET', url });
+        if (response.status < 200 || response.status >= 300) throw new Error(`status ${response.status}`);
+        content = JSON.parse(await response.text());
+      } catch (err) {
+        const message = `${MESSAGES.contentLoadFailed}: ${url} (${(err as Error).message})`;
+        log('error', message);
+        return fail(ERROR_CODES.badPayload, message);
+      }
+    }
+    const problem = checkStepContent(content);
+    if (problem) {
+      log('error', `${problem} (guide ${guide.id} step ${step.id})`);
+      return fail(ERROR_CODES.badPayload, problem);
+    }
+    return ok({
+      guideId: guide.id,
+      guideName: guide.name ?? guide.id,
+      stepId: step.id,
+      type: step.type,
+      stepIndex: guide.steps.indexOf(step),
+      stepCount: guide.steps.length,
+      elementPathRule: step.elementPathRule,
+      content: asDomNode(content),
+      attributes: step.attributes ?? {},
+      hideCredits: step.hideCredits === true,
+      reason,
+      lastUpdatedAt: guide.lastUpdatedAt,
+    });
+  }
+
+  function find(guideId: string, stepId: string): { guide: Guide; step: GuideStep } | null {
+    const guide = guides.find((g) => g.id === guideId);
+    const step = guide?.steps.find((s) => s.id === stepId);
+    return guide && step ? { guide, step } : null;
+  }
+
+  return {
+    events,
+
+    async load(url) {
+      const id = String(++requestId);
+      const payload = {
+        visitorId: config.identity.visitorId,
+        accountId: config.identity.accountId,
+        url,
+        oldVisitorId: config.identity.oldVisitorId,
+        metadata: config.metadata,
+      };
+      const requestUrl = beaconUrl(config.dataHost, 'guide.json', config.apiKey, {
+        id,
+        jzb: encodeJzb(payload),
+        v: config.agentVersion,
+        ct: ports.clock.now(),
+      });
+      let body: unknown;
+      try {
+        const response = await ports.transport.request({ method: 'GET', url: requestUrl });
+        if (response.status < 200 || response.status >= 300) {
+          throw new Error(MESSAGES.badStatus(response.status, response.statusText));
+        }
+        body = JSON.parse(await response.text());
+      } catch (err) {
+        const message = `${MESSAGES.loadGuideFailed}: ${(err as Error).message}`;
+        log('error', message);
+        return fail(ERROR_CODES.network, message);
+      }
+      const problem = checkGuideLoadResponse(body);
+      if (problem) {
+        log('error', `${MESSAGES.loadGuideFailed}: ${problem}`);
+        return fail(ERROR_CODES.badPayload, problem);
+      }
+      const response: GuideLoadResponse = asGuideLoadResponse(body);
+      // wire-protocol.md: a response whose id is a string different from the request's is stale.
+      if (typeof response.id === 'string' && response.id !== id) {
+        return fail(ERROR_CODES.badPayload, `stale guide.json response ${response.id} (expected ${id})`);
+      }
+      if (String(requestId) !== id) return fail(ERROR_CODES.badPayload, 'a newer guide request replaced this one');
+      guides = response.guides;
+      const choice = selectAutoSteps(response, url, config.device);
+      for (const s of choice.skipped) log('debug', `guide ${s.guideId} not shown: ${s.reason}`);
+      const candidates: StepToShow[] = [];
+      for (const { guide, step } of choice.eligible) {
+        const resolved = await resolveStep(guide, step, 'auto');
+        if (resolved.ok) candidates.push(resolved.value);
+        else choice.skipped.push({ guideId: guide.id, stepId: step.id, reason: resolved.error.message });
+      }
+      return ok({ candidates, skipped: choice.skipped });
+    },
+
+    async stepForGuide(guideId, stepId) {
+      const guide = guides.find((g) => g.id === guideId);
+      if (!guide) return fail(ERROR_CODES.unknownGuide, `no guide with id ${guideId}`);
+      const step = stepId ? guide.steps.find((s) => s.id === stepId) : guide.steps[0];
+      if (!step) return fail(ERROR_CODES.unknownGuide, `guide ${guideId} has no step ${stepId ?? '(none)'}`);
+      return resolveStep(guide, step, 'api');
+    },
+
+    async stepAction(action) {
+      const found = find(action.guideId, action.stepId);
+      if (!found) return fail(ERROR_CODES.unknownGuide, `no step ${action.stepId} in guide ${action.guideId}`);
+      const { guide, step } = found;
+      const key = `${guide.id}/${step.id}`;
+      const base = { guide_id: guide.id, guide_step_id: step.id };
+      const duration = action.duration ?? ports.clock.now() - (shownAt.get(key) ?? ports.clock.now());
+      switch (action.action) {
+        case 'seen': {
+          shownAt.set(key, ports.clock.now());
+          step.seenState = 'active';
+          step.seenReason = action.reason ?? 'auto';
+          record('guideSeen', { ...base, reason: step.seenReason, last_updated_at: guide.lastUpdatedAt, duration: 0 }, action.url);
+          return ok(null);
+        }
+        case 'dismiss': {
+          step.seenState = 'dismissed';
+          record('guideDismissed', { ...base, seen_reason: step.seenReason ?? 'auto', duration }, action.url);
+          return ok(null);
+        }
+        case 'advance': {
+          step.seenState = 'advanced';
+          const next = guide.steps[guide.steps.indexOf(step) + 1];
+          record(
+            'guideAdvanced',
+            { ...base, seen_reason: step.seenReason ?? 'auto', duration, destination_step_id: next?.id },
+            action.url,
+          );
+          return next ? resolveStep(guide, next, 'continue') : ok(null);
+        }
+        case 'activity': {
+          const ui = action.uiElement;
+          record(
+            'guideActivity',
+            {
+              ...base,
+              ui_element_id: ui?.id ?? '',
+              ui_element_type: ui?.type ?? '',
+              ui_element_actions: (ui?.actions ?? []).map((a) => ({ action: a })),
+            },
+            action.url,
+          );
+          return ok(null);
+        }
+      }
+    },
+  };
+}
