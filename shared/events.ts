@@ -106,4 +106,5 @@ export interface WireGuideEvent {
   sequence: number;
   sessionId: string;
   tabId: string;
+  frameId: string;
 }

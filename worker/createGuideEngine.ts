@@ -60,6 +60,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       sequence: deps.nextSequence(),
       sessionId: config.session.sessionId,
       tabId: config.session.tabId,
+      frameId: config.session.frameId,
     };
     events.enqueue(JSON.stringify(event));
   }

@@ -1,0 +1,202 @@
+/**
+ * The collector's event table and the three questions asked of it: store a batch, list events, and the
+ * latest guide state per step of a visitor. Plain SQL that PGlite and PostgreSQL both run.
+ */
+import type { Database } from './Database';
+import type { ReceivedEvent } from './checkEventBatch';
+import { HttpError } from './HttpError';
+
+/** Which beacon an event came in on: ptm.gif (analytics) or guide.gif (guide). */
+export type EventKind = 'analytics' | 'guide';
+
+/** Filters of `listEvents`; each given field must match. */
+export interface EventFilter {
+  apiKey: string;
+  kind?: EventKind;
+  type?: string;
+  visitorId?: string;
+  /** Most events returned, oldest first. */
+  limit: number;
+}
+
+/** The guide event types that set a step's seenState (guides §4 "Step seenState"). */
+export const STATE_EVENT_TYPES = ['guideSeen', 'guideAdvanced', 'guideDismissed', 'guideSnoozed'] as const;
+
+/** The latest state-setting guide event of one step for one visitor. */
+export interface StepStateEvent {
+  /** Row id, the tie-break when two events share a time. */
+  id: number;
+  type: (typeof STATE_EVENT_TYPES)[number];
+  guideId: string;
+  guideStepId: string;
+  /** The event's browser_time (its received time when the event had none), epoch ms. */
+  time: number;
+  /** `seen_reason` of advance/dismiss events, else `reason` of guideSeen. */
+  seenReason?: string;
+  destinationStepId?: string;
+  /** `snooze_duration` of a guideSnoozed event, ms. */
+  snoozeDuration?: number;
+}
+
+/** Storage of received events. */
+export interface EventStore {
+  /** Creates the table and indexes if missing. */
+  migrate(): Promise<void>;
+  /**
+   * Stores a batch in one statement and returns how many rows are new. An event whose
+   * (api key, kind, tabId, frameId, sequence) is already stored is skipped: a retried batch is stored once.
+   */
+  insertBatch(apiKey: string, kind: EventKind, events: ReceivedEvent[], receivedAt: number): Promise<number>;
+  /** Event bodies as received, in arrival order. */
+  listEvents(filter: EventFilter): Promise<unknown[]>;
+  /** For each (guide, step) the visitor has events for, the latest state-setting guide event. */
+  latestStepStates(apiKey: string, visitorId: string): Promise<StepStateEvent[]>;
+}
+
+// The partial unique index is the whole exactly-once mechanism: inserts say `on conflict do nothing`.
+// (tabId, frameId, sequence) names an event. Events without tabId or sequence cannot be told apart from a re-send, so they are always stored.
+const SCHEMA = `
+create table if not exists events (
+  id bigserial primary key,
+  api_key text not null,
+  kind text not null check (kind in ('analytics', 'guide')),
+  type text not null,
+  visitor_id text,
+  account_id text,
+  browser_time bigint,
+  received_at bigint not null,
+  tab_id text,
+  frame_id text not null default '',
+  sequence int,
+  body jsonb not null
+);
+create unique index if not exists events_once_per_page
+  on events (api_key, kind, tab_id, frame_id, sequence) where tab_id is not null and sequence is not null;
+create index if not exists events_by_visitor on events (api_key, kind, visitor_id);
+`;
+
+// One statement per batch whatever its size: the rows travel as one JSON parameter, so there is no limit on
+// bound parameters, and `with ordinality` keeps the batch's order in the bigserial ids (arrival order).
+const INSERT = `
+insert into events (api_key, kind, type, visitor_id, account_id, browser_time, received_at, tab_id, frame_id, sequence, body)
+select $1, $2, r.e->>'type', r.e->>'visitorId', r.e->>'accountId', (r.e->>'browserTime')::bigint, $3,
+       r.e->>'tabId', coalesce(r.e->>'frameId', ''), (r.e->>'sequence')::int, r.e->'body'
+from jsonb_array_elements($4::jsonb) with ordinality as r(e, ord)
+order by r.ord
+on conflict do nothing
+returning id`;
+
+const LATEST_STEP_STATES = `
+select distinct on (guide_id, guide_step_id)
+       id, type, guide_id, guide_step_id, time, seen_reason, reason, destination_step_id, snooze_duration
+from (
+  select id, type,
+         body->'props'->>'guide_id' as guide_id,
+         body->'props'->>'guide_step_id' as guide_step_id,
+         coalesce(browser_time, received_at) as time,
+         body->'props'->>'seen_reason' as seen_reason,
+         body->'props'->>'reason' as reason,
+         body->'props'->>'destination_step_id' as destination_step_id,
+         body->'props'->>'snooze_duration' as snooze_duration
+  from events
+  where api_key = $1 and kind = 'guide' and visitor_id = $2 and type = any($3::text[])
+) e
+where guide_id is not null and guide_step_id is not null
+order by guide_id, guide_step_id, time desc, id desc`;
+
+const INT32_MAX = 2 ** 31 - 1;
+
+/** Wraps a database; call `migrate()` once before use. */
+export function createEventStore(db: Database): EventStore {
+  return {
+    async migrate() {
+      await db.exec(SCHEMA);
+    },
+
+    async insertBatch(apiKey, kind, events, receivedAt) {
+      if (events.length === 0) return 0;
+      const rows = events.map((event) => ({
+        type: event.type,
+        visitorId: idOrNull(event.visitor_id),
+        accountId: idOrNull(event.account_id),
+        browserTime: typeof event.browser_time === 'number' && Number.isFinite(event.browser_time)
+          ? Math.trunc(event.browser_time)
+          : null,
+        tabId: typeof event.tabId === 'string' && event.tabId !== '' ? event.tabId : null,
+        // A tab's sequence starts again on every page load; frameId is new per load, so together they name
+        // one event of one page.
+        frameId: typeof event.frameId === 'string' ? event.frameId : '',
+        // A sequence the int column cannot hold is kept in the body only; the event is then not deduplicated.
+        sequence: Number.isInteger(event.sequence) && Math.abs(event.sequence as number) <= INT32_MAX
+          ? event.sequence
+          : null,
+        body: event,
+      }));
+      let json: string;
+      try {
+        json = JSON.stringify(rows);
+      } catch (err) {
+        throw new HttpError(400, `events cannot be serialized: ${(err as Error).message}`);
+      }
+      try {
+        const result = await db.query<{ id: unknown }>(INSERT, [apiKey, kind, receivedAt, json]);
+        return result.rows.length;
+      } catch (err) {
+        // SQLSTATE class 22 (data exception): jsonb refuses \u0000 and lone surrogates. The caller's data, not
+        // our fault, so a 400 that names the reason.
+        const code = (err as { code?: string }).code;
+        if (typeof code === 'string' && code.startsWith('22')) {
+          throw new HttpError(400, `events could not be stored: ${(err as Error).message}`);
+        }
+        throw err;
+      }
+    },
+
+    async listEvents(filter) {
+      const where = ['api_key = $1'];
+      const params: unknown[] = [filter.apiKey];
+      const add = (column: string, value: string | undefined) => {
+        if (value === undefined) return;
+        params.push(value);
+        where.push(`${column} = $${params.length}`);
+      };
+      add('kind', filter.kind);
+      add('type', filter.type);
+      add('visitor_id', filter.visitorId);
+      params.push(filter.limit);
+      const sql = `select body from events where ${where.join(' and ')} order by id limit $${params.length}`;
+      const result = await db.query<{ body: unknown }>(sql, params);
+      return result.rows.map((row) => row.body);
+    },
+
+    async latestStepStates(apiKey, visitorId) {
+      const result = await db.query<Record<string, string | number | null>>(LATEST_STEP_STATES, [
+        apiKey,
+        visitorId,
+        STATE_EVENT_TYPES,
+      ]);
+      return result.rows.map((row) => {
+        const seenReason = row.seen_reason ?? row.reason;
+        const duration = row.snooze_duration === null ? NaN : Number(row.snooze_duration);
+        return {
+          // pg returns bigint columns as strings, PGlite as numbers.
+          id: Number(row.id),
+          type: row.type as StepStateEvent['type'],
+          guideId: String(row.guide_id),
+          guideStepId: String(row.guide_step_id),
+          time: Number(row.time),
+          ...(seenReason !== null ? { seenReason: String(seenReason) } : {}),
+          ...(row.destination_step_id !== null ? { destinationStepId: String(row.destination_step_id) } : {}),
+          ...(Number.isFinite(duration) ? { snoozeDuration: duration } : {}),
+        };
+      });
+    },
+  };
+}
+
+/** Visitor and account ids are strings on the wire; a number is kept as its text, anything else as null. */
+function idOrNull(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return null;
+}

@@ -1,0 +1,55 @@
+/**
+ * Storage on a real PostgreSQL (DATABASE_URL) through the `pg` package. `pg` is not a dependency of this
+ * repository: it is imported at run time only when a DATABASE_URL is given.
+ */
+import type { Database, QueryResult } from './Database';
+
+/** The part of `pg.Pool` used here, typed locally because `pg` (and its types) may not be installed. */
+interface PgPool {
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+  end(): Promise<void>;
+}
+
+interface PgModule {
+  Pool: new (config: { connectionString: string; max?: number }) => PgPool;
+}
+
+/**
+ * Connects a `pg` pool to `databaseUrl`. Throws a clear Error when `pg` is not installed, and when the
+ * database cannot be reached (checked with one `select 1` so a wrong URL fails at start, not at the first beacon).
+ */
+export async function createPgDatabase(databaseUrl: string): Promise<Database> {
+  let pg: PgModule;
+  try {
+    // A variable specifier keeps TypeScript and bundlers from resolving 'pg' at build time.
+    const specifier = 'pg';
+    const loaded = (await import(specifier)) as PgModule & { default?: PgModule };
+    pg = loaded.default ?? loaded;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
+      throw new Error(
+        "DATABASE_URL is set but the 'pg' package is not installed. Run `npm install pg`, or unset DATABASE_URL to use the embedded PGlite database.",
+      );
+    }
+    throw err;
+  }
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  try {
+    await pool.query('select 1');
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw new Error(`cannot connect to the PostgreSQL database of DATABASE_URL: ${(err as Error).message}`);
+  }
+  return {
+    async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
+      const result = await pool.query(sql, params);
+      return { rows: result.rows as T[] };
+    },
+    async exec(sql: string): Promise<void> {
+      // Without parameters pg uses the simple query protocol, which accepts several statements at once.
+      await pool.query(sql);
+    },
+    close: () => pool.end(),
+  };
+}

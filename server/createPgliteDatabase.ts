@@ -1,0 +1,26 @@
+/**
+ * The default storage: PGlite, PostgreSQL compiled to WebAssembly, so `npm start` needs no database server.
+ */
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import type { Database, QueryResult } from './Database';
+
+/**
+ * Opens PGlite on a data folder (created if missing), or in memory with `'memory://'`.
+ * PGlite runs one statement at a time; concurrent callers queue inside it.
+ */
+export async function createPgliteDatabase(dataDir: string): Promise<Database> {
+  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const pglite = new PGlite(dataDir);
+  await pglite.waitReady;
+  return {
+    async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
+      const result = await pglite.query<T>(sql, params);
+      return { rows: result.rows };
+    },
+    async exec(sql: string): Promise<void> {
+      await pglite.exec(sql);
+    },
+    close: () => pglite.close(),
+  };
+}

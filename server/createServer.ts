@@ -1,0 +1,144 @@
+/**
+ * The Waymark reference server: collector, guide server, read-back API, and host of the built agent and
+ * demo app. Fastify over PGlite (or PostgreSQL with DATABASE_URL).
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import { createEventStore } from './createEventStore';
+import { createGuideCatalog } from './createGuideCatalog';
+import { createStaticHandler } from './createStaticHandler';
+import { openDatabase } from './openDatabase';
+import { isApiPath, registerCors } from './registerCors';
+import { registerApiRoutes } from './registerApiRoutes';
+import { registerDataRoutes } from './registerDataRoutes';
+import { SERVER_LIMITS } from './SERVER_LIMITS';
+
+/**
+ * Server configuration. Only `server/main.ts` reads the environment (the variables named below) so that a
+ * test's `createServer({ dataDir: 'memory://' })` never picks up a DATABASE_URL from the shell.
+ * Relative folders resolve against the current directory; the defaults against the repository root.
+ */
+export interface ServerOptions {
+  /** Port to listen on (env PORT); 0 picks a free one. @default 8080 */
+  port?: number;
+  /** Interface to bind. @default '127.0.0.1' */
+  host?: string;
+  /** PGlite data folder (env WAYMARK_DATA), or `'memory://'` for an in-memory database. @default '.data/pglite' */
+  dataDir?: string;
+  /**
+   * PostgreSQL URL (env DATABASE_URL): when set, events go to that database through the `pg` package, which
+   * must then be installed; `dataDir` is not used. Same SQL as PGlite.
+   */
+  databaseUrl?: string;
+  /** Folder of guide definition files, one guide per `*.json` (env WAYMARK_GUIDES). @default 'server/demo/guides' */
+  guidesDir?: string;
+  /** Built agent files served at `/`: waymark.js, waymark.worker.js, waymark.overlay.js, chunks. @default 'dist/agent' */
+  agentDir?: string;
+  /** Built demo app served at `/`, index.html for unknown GET paths that accept HTML. @default 'dist/demo' */
+  demoDir?: string;
+  /** Log requests with Fastify's logger. @default false */
+  logger?: boolean;
+}
+
+/** A listening server. */
+export interface RunningServer {
+  /** `http://127.0.0.1:{port}` */
+  url: string;
+  port: number;
+  app: FastifyInstance;
+  /** Stops listening and closes the database. */
+  close(): Promise<void>;
+}
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** Starts the server and listens. */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const app = await createServer(options);
+  const host = options.host ?? '127.0.0.1';
+  try {
+    await app.listen({ port: options.port ?? 8080, host });
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 8080);
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return { url: `http://${urlHost}:${port}`, port, app, close: () => app.close() };
+}
+
+/**
+ * Builds the server with its database open and schema created, without listening: for `app.inject()` in
+ * tests. `app.close()` closes the database.
+ */
+export async function createServer(options: ServerOptions = {}): Promise<FastifyInstance> {
+  const dataDir = options.dataDir ?? resolve(repoRoot, '.data/pglite');
+  const db = await openDatabase({
+    databaseUrl: options.databaseUrl,
+    dataDir: dataDir.startsWith('memory://') ? dataDir : resolve(dataDir),
+  });
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: SERVER_LIMITS.maxBodyBytes,
+    http: { maxHeaderSize: SERVER_LIMITS.maxHeaderBytes },
+    // Errors Fastify raises before routing (a malformed percent-escape in the URL) get the same JSON shape.
+    frameworkErrors: (error, _request, reply) => {
+      // Cast: the generics of this callback do not reduce to a plain reply in Fastify's types.
+      (reply as unknown as FastifyReply).code(error.statusCode ?? 400).send({ error: error.message });
+    },
+    // Api keys are path parameters; find-my-way's default cap of 100 characters is kept for them.
+  });
+  app.addHook('onClose', async () => db.close());
+
+  try {
+    const store = createEventStore(db);
+    await store.migrate();
+
+    // Warnings go to the request log when it is on, else to the console, so a skipped guide file is never silent.
+    const warn = options.logger ? (message: string) => app.log.warn(message) : (message: string) => console.warn(message);
+    const guides = createGuideCatalog({ dir: resolve(options.guidesDir ?? resolve(repoRoot, 'server/demo/guides')), warn });
+
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+      if (status >= 500) {
+        request.log.error(error);
+        if (!options.logger) console.error(error);
+        return reply.code(status).send({ error: 'internal server error' });
+      }
+      const message =
+        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? `request body is over ${SERVER_LIMITS.maxBodyBytes} bytes (1 MB)`
+          : error.message;
+      return reply.code(status).send({ error: message });
+    });
+
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0];
+      const error = isApiPath(request.url) ? `no such endpoint: ${request.method} ${path}` : `not found: ${path}`;
+      return reply.code(404).send({ error });
+    });
+
+    registerCors(app);
+    registerDataRoutes(app, { store, guides });
+    registerApiRoutes(app, store);
+
+    const serveStatic = createStaticHandler({
+      agentDir: resolve(options.agentDir ?? resolve(repoRoot, 'dist/agent')),
+      demoDir: resolve(options.demoDir ?? resolve(repoRoot, 'dist/demo')),
+    });
+    app.get('/*', async (request, reply) => {
+      // Unknown /data and /api paths are API 404s, never the demo page.
+      if (isApiPath(request.url)) return reply.callNotFound();
+      return serveStatic(request, reply);
+    });
+
+    await app.ready();
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
+  return app;
+}

@@ -1,0 +1,136 @@
+/**
+ * Serves the built agent (dist/agent) and the demo app (dist/demo) at the site root, with the demo's
+ * index.html as the fallback of client-side routes. Missing builds answer 503 with what to run.
+ */
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { extname, join, sep } from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** The two folders served at `/`. */
+export interface StaticHandlerOptions {
+  /** Built agent files: waymark.js, waymark.worker.js, waymark.overlay.js, chunks. Looked up first. */
+  agentDir: string;
+  /** Built demo app; its index.html answers unknown GET paths that accept HTML. */
+  demoDir: string;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+};
+
+/** Names the agent build produces; asked for before the build exists, they get the 503 rather than a 404. */
+const AGENT_FILE = /^waymark[\w.-]*\.m?js(?:\.map)?$/;
+
+const NOT_BUILT = 'Run `npm run build` (or `npm start`, which builds), then reload.';
+
+/** Returns the route handler for GET/HEAD requests no API route took. */
+export function createStaticHandler(options: StaticHandlerOptions) {
+  return async function serveStatic(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const segments = pathSegments(request.url);
+    if (segments === null) return reply.code(400).send({ error: 'malformed URL path' });
+    // Dotfiles (.env, .git) are never part of a build: not found, whatever is on disk.
+    if (segments.some((s) => s.startsWith('.'))) return notFound(request, reply);
+
+    const agentFile = await findFile(options.agentDir, segments);
+    if (agentFile) {
+      // The overlay is a module imported by the shim: cross-origin module loads need CORS, and a host under
+      // cross-origin isolation (COEP) needs CORP to load any of the agent's files.
+      reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
+      return sendFile(reply, agentFile);
+    }
+    if (segments.length === 1 && AGENT_FILE.test(segments[0]) && !(await isDirectory(options.agentDir))) {
+      return reply.code(503).send({ error: `The Waymark agent is not built: ${options.agentDir} is missing. ${NOT_BUILT}` });
+    }
+
+    const wantsHtml = (request.headers.accept ?? '').includes('text/html');
+    if (!(await isDirectory(options.demoDir))) {
+      const message = `The demo app is not built: ${options.demoDir} is missing. ${NOT_BUILT}`;
+      if (wantsHtml) return reply.code(503).type('text/html; charset=utf-8').send(notBuiltPage(message));
+      return reply.code(503).send({ error: message });
+    }
+    const demoFile = await findFile(options.demoDir, segments.length ? segments : ['index.html']);
+    if (demoFile) return sendFile(reply, demoFile);
+    // SPA fallback: client-side routes such as /reports are the demo's index.html.
+    if (wantsHtml) {
+      const index = await findFile(options.demoDir, ['index.html']);
+      if (index) return sendFile(reply, index);
+    }
+    return notFound(request, reply);
+  };
+}
+
+function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return reply.code(404).send({ error: `not found: ${request.url.split('?')[0]}` });
+}
+
+/**
+ * The decoded, non-empty segments of a URL path, or null when the path cannot be served safely: a bad
+ * percent-escape, a NUL, a backslash, or a `.` or `..` segment (path traversal, including `%2e%2e` and
+ * `..%2f`, which only appear after decoding).
+ */
+function pathSegments(url: string): string[] | null {
+  const path = url.split(/[?#]/)[0];
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  const segments = decoded.split('/').filter((s) => s !== '');
+  return segments.some((s) => s === '.' || s === '..') ? null : segments;
+}
+
+/** The real path of a regular file under root, or null. Symlinks that lead outside root do not count. */
+async function findFile(root: string, segments: string[]): Promise<string | null> {
+  try {
+    const realRoot = await realpath(root);
+    const file = await realpath(join(realRoot, ...segments));
+    if (!file.startsWith(realRoot + sep)) return null;
+    const info = await stat(file);
+    if (info.isFile()) return file;
+    if (info.isDirectory()) return findFile(root, [...segments, 'index.html']);
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function sendFile(reply: FastifyReply, file: string): Promise<unknown> {
+  const body = await readFile(file);
+  return reply
+    .type(CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream')
+    // Always revalidate: the agent and demo are rebuilt in place during development.
+    .header('cache-control', 'no-cache')
+    .header('x-content-type-options', 'nosniff')
+    .send(body);
+}
+
+function notBuiltPage(message: string): string {
+  const escaped = message.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/`/g, '');
+  return `<!doctype html><meta charset="utf-8"><title>Waymark: not built</title><p>${escaped}</p>\n`;
+}

@@ -1,0 +1,44 @@
+/**
+ * `npm run serve`: the reference server with its settings from the environment.
+ * PORT (default 8080), WAYMARK_DATA (PGlite folder), WAYMARK_GUIDES (guide folder), DATABASE_URL
+ * (use PostgreSQL instead of PGlite), WAYMARK_LOG=1 (log requests).
+ */
+import { startServer } from './createServer';
+
+const portText = process.env.PORT;
+const port = portText ? Number(portText) : 8080;
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`PORT must be a port number, got '${portText}'`);
+  process.exit(1);
+}
+
+const server = await startServer({
+  port,
+  dataDir: process.env.WAYMARK_DATA || undefined,
+  guidesDir: process.env.WAYMARK_GUIDES || undefined,
+  databaseUrl: process.env.DATABASE_URL || undefined,
+  logger: process.env.WAYMARK_LOG === '1',
+}).catch((err: Error) => {
+  console.error(`Waymark reference server did not start: ${err.message}`);
+  process.exit(1);
+});
+
+console.log(
+  `Waymark reference server on http://127.0.0.1:${server.port} (demo at /, events at /api/events?apiKey=...)`,
+);
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    // A second signal while closing means "now": do not make the user wait for PGlite to flush.
+    if (closing) process.exit(1);
+    closing = true;
+    server.close().then(
+      () => process.exit(0),
+      (err: Error) => {
+        console.error(`error while closing: ${err.message}`);
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,47 @@
+/**
+ * The read side for tests and the demo: what the collector received, as it received it.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EventKind, EventStore } from './createEventStore';
+import { HttpError } from './HttpError';
+import { SERVER_LIMITS } from './SERVER_LIMITS';
+
+type Query = Record<string, string | string[] | undefined>;
+
+/** Registers `GET /api/events` and `GET /api/health`. */
+export function registerApiRoutes(app: FastifyInstance, store: EventStore): void {
+  /** `{ events: [...] }`: stored bodies in arrival order, filtered by apiKey (required), kind, type, visitorId. */
+  app.get('/api/events', async (request: FastifyRequest<{ Querystring: Query }>) => {
+    const query = request.query;
+    const apiKey = one(query, 'apiKey');
+    if (!apiKey) throw new HttpError(400, 'apiKey is required: /api/events?apiKey=...');
+    const kind = one(query, 'kind');
+    if (kind !== undefined && kind !== 'analytics' && kind !== 'guide') {
+      throw new HttpError(400, "kind must be 'analytics' or 'guide'");
+    }
+    const limitText = one(query, 'limit');
+    let limit: number = SERVER_LIMITS.defaultListLimit;
+    if (limitText !== undefined) {
+      limit = Number(limitText);
+      if (!Number.isInteger(limit) || limit < 1) throw new HttpError(400, 'limit must be a positive integer');
+      limit = Math.min(limit, SERVER_LIMITS.maxListLimit);
+    }
+    const events = await store.listEvents({
+      apiKey,
+      kind: kind as EventKind | undefined,
+      type: one(query, 'type'),
+      visitorId: one(query, 'visitorId'),
+      limit,
+    });
+    return { events };
+  });
+
+  /** Readiness check for scripts that wait for the server (the demo pages answer 503 until built). */
+  app.get('/api/health', async () => ({ ok: true }));
+}
+
+function one(query: Query, name: string): string | undefined {
+  const value = query[name];
+  if (Array.isArray(value)) throw new HttpError(400, `${name} must be given once`);
+  return value === '' ? undefined : value;
+}

@@ -1,0 +1,30 @@
+/**
+ * CORS for the collector and the API: the agent may run on another origin than the data host (a host page
+ * on app.example.com beaconing to a collector elsewhere), so /data and /api answer any origin.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/** True for paths under /data and /api, the cross-origin endpoints. */
+export function isApiPath(url: string): boolean {
+  return /^\/(?:data|api)(?:[/?#]|$)/.test(url);
+}
+
+/**
+ * Adds `Access-Control-Allow-Origin: *` to every /data and /api answer (errors and 404s included, so a
+ * browser shows the reason instead of a CORS failure) and answers their OPTIONS preflights.
+ * No credentials are involved: beacons carry the api key in the path, not cookies.
+ */
+export function registerCors(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (isApiPath(request.url)) reply.header('access-control-allow-origin', '*');
+  });
+  const preflight = async (_request: unknown, reply: FastifyReply) =>
+    reply
+      .code(204)
+      .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+      .header('access-control-allow-headers', 'content-type')
+      .header('access-control-max-age', '86400')
+      .send();
+  app.options('/data/*', preflight);
+  app.options('/api/*', preflight);
+}

@@ -1,0 +1,125 @@
+/**
+ * The collector and guide endpoints the agent calls (wire-protocol.md "Endpoints"):
+ * analytics beacons on ptm.gif, guide events and the availability probe on guide.gif, the guide list on
+ * guide.json. Every answer comes after the rows are stored.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { applyStepStates } from './applyStepStates';
+import { checkEventBatch } from './checkEventBatch';
+import type { EventKind, EventStore } from './createEventStore';
+import type { GuideCatalog } from './createGuideCatalog';
+import { HttpError } from './HttpError';
+import { parseJzb } from './parseJzb';
+
+/** What the data routes use. */
+export interface DataRoutesOptions {
+  store: EventStore;
+  guides: GuideCatalog;
+}
+
+type Query = Record<string, string | string[] | undefined>;
+type DataRequest = FastifyRequest<{ Params: { apiKey?: string }; Querystring: Query }>;
+
+/** The 1x1 transparent GIF a beacon answers with (GIF89a, one transparent pixel). */
+const TRANSPARENT_GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+/** Registers the /data routes. */
+export function registerDataRoutes(app: FastifyInstance, { store, guides }: DataRoutesOptions): void {
+  const sendGif = (reply: FastifyReply) =>
+    reply.type('image/gif').header('cache-control', 'no-store').send(TRANSPARENT_GIF);
+
+  // The `?` makes the api key optional in the route so a request without one gets a 400 that says so,
+  // rather than a 404.
+  app.get('/data/ptm.gif/:apiKey?', async (request: DataRequest, reply) => {
+    const apiKey = requireApiKey(request);
+    await storeBatch(store, apiKey, 'analytics', parseJzb(request.query.jzb));
+    return sendGif(reply);
+  });
+
+  // spec: analytics §7 — batches too long for a GET are POSTed as {"events": "<jzb>"}; navigator.sendBeacon
+  // sends the same JSON as text/plain.
+  app.post('/data/ptm.gif/:apiKey?', async (request: DataRequest, reply) => {
+    const apiKey = requireApiKey(request);
+    const stored = await storeBatch(store, apiKey, 'analytics', eventsOfBody(request.body));
+    return reply.send({ stored });
+  });
+
+  // spec: guides §7 — guide events, and the availability probe (jzb of []), which stores nothing.
+  app.get('/data/guide.gif/:apiKey?', async (request: DataRequest, reply) => {
+    const apiKey = requireApiKey(request);
+    await storeBatch(store, apiKey, 'guide', parseJzb(request.query.jzb));
+    return sendGif(reply);
+  });
+
+  // Not in the observed traffic, accepted so an agent that POSTs a long guide batch is not lost.
+  app.post('/data/guide.gif/:apiKey?', async (request: DataRequest, reply) => {
+    const apiKey = requireApiKey(request);
+    const stored = await storeBatch(store, apiKey, 'guide', eventsOfBody(request.body));
+    return reply.send({ stored });
+  });
+
+  const guideList = async (apiKey: string, id: string | undefined, payload: unknown) => {
+    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+      throw new HttpError(400, 'guide.json payload must be an object {visitorId, accountId, url, oldVisitorId, metadata}');
+    }
+    const { visitorId, url } = payload as { visitorId?: unknown; url?: unknown };
+    const all = await guides.list();
+    const visitor = typeof visitorId === 'string' && visitorId !== '' ? visitorId : undefined;
+    const states = visitor ? await store.latestStepStates(apiKey, visitor) : [];
+    const { guides: list, lastGuideStepSeen } = applyStepStates(all, states, visitor ?? '');
+    // spec: wire-protocol.md — the agent discards a response whose id differs from its request's id.
+    return {
+      ...(id !== undefined ? { id } : {}),
+      guides: list,
+      lastGuideStepSeen,
+      normalizedUrl: typeof url === 'string' ? url : undefined,
+    };
+  };
+
+  app.get('/data/guide.json/:apiKey?', async (request: DataRequest) => {
+    const apiKey = requireApiKey(request);
+    return guideList(apiKey, single(request.query.id, 'id'), parseJzb(request.query.jzb));
+  });
+
+  // spec: guides §7 — the same request by POST when the URL would be too long or a JWT is set.
+  app.post('/data/guide.json/:apiKey?', async (request: DataRequest) => {
+    const apiKey = requireApiKey(request);
+    return guideList(apiKey, single(request.query.id, 'id'), eventsOfBody(request.body));
+  });
+}
+
+function requireApiKey(request: DataRequest): string {
+  const apiKey = request.params.apiKey;
+  if (!apiKey) throw new HttpError(400, 'apiKey is missing: the path must end with /{apiKey}');
+  return apiKey;
+}
+
+function single(value: string | string[] | undefined, name: string): string | undefined {
+  if (Array.isArray(value)) throw new HttpError(400, `${name} must be given once`);
+  return value;
+}
+
+/**
+ * The payload of a POST body `{"events": "<jzb>"}` or `{"events": [...]}`, given as parsed JSON or, from
+ * sendBeacon, as text/plain JSON. `jwt` and `signingKeyName` are accepted and not checked yet.
+ */
+function eventsOfBody(body: unknown): unknown {
+  let parsed = body;
+  if (typeof body === 'string') {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw new HttpError(400, 'body is not JSON: expected {"events": "<jzb>"}');
+    }
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new HttpError(400, 'body must be a JSON object {"events": "<jzb>"} or {"events": [...]}');
+  }
+  const events = (parsed as { events?: unknown }).events;
+  if (events === undefined) throw new HttpError(400, 'body has no events field');
+  return typeof events === 'string' ? parseJzb(events, 'events') : events;
+}
+
+async function storeBatch(store: EventStore, apiKey: string, kind: EventKind, payload: unknown): Promise<number> {
+  return store.insertBatch(apiKey, kind, checkEventBatch(payload), Date.now());
+}

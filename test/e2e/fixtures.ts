@@ -1,0 +1,99 @@
+/**
+ * Shared e2e fixtures: the server URL, a way to serve a test host page on the server's origin, reading
+ * stored events back from the collector, and a guard that fails any test in which the agent put an
+ * uncaught error or a console error on the page.
+ */
+import { readFileSync } from 'node:fs';
+import { test as base, expect, type Page } from '@playwright/test';
+
+export const SNIPPET = readFileSync('shim/snippet.html', 'utf8');
+
+export interface StoredEvent {
+  type: string;
+  visitor_id: string;
+  account_id: string;
+  url: string;
+  props: Record<string, any>;
+  sequence: number;
+  track_event_name?: string;
+  [key: string]: unknown;
+}
+
+interface Fixtures {
+  serverUrl: string;
+  /** Serves `html` at `path` on the server's origin (so the worker is same-origin) and opens it. */
+  openHostPage(path: string, html: string): Promise<void>;
+  /** Console lines of the page, for spec messages. */
+  consoleLines: string[];
+  /** Console lines from the agent allowed in this test (errors it is meant to log). */
+  allowAgentErrors: RegExp[];
+}
+
+export const test = base.extend<Fixtures>({
+  serverUrl: async ({}, use) => {
+    const url = process.env.WAYMARK_URL;
+    if (!url) throw new Error('WAYMARK_URL is not set: the e2e global setup did not run');
+    await use(url);
+  },
+  allowAgentErrors: [[], { option: true }],
+  consoleLines: async ({ page, allowAgentErrors }, use) => {
+    const lines: string[] = [];
+    const problems: string[] = [];
+    page.on('console', (msg) => {
+      lines.push(msg.text());
+      if (msg.type() === 'error' && !allowAgentErrors.some((re) => re.test(msg.text()))) problems.push(`console.error: ${msg.text()}`);
+    });
+    page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+    await use(lines);
+    expect(problems, 'no uncaught errors or console errors on the page').toEqual([]);
+  },
+  openHostPage: async ({ page, serverUrl }, use) => {
+    await use(async (path, html) => {
+      await page.route(`${serverUrl}${path}`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+      await page.goto(`${serverUrl}${path}`);
+    });
+  },
+});
+
+export { expect };
+
+/** A unique id per test, so tests never see each other's visitors. */
+export function uniqueId(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Reads stored events back from the collector. */
+export async function storedEvents(serverUrl: string, query: Record<string, string>): Promise<StoredEvent[]> {
+  const res = await fetch(`${serverUrl}/api/events?${new URLSearchParams(query)}`);
+  if (!res.ok) throw new Error(`/api/events answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { events: StoredEvent[] }).events;
+}
+
+/** Polls the collector until `predicate` holds for the stored events (bounded by expect's timeout). */
+export async function waitForEvents(
+  serverUrl: string,
+  query: Record<string, string>,
+  predicate: (events: StoredEvent[]) => boolean,
+  timeout = 10_000,
+): Promise<StoredEvent[]> {
+  let events: StoredEvent[] = [];
+  await expect
+    .poll(async () => predicate((events = await storedEvents(serverUrl, query))), { timeout, intervals: [100, 200, 250] })
+    .toBe(true);
+  return events;
+}
+
+/** A host page with the install snippet; `init` replaces the snippet's initialize line. */
+export function hostPage(options: { init: string; body?: string; head?: string; scriptUrl?: string }): string {
+  const snippet = SNIPPET.replace("waymark.initialize({ apiKey: 'YOUR_API_KEY' });", options.init).replace(
+    "'/waymark.js'",
+    `'${options.scriptUrl ?? '/waymark.js'}'`,
+  );
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Host</title>${options.head ?? ''}${snippet}</head>
+<body>${options.body ?? ''}</body></html>`;
+}
+
+/** Waits until the agent on `page` has started. */
+export async function agentReady(page: Page, globalKey = 'waymark'): Promise<void> {
+  await page.waitForFunction((key) => (window as any)[key]?.isReady?.() === true, globalKey);
+}

@@ -1,0 +1,22 @@
+/**
+ * Starts the real reference server once for the e2e run: a free loopback port, an in-memory database,
+ * the demo guides plus the test guides, and the built agent from dist/. Tests read its URL from
+ * WAYMARK_URL.
+ */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../../server/createServer';
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const guidesDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-guides-'));
+  cpSync('server/demo/guides', guidesDir, { recursive: true });
+  cpSync('test/e2e/guides', guidesDir, { recursive: true });
+  const server = await startServer({ port: 0, dataDir: 'memory://', guidesDir });
+  process.env.WAYMARK_URL = server.url;
+  process.env.WAYMARK_GUIDES_DIR = guidesDir;
+  return async () => {
+    await server.close();
+    rmSync(guidesDir, { recursive: true, force: true });
+  };
+}

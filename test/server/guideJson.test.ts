@@ -1,0 +1,212 @@
+import { utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { guideEvent, nodeJzb, startTestServer, SERVER_TIMEOUT, type TestServer } from './testServer';
+
+const lightbox = {
+  id: 'welcome',
+  name: 'Welcome',
+  launchMethod: 'auto',
+  steps: [
+    {
+      id: 'welcome-1',
+      guideId: 'welcome',
+      type: 'lightbox',
+      domJson: { type: 'div', props: { id: 'guide-base' }, children: [] },
+    },
+  ],
+};
+const tour = {
+  id: 'tour',
+  launchMethod: 'auto',
+  isMultiStep: true,
+  // guideId left out on purpose: the server fills it in.
+  steps: [
+    { id: 'tour-1', type: 'tooltip', elementPathRule: '#a' },
+    { id: 'tour-2', type: 'tooltip', elementPathRule: '#b' },
+  ],
+};
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ 'a-welcome.json': lightbox, 'b-tour.json': tour });
+}, SERVER_TIMEOUT);
+afterAll(() => server.close(), SERVER_TIMEOUT);
+afterEach(() => vi.restoreAllMocks());
+
+async function loadGuides(apiKey: string, payload: Record<string, unknown>, id = '1') {
+  const response = await server.app.inject({
+    method: 'GET',
+    url: `/data/guide.json/${apiKey}?id=${id}&jzb=${nodeJzb(payload)}&v=0.1.0&ct=${Date.now()}`,
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json();
+}
+
+async function sendGuideEvents(apiKey: string, events: unknown[]) {
+  const response = await server.app.inject({ method: 'GET', url: `/data/guide.gif/${apiKey}?jzb=${nodeJzb(events)}` });
+  expect(response.statusCode).toBe(200);
+}
+
+const visitorPayload = (visitorId: string) => ({
+  visitorId,
+  accountId: 'acme',
+  url: 'http://127.0.0.1:8080/?tab=1',
+  oldVisitorId: null,
+  metadata: {},
+});
+
+describe('wire-protocol "guide.json response"', () => {
+  it('echoes the request id as a string, lists the guides and has an empty lastGuideStepSeen', async () => {
+    const body = await loadGuides('guides', visitorPayload('fresh-visitor'), '17');
+    expect(body.id).toBe('17');
+    expect(body.normalizedUrl).toBe('http://127.0.0.1:8080/?tab=1');
+    expect(body.lastGuideStepSeen).toEqual({});
+    expect(body.guides.map((g: { id: string }) => g.id)).toEqual(['welcome', 'tour']);
+    expect(body.guides[0]).toEqual(lightbox);
+    expect(body.guides[1].steps.map((s: { guideId: string }) => s.guideId)).toEqual(['tour', 'tour']);
+  });
+
+  it('rejects a payload that is not an object, and a missing jzb', async () => {
+    const notObject = await server.app.inject({ method: 'GET', url: `/data/guide.json/guides?id=1&jzb=${nodeJzb([])}` });
+    expect(notObject.statusCode).toBe(400);
+    expect(notObject.json().error).toMatch(/payload must be an object/);
+    const missing = await server.app.inject({ method: 'GET', url: '/data/guide.json/guides?id=1' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error).toMatch(/^jzb is missing/);
+  });
+
+  it('answers the POST variant (guides §7) the same way', async () => {
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/data/guide.json/guides?id=5&v=0.1.0',
+      payload: { events: nodeJzb(visitorPayload('post-visitor')), jwt: 'a.b.c', signingKeyName: 'k' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ id: '5', lastGuideStepSeen: {} });
+  });
+});
+
+describe('guides §4 "Step seenState" from the stored guide events', () => {
+  it('marks a dismissed step dismissed, for that visitor and api key only', async () => {
+    const props = { guide_id: 'welcome', guide_step_id: 'welcome-1' };
+    const seen = guideEvent('guideSeen', { ...props, reason: 'auto' }, { visitor_id: 'v-dismiss', browser_time: 1000 });
+    const dismissed = guideEvent('guideDismissed', { ...props, seen_reason: 'auto' }, { visitor_id: 'v-dismiss', browser_time: 2000 });
+    await sendGuideEvents('state', [seen, dismissed]);
+
+    const body = await loadGuides('state', visitorPayload('v-dismiss'));
+    const step = body.guides[0].steps[0];
+    expect(step).toMatchObject({ seenState: 'dismissed', lastSeenAt: 2000, seenReason: 'auto' });
+    expect(body.lastGuideStepSeen).toEqual({
+      guideId: 'welcome',
+      guideStepId: 'welcome-1',
+      time: 2000,
+      state: 'dismissed',
+      seenReason: 'auto',
+      visitorId: 'v-dismiss',
+    });
+    expect(body.guides[1].steps[0].seenState).toBeUndefined();
+
+    const other = await loadGuides('state', visitorPayload('someone-else'));
+    expect(other.guides[0].steps[0].seenState).toBeUndefined();
+    expect(other.lastGuideStepSeen).toEqual({});
+    const otherKey = await loadGuides('other-key', visitorPayload('v-dismiss'));
+    expect(otherKey.lastGuideStepSeen).toEqual({});
+  });
+
+  it('takes the latest event by browser_time per step, whatever the arrival order', async () => {
+    const visitor = { visitor_id: 'v-order' };
+    const first = { guide_id: 'tour', guide_step_id: 'tour-1' };
+    const second = { guide_id: 'tour', guide_step_id: 'tour-2' };
+    // The advance arrives after the later guideSeen of step 2 (a retried batch), but happened before it.
+    await sendGuideEvents('order', [
+      guideEvent('guideSeen', { ...first, reason: 'auto' }, { ...visitor, browser_time: 100 }),
+      guideEvent('guideSeen', { ...second, reason: 'continue' }, { ...visitor, browser_time: 300 }),
+    ]);
+    await sendGuideEvents('order', [
+      guideEvent('guideAdvanced', { ...first, seen_reason: 'auto', destination_step_id: 'tour-2' }, { ...visitor, browser_time: 200 }),
+    ]);
+    const body = await loadGuides('order', visitorPayload('v-order'));
+    const [step1, step2] = body.guides[1].steps;
+    expect(step1).toMatchObject({ seenState: 'advanced', lastSeenAt: 200 });
+    expect(step2).toMatchObject({ seenState: 'active', lastSeenAt: 300, seenReason: 'continue' });
+    expect(body.lastGuideStepSeen).toMatchObject({ guideStepId: 'tour-2', state: 'active', time: 300 });
+
+    await sendGuideEvents('order', [
+      guideEvent('guideSnoozed', { ...second, seen_reason: 'auto', snooze_duration: 60_000 }, { ...visitor, browser_time: 400 }),
+    ]);
+    const snoozed = await loadGuides('order', visitorPayload('v-order'));
+    expect(snoozed.guides[1].steps[1]).toMatchObject({ seenState: 'snoozed', snoozeEndTime: 60_400 });
+    expect(snoozed.lastGuideStepSeen).toMatchObject({ state: 'snoozed', snoozeEndTime: 60_400 });
+  });
+
+  it('records the destination of an advance in lastGuideStepSeen', async () => {
+    await sendGuideEvents('advance', [
+      guideEvent(
+        'guideAdvanced',
+        { guide_id: 'tour', guide_step_id: 'tour-1', seen_reason: 'auto', destination_step_id: 'tour-2' },
+        { visitor_id: 'v-adv', browser_time: 50 },
+      ),
+    ]);
+    const body = await loadGuides('advance', visitorPayload('v-adv'));
+    expect(body.lastGuideStepSeen).toEqual({
+      guideId: 'tour',
+      guideStepId: 'tour-1',
+      time: 50,
+      state: 'advanced',
+      seenReason: 'auto',
+      visitorId: 'v-adv',
+      destinationStepId: 'tour-2',
+    });
+  });
+
+  it('ignores guide events that do not set a state (guideActivity)', async () => {
+    await sendGuideEvents('activity', [
+      guideEvent('guideActivity', { guide_id: 'welcome', guide_step_id: 'welcome-1', ui_element_id: 'x' }, { visitor_id: 'v-act' }),
+    ]);
+    const body = await loadGuides('activity', visitorPayload('v-act'));
+    expect(body.lastGuideStepSeen).toEqual({});
+    expect(body.guides[0].steps[0].seenState).toBeUndefined();
+  });
+});
+
+describe('guide definition files', () => {
+  it('skips a malformed file with a logged warning and serves the others', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    writeFileSync(join(server.guidesDir, 'c-broken.json'), '{"id": "broken", "steps": [');
+    writeFileSync(join(server.guidesDir, 'd-no-steps.json'), JSON.stringify({ id: 'no-steps', launchMethod: 'auto' }));
+    writeFileSync(join(server.guidesDir, 'notes.txt'), 'not a guide');
+    const body = await loadGuides('files', visitorPayload('v'));
+    expect(body.guides.map((g: { id: string }) => g.id)).toEqual(['welcome', 'tour']);
+    const messages = warn.mock.calls.map((call) => String(call[0]));
+    expect(messages).toEqual([
+      expect.stringMatching(/^skipping guide file .*c-broken\.json: /),
+      expect.stringMatching(/^skipping guide file .*d-no-steps\.json: guide no-steps has no steps array/),
+    ]);
+    // Warned once per version of a file, not on every request.
+    await loadGuides('files', visitorPayload('v'));
+    expect(warn).toHaveBeenCalledTimes(2);
+  });
+
+  it('picks up an edited file without a restart', async () => {
+    const path = join(server.guidesDir, 'c-broken.json');
+    writeFileSync(path, JSON.stringify({ ...lightbox, id: 'fixed', steps: [{ ...lightbox.steps[0], guideId: 'fixed' }] }));
+    // Some filesystems keep whole-second mtimes: set one clearly different from the broken version's.
+    const later = new Date(Date.now() + 5000);
+    utimesSync(path, later, later);
+    const body = await loadGuides('files', visitorPayload('v'));
+    expect(body.guides.map((g: { id: string }) => g.id)).toEqual(['welcome', 'tour', 'fixed']);
+  });
+
+  it('answers an empty list, with a warning, when the guide folder is missing', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const lonely = await startTestServer({}, { guidesDir: join(server.guidesDir, 'does-not-exist') });
+    try {
+      const response = await lonely.app.inject({ method: 'GET', url: `/data/guide.json/k?id=2&jzb=${nodeJzb(visitorPayload('v'))}` });
+      expect(response.json()).toEqual({ id: '2', guides: [], lastGuideStepSeen: {}, normalizedUrl: 'http://127.0.0.1:8080/?tab=1' });
+      expect(String(warn.mock.calls[0]?.[0])).toMatch(/guide folder .* cannot be read/);
+    } finally {
+      await lonely.close();
+    }
+  }, SERVER_TIMEOUT);
+});

@@ -1,0 +1,120 @@
+/**
+ * Shared set-up of the server tests: a server on an in-memory database with a temporary guide folder, and
+ * jzb made with Node's own zlib so the server's decoder (fflate, through shared/jzb.ts) is checked against an
+ * independent compressor (STYLE §6).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { createServer, type ServerOptions } from '../../server/createServer';
+
+/**
+ * Time allowed to start or stop a server: PGlite boots a WebAssembly PostgreSQL (about a second, several
+ * under a loaded parallel run), more than vitest's default hook and test timeouts.
+ */
+export const SERVER_TIMEOUT = 30_000;
+
+/** A server under test and its temporary folders. */
+export interface TestServer {
+  app: FastifyInstance;
+  guidesDir: string;
+  /** Closes the server and removes the temporary folders. */
+  close(): Promise<void>;
+}
+
+/** Starts a server (not listening) on `memory://`, with `guides` written as files into a fresh folder. */
+export async function startTestServer(
+  guides: Record<string, unknown> = {},
+  options: ServerOptions = {},
+): Promise<TestServer> {
+  const root = mkdtempSync(join(tmpdir(), 'waymark-server-test-'));
+  const guidesDir = join(root, 'guides');
+  writeGuides(guidesDir, guides);
+  const app = await createServer({
+    dataDir: 'memory://',
+    guidesDir,
+    agentDir: join(root, 'no-agent'),
+    demoDir: join(root, 'no-demo'),
+    ...options,
+  });
+  return {
+    app,
+    guidesDir,
+    async close() {
+      await app.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Writes each entry as `<name>` (a string is written as is, anything else as JSON). */
+export function writeGuides(dir: string, files: Record<string, unknown>): void {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const [name, content] of Object.entries(files)) {
+    writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
+  }
+}
+
+/** Base64url without padding. */
+export function base64Url(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString('base64url');
+}
+
+/** jzb of a payload: base64url of zlib (RFC 1950) of its JSON, made with node:zlib. */
+export function nodeJzb(payload: unknown): string {
+  return base64Url(deflateSync(Buffer.from(JSON.stringify(payload), 'utf8')));
+}
+
+let sequence = 0;
+
+/** An analytics event in the wire shape (WireEvent), with a fresh sequence unless given. */
+export function wireEvent(fields: Record<string, unknown> = {}): Record<string, unknown> {
+  sequence += 1;
+  return {
+    type: 'click',
+    browser_time: 1_790_000_000_000 + sequence,
+    visitor_id: 'visitor-1',
+    account_id: 'acme',
+    url: 'http://127.0.0.1/reports',
+    props: { target: { tag: 'BUTTON', id: 'create-report' } },
+    sequence,
+    bytes: 200,
+    sessionId: 'abcdefghijklmnop',
+    tabId: 'tab-1',
+    frameId: 'frame-1',
+    parentTabId: '',
+    utm: { channel: 'Direct' },
+    ...fields,
+  };
+}
+
+/** A guide event in the wire shape (WireGuideEvent). */
+export function guideEvent(
+  type: string,
+  props: Record<string, unknown>,
+  fields: Record<string, unknown> = {},
+): Record<string, unknown> {
+  sequence += 1;
+  return {
+    type,
+    browser_time: 1_790_000_000_000 + sequence,
+    visitor_id: 'visitor-1',
+    account_id: 'acme',
+    url: 'http://127.0.0.1/',
+    props,
+    sequence,
+    sessionId: 'abcdefghijklmnop',
+    tabId: 'tab-1',
+    ...fields,
+  };
+}
+
+/** Reads back `/api/events` with the given query. */
+export async function readEvents(app: FastifyInstance, query: Record<string, string>): Promise<any[]> {
+  const response = await app.inject({ method: 'GET', url: '/api/events', query });
+  if (response.statusCode !== 200) throw new Error(`/api/events answered ${response.statusCode}: ${response.body}`);
+  return response.json().events;
+}
