@@ -186,13 +186,15 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
           const accountIdText = next.accountId === undefined ? r.identity.accountId : String(next.accountId);
           const old = r.identity;
           if (old.visitorId === visitorId && old.accountId === accountIdText) return;
-          r.identity = { visitorId, accountId: accountIdText, oldVisitorId: old.visitorId };
+          const identity = { visitorId, accountId: accountIdText, oldVisitorId: old.visitorId };
+          r.identity = identity;
+          // Events captured so far cross first and keep the old identity; the identify event is the new
+          // visitor's first, with the old ids in its props (wire-protocol.md "identify").
+          void r.bridge.call((w) => w.setIdentity(identity));
           capture({
             type: 'identify',
             props: { old_visitor_id: old.visitorId, old_account_id: old.accountId, visitor_id: visitorId, account_id: accountIdText },
           });
-          const identity = r.identity;
-          void r.bridge.call((w) => w.setIdentity(identity));
         }, undefined),
       );
     },
