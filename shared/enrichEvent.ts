@@ -1,3 +1,4 @@
+import { expandElementPath } from './elementPath';
 import type { CapturedEvent, WireEvent } from './events';
 import type { Identity, SessionFacts } from './protocol';
 
@@ -26,7 +27,7 @@ export function enrichEvent(captured: CapturedEvent, ctx: EnvelopeContext, seque
     visitor_id: ctx.identity.visitorId,
     account_id: ctx.identity.accountId,
     url: captured.url,
-    props: captured.props,
+    props: captured.element ? { target: expandElementPath(captured.element), ...captured.props } : captured.props,
     sequence,
     sessionId: ctx.session.sessionId,
     tabId: ctx.session.tabId,

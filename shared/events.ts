@@ -1,3 +1,5 @@
+import type { ElementPath } from './elementPath';
+
 /**
  * Event shapes on the wire. They match the original agent's payloads (wire-protocol.md, "Events") so a
  * collector built for that agent accepts ours.
@@ -44,6 +46,8 @@ export interface CapturedEvent {
   props: Record<string, unknown>;
   /** Track events only. */
   trackEventName?: string;
+  /** Click-like events: the target in the flat form of shared/elementPath.ts, expanded to `props.target`. */
+  element?: ElementPath;
 }
 
 /** One analytics event as sent in a jzb array (wire-protocol.md "Events", analytics §3 Event). */
