@@ -184,3 +184,34 @@ test.describe('guides §1 initialization', () => {
     expect(events[1]!.account_id).toBe('acct-9');
   });
 });
+
+test.describe('guides §1 public API', () => {
+  test('the global name is configurable through the snippet', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('global');
+    const html = hostPage({ init: `acme.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } }); acme.track('Named global');` })
+      .replace("})(window, document, 'waymark',", "})(window, document, 'acme',");
+    await openHostPage('/e2e/global', html);
+    await agentReady(page, 'acme');
+    expect(await page.evaluate(() => ({ waymark: typeof (window as any).waymark, visitor: (window as any).acme.getVisitorId(), version: (window as any).acme.getVersion() })))
+      .toEqual({ waymark: 'undefined', visitor, version: '0.1.0' });
+    await page.evaluate(() => (window as any).acme.flushNow());
+    const events = await storedEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor, type: 'track' });
+    expect(events.map((e) => e.track_event_name)).toEqual(['Named global']);
+  });
+
+  test('showGuideById shows a loaded guide whatever its page rule, hideGuides hides it', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('api');
+    await openHostPage('/e2e/api', hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });` }));
+    await agentReady(page);
+    const dialog = page.locator('[data-waymark-overlay] [role="dialog"]');
+    await page.waitForTimeout(700);
+    await expect(dialog).toHaveCount(0);
+    expect(await page.evaluate(() => (window as any).waymark.showGuideById('welcome'))).toBe(true);
+    await expect(dialog).toContainText('Welcome to Acme Analytics');
+    expect(await page.evaluate(() => (window as any).waymark.showGuideById('no-such-guide'))).toBe(false);
+    await page.evaluate(() => (window as any).waymark.hideGuides());
+    await expect(dialog).toHaveCount(0);
+    const events = await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor }, (e) => e.some((x) => x.type === 'guideSeen'));
+    expect(events.find((e) => e.type === 'guideSeen')!.props).toMatchObject({ guide_id: 'welcome', reason: 'api' });
+  });
+});
