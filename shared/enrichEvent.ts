@@ -20,7 +20,7 @@ export interface SerializedEvent {
  * `bytes` is the length of the event's JSON without the `bytes` field itself, appended last so the
  * object is stringified a single time.
  */
-export function enrichEvent(captured: CapturedEvent, ctx: EnvelopeContext, sequence: number): SerializedEvent {
+export function enrichEvent(captured: CapturedEvent, ctx: EnvelopeContext): SerializedEvent {
   const event: Omit<WireEvent, 'bytes'> & { bytes?: number } = {
     type: captured.type,
     browser_time: captured.time,
@@ -28,7 +28,7 @@ export function enrichEvent(captured: CapturedEvent, ctx: EnvelopeContext, seque
     account_id: ctx.identity.accountId,
     url: captured.url,
     props: captured.element ? { target: expandElementPath(captured.element), ...captured.props } : captured.props,
-    sequence,
+    sequence: captured.sequence,
     sessionId: ctx.session.sessionId,
     tabId: ctx.session.tabId,
     frameId: ctx.session.frameId,
@@ -36,6 +36,7 @@ export function enrichEvent(captured: CapturedEvent, ctx: EnvelopeContext, seque
     utm: ctx.utm,
   };
   if (captured.trackEventName !== undefined) event.track_event_name = captured.trackEventName;
+  if (captured.trackEventType !== undefined) event.track_event_type = captured.trackEventType;
   const body = JSON.stringify(event);
   event.bytes = body.length;
   const json = `${body.slice(0, -1)},"bytes":${body.length}}`;

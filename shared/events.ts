@@ -40,12 +40,16 @@ export type AnalyticsEventType =
  */
 export interface CapturedEvent {
   type: AnalyticsEventType;
+  /** Per-page-load counter, assigned by the shim so it can name the events it still holds at page hide. */
+  sequence: number;
   /** Epoch ms at capture. */
   time: number;
   url: string;
   props: Record<string, unknown>;
   /** Track events only. */
   trackEventName?: string;
+  /** Track events only: the caller's optional type. */
+  trackEventType?: string;
   /** Click-like events: the target in the flat form of shared/elementPath.ts, expanded to `props.target`. */
   element?: ElementPath;
 }
@@ -68,6 +72,7 @@ export interface WireEvent {
   parentTabId: string;
   utm: Record<string, string>;
   track_event_name?: string;
+  track_event_type?: string;
 }
 
 /** Guide event types (guides §7 "Guide events"). */

@@ -48,12 +48,21 @@ export interface WorkerInit {
   utm: Record<string, string>;
   /** Device class of the page, for step device rules. */
   device: 'desktop' | 'mobile';
+  /** analytics §7: send every event beacon by POST. @default false */
+  sendEventsWithPostOnly?: boolean;
+  /** Signed metadata (analytics §3), sent with every beacon. */
+  auth?: { jwt: string; signingKeyName: string };
 }
 
 /** What the worker reports to the shim without being asked. */
 export interface ShimCallbacks {
   /** A log line for the shim's logger (console and log history). */
   log(level: LogLevel, message: string): void;
+  /**
+   * Every event of this page with a sequence up to `sequence` is done with (delivered, or dropped with a
+   * log): the shim stops holding it for its page-hide beacon. Sent in order, so a high-water mark.
+   */
+  delivered(sequence: number): void;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -126,6 +135,8 @@ export interface WorkerApi {
   push(events: CapturedEvent[]): void;
   /** Identity after identify or clearSession; later events carry it. */
   setIdentity(identity: Identity): void;
+  /** analytics §1 lock/unlock: while false, no event of any kind is written. */
+  setSending(sending: boolean): void;
   /** Sends every queued event now. */
   flush(): Promise<Outcome<FlushReport>>;
   /** Requests guide.json for the page and returns the displayable auto steps in order. */

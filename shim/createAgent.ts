@@ -4,6 +4,8 @@
  * hand the rest to the worker. No method ever throws into the host: failures are logged.
  */
 import { AGENT_VERSION } from '../shared/constants';
+import { beaconUrl } from '../shared/beaconUrl';
+import { enrichEvent } from '../shared/enrichEvent';
 import type { CapturedEvent } from '../shared/events';
 import { MESSAGES } from '../shared/messages';
 import type { FlushReport, Identity, Metadata, WorkerInit } from '../shared/protocol';
@@ -37,13 +39,19 @@ export interface InitializeOptions {
   /** guides §1: no guides at all. @default false */
   disableGuides?: boolean;
   guides?: { disabled?: boolean };
+  /** analytics §7: send every event beacon by POST, never GET. @default false */
+  sendEventsWithPostOnly?: boolean;
+  /** Signed metadata (analytics §3): both or neither. Validation rules: issue #4. */
+  jwt?: string;
+  signingKeyName?: string;
 }
 
 /** The agent's methods, as `window.waymark` exposes them. */
 export interface WaymarkApi {
   initialize(options: InitializeOptions): void;
   identify(visitor: string | number | { visitor?: EntityOptions; account?: EntityOptions }, accountId?: string | number): void;
-  track(name: string, properties?: Record<string, unknown>): void;
+  /** A track event; `type`, when given, must be a non-empty string and is sent as `track_event_type`. */
+  track(name: string, properties?: Record<string, unknown>, type?: string): void;
   getVisitorId(): string | null;
   getAccountId(): string | null;
   flushNow(): Promise<FlushReport | null>;
@@ -51,6 +59,10 @@ export interface WaymarkApi {
   hideGuides(): void;
   isReady(): boolean;
   getVersion(): string;
+  /** analytics §1 lock: stop writing any event until startSendingEvents. */
+  stopSendingEvents(): void;
+  startSendingEvents(): void;
+  isSendingEvents(): boolean;
   /** The last log entries, newest last. */
   getLogHistory(): ReturnType<Logger['history']>;
 }
@@ -62,6 +74,7 @@ export interface AgentEnvironment {
 
 interface Running {
   options: InitializeOptions;
+  init: WorkerInit;
   bridge: Bridge;
   identity: Identity;
   guides: GuideDisplay | null;
@@ -72,6 +85,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
   const log = logger.log;
   let state: 'idle' | 'waiting' | 'running' = 'idle';
   let running: Running | null = null;
+  /** analytics §1 lock. */
+  let sending = true;
   /** Commands given before the agent runs, replayed in order once it does (guides §1). */
   const pending: Array<(r: Running) => void> = [];
 
@@ -81,7 +96,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     return fallback;
   }
 
-  function capture(event: Omit<CapturedEvent, 'time' | 'url'> & Partial<CapturedEvent>): void {
+  function capture(event: Omit<CapturedEvent, 'time' | 'url' | 'sequence'> & Partial<CapturedEvent>): void {
+    if (!sending) return;
     // document.URL, not location.href: the same URL (pushState updates both) at a tenth of the cost here.
     running?.bridge.capture({ time: Date.now(), url: document.URL, ...event });
   }
@@ -100,11 +116,19 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     capture({ type: 'click', element: captureElementPath(target, running.options), props: { flags } });
   }
 
-  /** Page hide: hand everything over before the page may be frozen or unloaded. */
+  /**
+   * Page hide: the worker may be gone within milliseconds (navigation) or frozen (background tab), so the
+   * page sends what it still holds itself, with sendBeacon, as a plain JSON POST the collector accepts.
+   * The worker also flushes and keeps everything in IndexedDB until delivered, so whichever copy arrives
+   * first is stored and the collector's dedupe (tabId, frameId, sequence) drops the other.
+   */
   function onPageHide(event: Event): void {
     if (!running || (event.type === 'visibilitychange' && document.visibilityState !== 'hidden')) return;
-    running.bridge.flushCaptured();
-    void running.bridge.call((api) => api.flush());
+    const { bridge, init } = running;
+    const held = bridge.held();
+    bridge.flushCaptured();
+    void bridge.call((api) => api.flush());
+    if (held.length) sendTail(init, held);
   }
 
   function metadataOf(options: InitializeOptions): Metadata {
@@ -124,10 +148,14 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       metadata: metadataOf(options),
       utm: { channel: 'Direct' },
       device: matchMedia('(max-width: 767px)').matches ? 'mobile' : 'desktop',
+      sendEventsWithPostOnly: options.sendEventsWithPostOnly === true,
+      auth: typeof options.jwt === 'string' && typeof options.signingKeyName === 'string'
+        ? { jwt: options.jwt, signingKeyName: options.signingKeyName }
+        : undefined,
     };
     const worker = startWorker(new URL('waymark.worker.js', env.assetBase).href, log);
-    const bridge = createBridge(worker, init, { log }, log);
-    running = { options, bridge, identity, guides: null };
+    const bridge = createBridge(worker, init, log);
+    running = { options, init, bridge, identity, guides: null };
     state = 'running';
 
     document.addEventListener('click', onClick, { capture: true, passive: true });
@@ -192,7 +220,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
           r.identity = identity;
           // Events captured so far cross first and keep the old identity; the identify event is the new
           // visitor's first, with the old ids in its props (wire-protocol.md "identify").
-          void r.bridge.call((w) => w.setIdentity(identity));
+          r.bridge.setIdentity(identity);
           capture({
             type: 'identify',
             props: { old_visitor_id: old.visitorId, old_account_id: old.accountId, visitor_id: visitorId, account_id: accountIdText },
@@ -201,14 +229,19 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       );
     },
 
-    track(name, properties) {
+    track(name, properties, type) {
       guard(() => {
+        // spec: analytics §5 — a non-empty string name, and a type string where one is given.
         if (typeof name !== 'string' || !name.trim()) {
           log('error', MESSAGES.invalidTrackName);
           return;
         }
+        if (type !== undefined && (typeof type !== 'string' || !type.trim())) {
+          log('error', MESSAGES.invalidTrackType);
+          return;
+        }
         const props = properties && typeof properties === 'object' ? { ...properties } : {};
-        whenRunning(() => capture({ type: 'track', trackEventName: name, props }), undefined);
+        whenRunning(() => capture({ type: 'track', trackEventName: name, trackEventType: type, props }), undefined);
       });
     },
 
@@ -246,6 +279,16 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       guard(() => whenRunning((r) => r.guides?.hideGuides(), undefined));
     },
 
+    stopSendingEvents() {
+      sending = false;
+      whenRunning((r) => void r.bridge.call((w) => w.setSending(false)), undefined);
+    },
+    startSendingEvents() {
+      sending = true;
+      whenRunning((r) => void r.bridge.call((w) => w.setSending(true)), undefined);
+    },
+    isSendingEvents: () => sending,
+
     isReady: () => state === 'running',
     getVersion: () => AGENT_VERSION,
     getLogHistory: () => logger.history(),
@@ -261,6 +304,27 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
   }
 
   return api;
+}
+
+/** Largest page-hide beacon body; sendBeacon and keepalive share a 64 KiB in-flight quota. */
+const TAIL_BODY_LIMIT = 60_000;
+
+/** Sends held events as plain JSON POSTs (`{"events":[...]}`), in pieces within the beacon quota. */
+function sendTail(init: WorkerInit, held: Array<{ event: CapturedEvent; identity: Identity }>): void {
+  const jsons = held.map(({ event, identity }) => enrichEvent(event, { identity, session: init.session, utm: init.utm }).json);
+  let start = 0;
+  while (start < jsons.length) {
+    let end = start;
+    let size = 12;
+    while (end < jsons.length && (end === start || size + jsons[end]!.length + 1 <= TAIL_BODY_LIMIT)) size += jsons[end++]!.length + 1;
+    const body = `{"events":[${jsons.slice(start, end).join(',')}]}`;
+    const url = beaconUrl(init.dataHost, 'ptm.gif', init.apiKey, { v: AGENT_VERSION, ct: Date.now(), s: body.length });
+    // A string body goes as text/plain: no CORS preflight, which a page being unloaded could not wait for.
+    if (!navigator.sendBeacon?.(url, body)) {
+      void fetch(url, { method: 'POST', body, keepalive: true, credentials: 'omit', mode: 'no-cors' }).catch(() => undefined);
+    }
+    start = end;
+  }
 }
 
 function trimOrigin(host: string): string {

@@ -7,7 +7,7 @@
 import { proxy, releaseProxy, wrap, type Endpoint } from 'comlink';
 import { CAPTURE_BATCH_MS } from '../shared/constants';
 import type { CapturedEvent } from '../shared/events';
-import { PROTOCOL_VERSION, type LogLevel, type ShimCallbacks, type WorkerApi, type WorkerInit } from '../shared/protocol';
+import { PROTOCOL_VERSION, type Identity, type LogLevel, type WorkerApi, type WorkerInit } from '../shared/protocol';
 
 /**
  * The worker API as the shim calls it: every method answers with a promise. Declared here rather than with
@@ -17,9 +17,22 @@ export type RemoteWorker = {
   [K in keyof WorkerApi]: (...args: Parameters<WorkerApi[K]>) => Promise<Awaited<ReturnType<WorkerApi[K]>>>;
 };
 
+/** A captured event the page still holds, with the identity it was captured under. */
+export interface HeldEvent {
+  event: CapturedEvent;
+  identity: Identity;
+}
+
 export interface Bridge {
-  /** Buffers one captured event for the next batch. */
-  capture(event: CapturedEvent): void;
+  /** Numbers one captured event and buffers it for the next batch. */
+  capture(event: Omit<CapturedEvent, 'sequence'>): void;
+  /** Changes the identity of the events captured from now on (and tells the worker, in order). */
+  setIdentity(identity: Identity): void;
+  /**
+   * Events not yet known to be done with: still buffered, or handed over but not acknowledged by the
+   * worker. What the page-hide beacon sends.
+   */
+  held(): HeldEvent[];
   /** Hands the buffered events to the worker now (page hide, explicit flush). */
   flushCaptured(): void;
   /** Calls the worker after every event captured so far. */
@@ -40,12 +53,24 @@ export function startWorker(workerUrl: string, log: (level: LogLevel, message: s
  * Connects to the worker API on `endpoint` (a Worker, or a MessagePort in the contract test) and sends
  * the handshake and `init`.
  */
+/** Events held for the page-hide beacon at most; past it the oldest go (the worker has them anyway). */
+const MAX_HELD_EVENTS = 10_000;
+
 export function createBridge(
   endpoint: Endpoint & { terminate?(): void },
   init: WorkerInit,
-  callbacks: ShimCallbacks,
   log: (level: LogLevel, message: string) => void,
 ): Bridge {
+  let sequence = 0;
+  let identity = init.identity;
+  /** Events in sequence order, each kept until the worker says it is done with it. */
+  let held: HeldEvent[] = [];
+  const delivered = (upTo: number) => {
+    let n = 0;
+    while (n < held.length && held[n]!.event.sequence <= upTo) n++;
+    if (n) held = held.slice(n);
+  };
+
   const remote = wrap<WorkerApi>(endpoint);
   const api = remote as unknown as RemoteWorker;
   // Comlink messages are delivered in order and the browser holds them until the worker script has run,
@@ -58,7 +83,7 @@ export function createBridge(
     },
     (err: unknown) => log('error', `the Waymark worker did not answer: ${String(err)}`),
   );
-  void api.init(init, proxy(callbacks));
+  void api.init(init, proxy({ log, delivered }));
 
   let buffer: CapturedEvent[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -76,9 +101,19 @@ export function createBridge(
 
   return {
     capture(event) {
-      buffer.push(event);
+      const numbered = event as CapturedEvent;
+      numbered.sequence = sequence++;
+      buffer.push(numbered);
+      held.push({ event: numbered, identity });
+      if (held.length > MAX_HELD_EVENTS) held = held.slice(held.length - MAX_HELD_EVENTS);
       if (timer === null) timer = setTimeout(flushCaptured, CAPTURE_BATCH_MS);
     },
+    setIdentity(next) {
+      identity = next;
+      flushCaptured();
+      void api.setIdentity(next);
+    },
+    held: () => held.slice(),
     flushCaptured,
     call(fn) {
       flushCaptured();

@@ -20,8 +20,14 @@ export interface GuideEngineDeps {
   config: WorkerInit;
   ports: WorkerPorts;
   log(level: LogLevel, message: string): void;
-  /** The per-tab event counter shared with analytics events. */
+  /** The per-page counter of guide events. */
   nextSequence(): number;
+  /** analytics §1 lock: no guide event is written while this is false. */
+  isSending(): boolean;
+  /** Prefix of this page's persisted guide-event chunks (see createSendQueue). */
+  persistKey?: string;
+  /** Query parameters added to every guide beacon. */
+  params?: () => Record<string, string | undefined>;
 }
 
 export interface GuideEngine {
@@ -45,11 +51,14 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     mode: 'get-only',
     delayMs: GUIDE_EVENT_FLUSH_MS,
     debounce: true,
+    persistKey: deps.persistKey,
+    params: deps.params,
     ports,
     log,
   });
 
   function record(type: GuideEventType, props: GuideEventProps, url: string): void {
+    if (!deps.isSending()) return;
     const event: WireGuideEvent = {
       type,
       browser_time: ports.clock.now(),
@@ -62,7 +71,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       tabId: config.session.tabId,
       frameId: config.session.frameId,
     };
-    events.enqueue(JSON.stringify(event));
+    events.enqueue([{ json: JSON.stringify(event), track: false }]);
   }
 
   async function resolveStep(guide: Guide, step: GuideStep, reason: SeenReason): Promise<Outcome<StepToShow>> {

@@ -4,10 +4,11 @@
  */
 import { AGENT_VERSION, EVENT_SEND_DELAY_MS } from '../shared/constants';
 import { enrichEvent, type EnvelopeContext } from '../shared/enrichEvent';
+import { toBase64Url } from '../shared/jzb';
 import { ERROR_CODES, fail, ok, type Outcome } from '../shared/errors';
 import { PROTOCOL_VERSION, type LogLevel, type ShimCallbacks, type WorkerApi, type WorkerInit } from '../shared/protocol';
 import { createGuideEngine, type GuideEngine } from './createGuideEngine';
-import { createSendQueue, type SendQueue } from './createSendQueue';
+import { createSendQueue, type QueueItem, type SendQueue } from './createSendQueue';
 import type { WorkerPorts } from './ports';
 
 interface Running {
@@ -15,12 +16,15 @@ interface Running {
   context: EnvelopeContext;
   analytics: SendQueue;
   guides: GuideEngine;
+  /** analytics §1 lock: false while event writing is stopped. */
+  sending: boolean;
 }
 
 export function createWorkerApi(ports: WorkerPorts) {
   let running: Running | null = null;
   let callbacks: ShimCallbacks | null = null;
-  let sequence = 0;
+  /** Guide events' own per-page counter (analytics events carry the shim's). */
+  let guideSequence = 0;
 
   const log = (level: LogLevel, message: string): void => {
     // The shim's logger owns the console and the log history; a dropped callback must not break sending.
@@ -40,30 +44,68 @@ export function createWorkerApi(ports: WorkerPorts) {
     init(options: WorkerInit, shimCallbacks: ShimCallbacks): Outcome<null> {
       callbacks = shimCallbacks;
       const config: WorkerInit = { ...options };
+      const persistKey = (endpoint: string) => `${config.apiKey}|${endpoint}|${config.session.frameId}`;
+      const beaconParams = () => ({
+        // spec: analytics §7 — acc, the encoded account id when set.
+        acc: config.identity.accountId ? toBase64Url(new TextEncoder().encode(config.identity.accountId)) : undefined,
+      });
+      const auth = () => config.auth;
+      let acknowledged = -1;
+      const analytics = createSendQueue({
+        apiKey: config.apiKey,
+        dataHost: config.dataHost,
+        endpoint: 'ptm.gif',
+        mode: config.sendEventsWithPostOnly ? 'post-only' : 'get-or-post',
+        delayMs: EVENT_SEND_DELAY_MS,
+        params: beaconParams,
+        auth,
+        persistKey: persistKey('ptm.gif'),
+        onDone(items) {
+          // Batches finish in queue order, so the highest own sequence done is a high-water mark.
+          let highest = acknowledged;
+          for (const item of items) if (item.sequence !== undefined && item.sequence > highest) highest = item.sequence;
+          if (highest > acknowledged) {
+            acknowledged = highest;
+            void Promise.resolve(callbacks?.delivered(highest)).catch(() => undefined);
+          }
+        },
+        ports,
+        log,
+      });
       running = {
         config,
         context: { identity: config.identity, session: config.session, utm: config.utm },
-        analytics: createSendQueue({
-          apiKey: config.apiKey,
-          dataHost: config.dataHost,
-          endpoint: 'ptm.gif',
-          mode: 'get-or-post',
-          delayMs: EVENT_SEND_DELAY_MS,
+        analytics,
+        guides: createGuideEngine({
+          config,
           ports,
           log,
+          nextSequence: () => guideSequence++,
+          isSending: () => running?.sending !== false,
+          persistKey: persistKey('guide.gif'),
+          params: beaconParams,
         }),
-        guides: createGuideEngine({ config, ports, log, nextSequence: () => sequence++ }),
+        sending: true,
       };
+      // What earlier page loads could not send goes first (analytics §9 durability).
+      void analytics.restore().then((n) => n && log('info', `sending ${n} events left unsent by an earlier page`));
+      void running.guides.events.restore();
       return ok(null);
     },
 
     push(events) {
-      if (!running) return;
+      if (!running || !running.sending) return;
       const { context, analytics } = running;
+      const items: QueueItem[] = [];
       for (const captured of events) {
-        const { json } = enrichEvent(captured, context, sequence++);
-        analytics.enqueue(json, captured.type === 'track');
+        const { json } = enrichEvent(captured, context);
+        items.push({ json, track: captured.type === 'track', sequence: captured.sequence });
       }
+      analytics.enqueue(items);
+    },
+
+    setSending(sending) {
+      if (running) running.sending = sending;
     },
 
     setIdentity(identity) {

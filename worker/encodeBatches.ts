@@ -11,7 +11,8 @@ import { encodeJsonAsJzb } from '../shared/jzb';
 export interface EncodedBatch {
   method: 'GET' | 'POST';
   jzb: string;
-  /** How many of the input events this payload carries. */
+  /** The input events this payload carries: indexes [start, start + count). */
+  start: number;
   count: number;
 }
 
@@ -60,12 +61,12 @@ function fit(
     const to = start + b;
     const jzb = encodeJsonAsJzb(joinBatch(jsons, from, to));
     if (jzb.length <= limit) {
-      out.batches.push({ method: method ?? 'GET', jzb, count: to - from });
+      out.batches.push({ method: method ?? 'GET', jzb, start: from, count: to - from });
     } else if (method === null) {
       // Did not fit one GET after all: the whole run goes as POST silos.
       fit(jsons, lengths, from, to, SEND_SILO_LIMIT, 0, 'POST', out);
     } else if (to - from === 1) {
-      if (method === 'GET' && limit < SEND_SILO_LIMIT) out.batches.push({ method: 'GET', jzb, count: 1 });
+      if (method === 'GET' && jzb.length <= SEND_SILO_LIMIT) out.batches.push({ method: 'GET', jzb, start: from, count: 1 });
       else out.oversize.push({ index: from, length: jzb.length });
     } else if (ratioIndex + 1 < RATIOS.length) {
       fit(jsons, lengths, from, to, limit, ratioIndex + 1, method, out);

@@ -3,6 +3,8 @@
  */
 import { expose } from 'comlink';
 import { createWorkerApi } from './createWorkerApi';
-import { fetchTransport, systemClock } from './ports';
+import { createIdbQueueStore, fetchTransport, systemClock } from './ports';
 
-expose(createWorkerApi({ transport: fetchTransport, clock: systemClock }));
+// IndexedDB keeps unsent events across page loads; where it is missing, events live as long as the page.
+const store = typeof indexedDB === 'undefined' ? undefined : createIdbQueueStore();
+expose(createWorkerApi({ transport: fetchTransport, clock: systemClock, store }));

@@ -2,6 +2,7 @@
  * The worker's I/O behind small ports, so unit tests pass fakes (STYLE §1, §3) and the pipeline code
  * never touches `fetch` or timers directly.
  */
+import { createStore, del, entries, set } from 'idb-keyval';
 
 export interface TransportRequest {
   method: 'GET' | 'POST';
@@ -31,6 +32,8 @@ export interface Clock {
 export interface WorkerPorts {
   transport: Transport;
   clock: Clock;
+  /** @default none: nothing survives the page */
+  store?: QueueStore;
 }
 
 /**
@@ -39,12 +42,15 @@ export interface WorkerPorts {
  * collector identifies visitors by the payload, not by cookies.
  */
 export const fetchTransport: Transport = {
-  async request({ method, url, body, contentType }) {
+  async request(req) {
+    if (typeof fetch !== 'function') return xhrRequest(req);
+    const { method, url, body, contentType } = req;
     const response = await fetch(url, {
       method,
       body,
       headers: contentType ? { 'Content-Type': contentType } : undefined,
-      keepalive: true,
+      // Browsers refuse keepalive requests whose bodies exceed their 64 KiB in-flight quota.
+      keepalive: (body?.length ?? 0) <= KEEPALIVE_BODY_LIMIT,
       credentials: 'omit',
       mode: 'cors',
     });
@@ -52,8 +58,60 @@ export const fetchTransport: Transport = {
   },
 };
 
+/** Room left under the keepalive quota for other in-flight beacons. */
+const KEEPALIVE_BODY_LIMIT = 60_000;
+
+/** spec: analytics §7 — XHR is the last transport; a worker has no sendBeacon (the shim uses it at page hide). */
+function xhrRequest({ method, url, body, contentType }: TransportRequest): Promise<TransportResponse> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, url);
+    if (contentType) xhr.setRequestHeader('Content-Type', contentType);
+    xhr.onload = () => resolve({ status: xhr.status, statusText: xhr.statusText, text: async () => xhr.responseText });
+    xhr.onerror = () => reject(new TypeError('XHR network error'));
+    xhr.send(body ?? null);
+  });
+}
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
+
+/** One persisted piece of a send queue: the events of one `enqueue` call. */
+export interface StoredChunk {
+  savedAt: number;
+  items: Array<{ json: string; track: boolean }>;
+}
+
+/**
+ * Where unsent events wait across page loads (analytics §9: expire after 6 days). Keys are
+ * `{apiKey}|{endpoint}|{frameId}|{n}`, so each page load owns its keys and a later load finds the rest.
+ */
+export interface QueueStore {
+  put(key: string, chunk: StoredChunk): Promise<void>;
+  remove(key: string): Promise<void>;
+  entries(): Promise<Array<[string, StoredChunk]>>;
+}
+
+/** The QueueStore on IndexedDB through idb-keyval, in a database of Waymark's own. */
+export function createIdbQueueStore(): QueueStore {
+  const store = createStore('waymark', 'unsent-events');
+  return {
+    put: (key, chunk) => set(key, chunk, store),
+    remove: (key) => del(key, store),
+    entries: () => entries<string, StoredChunk>(store),
+  };
+}
+
+/** A QueueStore that keeps nothing across loads: for tests, and where IndexedDB is unavailable. */
+export function createMemoryQueueStore(): QueueStore & { data: Map<string, StoredChunk> } {
+  const data = new Map<string, StoredChunk>();
+  return {
+    data,
+    put: async (key, chunk) => void data.set(key, chunk),
+    remove: async (key) => void data.delete(key),
+    entries: async () => [...data.entries()],
+  };
+}

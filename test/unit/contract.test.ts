@@ -39,7 +39,7 @@ function connect(): { bridge: Bridge; transport: ReturnType<typeof createFakeTra
   const transport = createFakeTransport();
   expose(createWorkerApi({ transport, clock: systemClock }), channel.port1);
   const logs: string[] = [];
-  const bridge = createBridge(channel.port2, init, { log: (_l, m) => void logs.push(m) }, (_l, m) => void logs.push(m));
+  const bridge = createBridge(channel.port2, init, (_l, m) => void logs.push(m));
   return { bridge, transport, logs };
 }
 
@@ -53,7 +53,7 @@ describe('shim-worker contract (STYLE §2)', () => {
   it('carries captured events in order, enriches them, and sends them on flush', async () => {
     const { bridge, transport } = connect();
     for (let i = 0; i < 5; i++) bridge.capture({ type: 'click', time: 1000 + i, url: 'http://h/p', props: { i } });
-    bridge.call((api) => api.setIdentity({ visitorId: 'v-2', accountId: 'a-1', oldVisitorId: 'v-1' }));
+    bridge.setIdentity({ visitorId: 'v-2', accountId: 'a-1', oldVisitorId: 'v-1' });
     bridge.capture({ type: 'track', time: 2000, url: 'http://h/p', props: { plan: 'pro' }, trackEventName: 'Upgraded' });
     const outcome = await bridge.call((api) => api.flush());
     expect(outcome).toEqual({ ok: true, value: { sent: 6, pending: 0, errors: [] } });
@@ -65,6 +65,17 @@ describe('shim-worker contract (STYLE §2)', () => {
     const { bytes, ...rest } = track;
     expect(bytes).toBe(JSON.stringify(rest).length);
     expect(queryOf(transport.requests.at(-1)!.url).get('type')).toBe('track');
+  });
+
+  it('holds every event until the worker acknowledges it, with the identity it was captured under', async () => {
+    const { bridge } = connect();
+    bridge.capture({ type: 'click', time: 1, url: 'http://h/', props: {} });
+    bridge.setIdentity({ visitorId: 'v-9', accountId: 'a-1' });
+    bridge.capture({ type: 'click', time: 2, url: 'http://h/', props: {} });
+    expect(bridge.held().map((h) => [h.event.sequence, h.identity.visitorId])).toEqual([[0, 'v-1'], [1, 'v-9']]);
+    await bridge.call((api) => api.flush());
+    // The acknowledgement is a callback from the worker: give it a turn to arrive.
+    await expect.poll(() => bridge.held().length).toBe(0);
   });
 
   it('returns errors as { code, message } values, never as thrown objects', async () => {

@@ -85,7 +85,7 @@ describe('guides §7 guide loading and guide events', () => {
     transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify(body) });
     let seq = 0;
     const logs: string[] = [];
-    const engine = createGuideEngine({ config, ports: { clock, transport }, log: (_l, m) => void logs.push(m), nextSequence: () => seq++ });
+    const engine = createGuideEngine({ config, ports: { clock, transport }, log: (_l, m) => void logs.push(m), nextSequence: () => seq++, isSending: () => true });
     return { clock, transport, engine, logs };
   }
 

@@ -6,6 +6,7 @@ import { MESSAGES } from '../../shared/messages';
 import { nextRetryDelay } from '../../shared/nextRetryDelay';
 import { createSendQueue } from '../../worker/createSendQueue';
 import { encodeBatches } from '../../worker/encodeBatches';
+import { createMemoryQueueStore } from '../../worker/ports';
 import { createFakeClock, createFakeTransport, queryOf } from './fakes';
 
 /** An event whose JSON does not compress well, so sizes are predictable. */
@@ -76,27 +77,30 @@ describe('analytics §9 batch cutting', () => {
 });
 
 describe('analytics §7 send queue', () => {
-  function setup(statuses: number[] = []) {
+  function setup(statuses: number[] = [], store = createMemoryQueueStore(), frame = 'frame-1') {
     const clock = createFakeClock();
     const transport = createFakeTransport();
     transport.statuses = statuses;
     const logs: string[] = [];
+    const done: number[] = [];
     const queue = createSendQueue({
       apiKey: 'key-1',
       dataHost: 'http://127.0.0.1:1',
       endpoint: 'ptm.gif',
       mode: 'get-or-post',
       delayMs: 1000,
-      ports: { clock, transport },
+      persistKey: `key-1|ptm.gif|${frame}`,
+      onDone: (items) => items.forEach((i) => i.sequence !== undefined && done.push(i.sequence)),
+      ports: { clock, transport, store },
       log: (_level, message) => logs.push(message),
     });
-    return { clock, transport, logs, queue };
+    return { clock, transport, logs, queue, store, done };
   }
 
   it('sends queued events as one GET beacon with v, ct and jzb after the send delay', async () => {
     const { clock, transport, queue } = setup();
-    queue.enqueue(JSON.stringify({ type: 'click', sequence: 0 }));
-    queue.enqueue(JSON.stringify({ type: 'click', sequence: 1 }));
+    queue.enqueue([{ json: JSON.stringify({ type: 'click', sequence: 0 }), track: false }]);
+    queue.enqueue([{ json: JSON.stringify({ type: 'click', sequence: 1 }), track: false }]);
     await clock.advance(999);
     expect(transport.requests).toHaveLength(0);
     await clock.advance(1);
@@ -113,9 +117,9 @@ describe('analytics §7 send queue', () => {
 
   it('puts track events in beacons of their own with type=track, keeping order', async () => {
     const { transport, queue } = setup();
-    queue.enqueue('{"type":"click","sequence":0}');
-    queue.enqueue('{"type":"track","sequence":1}', true);
-    queue.enqueue('{"type":"click","sequence":2}');
+    queue.enqueue([{ json: '{"type":"click","sequence":0}', track: false }]);
+    queue.enqueue([{ json: '{"type":"track","sequence":1}', track: true }]);
+    queue.enqueue([{ json: '{"type":"click","sequence":2}', track: false }]);
     await queue.flush();
     expect(transport.requests.map((r) => queryOf(r.url).get('type'))).toEqual([null, 'track', null]);
     expect(transport.requests.map((r) => (decodeJzb(queryOf(r.url).get('jzb')!) as Array<{ sequence: number }>)[0]!.sequence)).toEqual([0, 1, 2]);
@@ -123,7 +127,7 @@ describe('analytics §7 send queue', () => {
 
   it("retries a rejected beacon with back-off, rt set, and logs 'received status code N: text'", async () => {
     const { clock, transport, logs, queue } = setup([503, 503, 503]);
-    queue.enqueue('{"type":"click","sequence":0}');
+    queue.enqueue([{ json: '{"type":"click","sequence":0}', track: false }]);
     await clock.advance(1000);
     expect(logs[0]).toBe(MESSAGES.badStatus(503, 'upstream unavailable'));
     expect(logs[0]).toBe('received status code 503: upstream unavailable');
@@ -142,12 +146,12 @@ describe('analytics §7 send queue', () => {
 
   it('drops a beacon after 100 failures and goes on with the next', async () => {
     const { clock, transport, logs, queue } = setup(Array(100).fill(500));
-    queue.enqueue('{"type":"click","sequence":0}');
+    queue.enqueue([{ json: '{"type":"click","sequence":0}', track: false }]);
     await clock.advance(1000);
     for (let i = 0; i < 99; i++) await clock.advance(64_000);
     expect(transport.requests).toHaveLength(100);
     expect(logs.at(-1)).toBe('Dropped a beacon of 1 events after 100 failures');
-    queue.enqueue('{"type":"click","sequence":1}');
+    queue.enqueue([{ json: '{"type":"click","sequence":1}', track: false }]);
     await queue.flush();
     expect(transport.requests).toHaveLength(101);
     expect(queue.pendingCount()).toBe(0);
@@ -155,12 +159,85 @@ describe('analytics §7 send queue', () => {
 
   it('flush sends at once and reports what was sent and what failed', async () => {
     const { transport, queue } = setup([502]);
-    queue.enqueue('{"type":"click","sequence":0}');
+    queue.enqueue([{ json: '{"type":"click","sequence":0}', track: false }]);
     const failed = await queue.flush();
     expect(failed).toMatchObject({ sent: 0, pending: 1 });
     expect(failed.errors[0]).toEqual({ code: 'bad_status', message: 'received status code 502: upstream unavailable' });
     const ok = await queue.flush();
     expect(ok).toEqual({ sent: 1, pending: 0, errors: [] });
     expect(transport.requests).toHaveLength(2);
+  });
+});
+
+describe('analytics §9 durability: unsent events survive the page', () => {
+  function setupQueue(store: ReturnType<typeof createMemoryQueueStore>, frame: string, statuses: number[] = []) {
+    const clock = createFakeClock();
+    const transport = createFakeTransport();
+    transport.statuses = statuses;
+    const done: number[] = [];
+    const queue = createSendQueue({
+      apiKey: 'key-1',
+      dataHost: 'http://127.0.0.1:1',
+      endpoint: 'ptm.gif',
+      mode: 'get-or-post',
+      delayMs: 1000,
+      persistKey: `key-1|ptm.gif|${frame}`,
+      onDone: (items) => items.forEach((i) => i.sequence !== undefined && done.push(i.sequence)),
+      ports: { clock, transport, store },
+      log: () => undefined,
+    });
+    return { clock, transport, queue, done };
+  }
+
+  it('keeps each hand-over in the store until all its events are delivered, and acknowledges them', async () => {
+    const store = createMemoryQueueStore();
+    const { queue, done } = setupQueue(store, 'f1');
+    queue.enqueue([{ json: '{"sequence":0}', track: false, sequence: 0 }, { json: '{"sequence":1}', track: false, sequence: 1 }]);
+    await Promise.resolve();
+    expect([...store.data.keys()]).toEqual(['key-1|ptm.gif|f1|0']);
+    await queue.flush();
+    expect(store.data.size).toBe(0);
+    expect(done).toEqual([0, 1]);
+  });
+
+  it('a later page load sends what an earlier one left, oldest first, and drops what is over 6 days old', async () => {
+    const store = createMemoryQueueStore();
+    const first = setupQueue(store, 'load-1', [503]);
+    first.queue.enqueue([{ json: '{"from":"load-1"}', track: false, sequence: 0 }]);
+    await first.queue.flush();
+    expect(store.data.size).toBe(1);
+    store.data.set('key-1|ptm.gif|ancient|0', { savedAt: first.clock.now() - 518_400_001, items: [{ json: '{"from":"ancient"}', track: false }] });
+    store.data.set('other-key|ptm.gif|x|0', { savedAt: first.clock.now(), items: [{ json: '{"from":"other api key"}', track: false }] });
+
+    const second = setupQueue(store, 'load-2');
+    second.queue.enqueue([{ json: '{"from":"load-2"}', track: false, sequence: 0 }]);
+    expect(await second.queue.restore()).toBe(1);
+    await second.queue.flush();
+    const sent = second.transport.requests.flatMap((r) => decodeJzb(queryOf(r.url).get('jzb')!) as unknown[]);
+    expect(sent).toEqual([{ from: 'load-1' }, { from: 'load-2' }]);
+    // Restored events are not this page's: they are not acknowledged to its shim.
+    expect(second.done).toEqual([0]);
+    expect([...store.data.keys()]).toEqual(['other-key|ptm.gif|x|0']);
+  });
+});
+
+describe("analytics §8 'Max length exceeded for an event'", () => {
+  it('shortens the long fields of an event too large alone to 2000 characters and sends it', async () => {
+    const clock = createFakeClock();
+    const transport = createFakeTransport();
+    const logs: string[] = [];
+    const queue = createSendQueue({
+      apiKey: 'k', dataHost: 'http://127.0.0.1:1', endpoint: 'ptm.gif', mode: 'get-or-post', delayMs: 10,
+      ports: { clock, transport }, log: (_l, m) => void logs.push(m),
+    });
+    const huge = JSON.parse(noisyEvent(1, 150_000));
+    queue.enqueue([{ json: JSON.stringify(huge), track: false }]);
+    const report = await queue.flush();
+    expect(report.sent).toBe(1);
+    expect(logs[0]).toMatch(/^Max length exceeded for an event: \d+ characters after compression/);
+    const req = transport.requests[0]!;
+    const jzb = req.method === 'GET' ? queryOf(req.url).get('jzb')! : (JSON.parse(req.body!) as { events: string }).events;
+    const [event] = decodeJzb(jzb) as Array<{ props: { noise: string } }>;
+    expect(event!.props.noise).toBe(huge.props.noise.slice(0, 2000));
   });
 });

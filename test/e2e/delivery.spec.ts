@@ -1,0 +1,147 @@
+/**
+ * Issue #3: every event delivered exactly once. Faults are injected with Playwright routes (STYLE §6):
+ * the page's and the worker's requests to the collector pass through them.
+ */
+import type { Page, Route } from '@playwright/test';
+import { agentReady, expect, hostPage, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
+
+const BUTTONS = '<button id="a">A</button><button id="b">B</button><button id="c">C</button><a id="leave" href="/e2e/elsewhere">Leave</a>';
+
+function page(visitor: string): string {
+  return hostPage({ init: `waymark.initialize({ apiKey: 'e2e-delivery', visitor: { id: '${visitor}' } });`, body: BUTTONS });
+}
+
+/** Every stored event of the visitor, checked to be unique by (frameId, sequence). */
+async function exactlyOnce(serverUrl: string, visitor: string) {
+  const events = await storedEvents(serverUrl, { apiKey: 'e2e-delivery', visitorId: visitor });
+  const keys = events.map((e) => `${e.frameId}/${e.sequence}`);
+  expect(new Set(keys).size, `no duplicates among ${keys.join(' ')}`).toBe(keys.length);
+  return events;
+}
+
+async function clickAll(p: Page): Promise<void> {
+  for (const id of ['a', 'b', 'c']) await p.click(`#${id}`);
+}
+
+test.describe('analytics §7, §9 delivery under faults', () => {
+  test.use({ allowAgentErrors: [] });
+
+  test('20 consecutive 5xx, then recovery: every event stored once, rt counting the retries', async ({ page: p, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('5xx');
+    const retries: string[] = [];
+    let failures = 0;
+    await p.route('**/data/ptm.gif/**', (route: Route) => {
+      retries.push(new URL(route.request().url()).searchParams.get('rt') ?? '0');
+      if (failures < 20) {
+        failures++;
+        return route.fulfill({ status: 503, body: 'collector overloaded' });
+      }
+      return route.continue();
+    });
+    await openHostPage('/e2e/faults', page(visitor));
+    await agentReady(p);
+    await clickAll(p);
+    // The back-off would wait up to 64 s between tries; flushNow tries at once, as a host would after a
+    // reconnect. Bounded: at most 30 attempts.
+    for (let i = 0; i < 30 && failures < 20; i++) await p.evaluate(() => (window as any).waymark.flushNow());
+    expect(failures).toBe(20);
+    const report = await p.evaluate(() => (window as any).waymark.flushNow());
+    expect(report.pending).toBe(0);
+    const events = await exactlyOnce(serverUrl, visitor);
+    expect(events.map((e) => e.type)).toEqual(['identify', 'meta', 'load', 'click', 'click', 'click']);
+    expect(events.filter((e) => e.type === 'click').map((e) => e.props.target.id)).toEqual(['a', 'b', 'c']);
+    // The same batch was retried with rt = 1, 2, ... 20 and then went through.
+    const firstBatch = retries.slice(0, 21);
+    expect(firstBatch).toEqual(['0', ...Array.from({ length: 20 }, (_, i) => String(i + 1))]);
+  });
+
+  test('collector unreachable (simulated offline), then reachable: nothing lost, nothing doubled', async ({ page: p, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('offline');
+    let offline = true;
+    let refused = 0;
+    await p.route('**/data/**', (route: Route) => {
+      if (!offline) return route.continue();
+      refused++;
+      return route.abort('internetdisconnected');
+    });
+    await openHostPage('/e2e/offline', page(visitor));
+    await agentReady(p);
+    await clickAll(p);
+    for (let i = 0; i < 5; i++) {
+      const report = await p.evaluate(() => (window as any).waymark.flushNow());
+      expect(report.pending).toBeGreaterThan(0);
+      expect(report.errors[0].code).toBe('network');
+    }
+    expect(refused).toBeGreaterThanOrEqual(5);
+    offline = false;
+    await p.evaluate(() => (window as any).waymark.flushNow());
+    const events = await waitForEvents(serverUrl, { apiKey: 'e2e-delivery', visitorId: visitor }, (e) => e.filter((x) => x.type === 'click').length === 3);
+    expect(events.filter((e) => e.type === 'click')).toHaveLength(3);
+    await exactlyOnce(serverUrl, visitor);
+  });
+
+  test('click, then leave within 50 ms for a page without the agent: the page-hide beacon delivers it', async ({ page: p, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('leave');
+    await p.route(`${serverUrl}/e2e/elsewhere`, (route) => route.fulfill({ contentType: 'text/html', body: '<p>No agent here</p>' }));
+    await openHostPage('/e2e/leave', page(visitor));
+    await agentReady(p);
+    await p.evaluate(() => (window as any).waymark.flushNow());
+    // From here the worker's beacons (GET, small batches) fail; only the page's own page-hide beacon
+    // (a POST) can deliver. So a stored click proves that path.
+    await p.route('**/data/ptm.gif/**', (route: Route) =>
+      route.request().method() === 'GET' ? route.abort('connectionrefused') : route.continue(),
+    );
+    await p.evaluate(() => {
+      document.getElementById('b')!.click();
+      setTimeout(() => document.getElementById('leave')!.click(), 30);
+    });
+    await p.waitForURL('**/e2e/elsewhere');
+    await waitForEvents(serverUrl, { apiKey: 'e2e-delivery', visitorId: visitor, type: 'click' }, (e) => e.length >= 2);
+    await p.waitForTimeout(1000);
+    // The button click and the click on the link that navigated away, each stored once.
+    const clicks = await storedEvents(serverUrl, { apiKey: 'e2e-delivery', visitorId: visitor, type: 'click' });
+    expect(clicks.map((e) => e.props.target.id)).toEqual(['b', 'leave']);
+    await exactlyOnce(serverUrl, visitor);
+  });
+
+  test('events left in IndexedDB by a page whose beacons all failed are sent by the next load, once', async ({ page: p, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('idb');
+    let firstLoad = true;
+    // The first load's every beacon fails, its page-hide POST included; the reload's GETs go through.
+    await p.route('**/data/ptm.gif/**', (route: Route) =>
+      firstLoad || route.request().method() === 'POST' ? route.fulfill({ status: 503, body: 'down' }) : route.continue(),
+    );
+    await openHostPage('/e2e/idb', page(visitor));
+    await agentReady(p);
+    await clickAll(p);
+    const report = await p.evaluate(() => (window as any).waymark.flushNow());
+    expect(report.pending).toBe(6);
+    const stored = await p.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const open = indexedDB.open('waymark');
+          open.onsuccess = () => {
+            const req = open.result.transaction('unsent-events').objectStore('unsent-events').getAllKeys();
+            req.onsuccess = () => resolve(req.result.length);
+          };
+        }),
+    );
+    expect(stored).toBeGreaterThan(0);
+    expect(await storedEvents(serverUrl, { apiKey: 'e2e-delivery', visitorId: visitor })).toEqual([]);
+
+    firstLoad = false;
+    await p.reload();
+    await agentReady(p);
+    const events = await waitForEvents(
+      serverUrl,
+      { apiKey: 'e2e-delivery', visitorId: visitor },
+      (e) => e.filter((x) => x.type === 'click').length === 3 && e.filter((x) => x.type === 'load').length === 2,
+    );
+    // The first load's events (its frameId) and the reload's own.
+    expect(new Set(events.map((e) => e.frameId)).size).toBe(2);
+    await p.waitForTimeout(1500);
+    const all = await exactlyOnce(serverUrl, visitor);
+    expect(all.filter((e) => e.type === 'click')).toHaveLength(3);
+    expect(all.map((e) => e.type)).toEqual(['identify', 'meta', 'load', 'click', 'click', 'click', 'identify', 'meta', 'load']);
+  });
+});
