@@ -7,11 +7,13 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { createEventStore } from './createEventStore';
 import { createGuideCatalog } from './createGuideCatalog';
+import { createLogStore } from './createLogStore';
 import { createStaticHandler } from './createStaticHandler';
 import { openDatabase } from './openDatabase';
 import { isApiPath, registerCors } from './registerCors';
 import { registerApiRoutes } from './registerApiRoutes';
 import { registerDataRoutes } from './registerDataRoutes';
+import { registerLogRoutes } from './registerLogRoutes';
 import { SERVER_LIMITS } from './SERVER_LIMITS';
 
 /**
@@ -96,6 +98,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
   try {
     const store = createEventStore(db);
     await store.migrate();
+    const logStore = createLogStore(db);
+    await logStore.migrate();
 
     // Warnings go to the request log when it is on, else to the console, so a skipped guide file is never silent.
     const warn = options.logger ? (message: string) => app.log.warn(message) : (message: string) => console.warn(message);
@@ -124,6 +128,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     registerCors(app);
     registerDataRoutes(app, { store, guides });
     registerApiRoutes(app, store);
+    registerLogRoutes(app, logStore);
 
     const serveStatic = createStaticHandler({
       agentDir: resolve(options.agentDir ?? resolve(repoRoot, 'dist/agent')),

@@ -1,33 +1,119 @@
 /**
  * The agent's logger: one place for console output and the log history. The worker's messages arrive
- * here too (ShimCallbacks.log), so a host sees one stream. Issue #3 adds the spec's history limits and the
- * enable/disable switches; this first cut already keeps a bounded history.
+ * here too (ShimCallbacks.log), so a host sees one stream. The history always records; the console only
+ * while logging is enabled (spec: analytics §9), a switch kept in local storage so it survives reloads.
  */
+import { isLoggingOnByDefault, LOG_HISTORY_LIMIT, truncateLogMessage } from '../shared/logRules';
 import type { LogLevel } from '../shared/protocol';
 
+/** One line of the log history. */
 export interface LogEntry {
   level: LogLevel;
+  /** The message, cut to its last 1000 characters (spec: analytics §9). */
   message: string;
+  /** Epoch ms when it was logged. */
   time: number;
 }
 
-export interface Logger {
-  log(level: LogLevel, message: string): void;
-  history(): LogEntry[];
+/** Configuration of {@link createLogger}. */
+export interface LoggerOptions {
+  /** Written before every console line. @default '[Waymark]' */
+  prefix?: string;
+  /** The host's environment name; production-like names start with logging off (analytics §9). @default none */
+  environment?: string;
+  /**
+   * Console logging at start, when no switch is stored in this browser (a stored switch wins: it is what a
+   * developer chose with enableLogging/disableLogging). @default isLoggingOnByDefault(environment)
+   */
+  enabled?: boolean;
 }
 
-const HISTORY_LIMIT = 100;
+/** The logger. Its methods do not use `this`, so they may be passed around detached (`const log = logger.log`). */
+export interface Logger {
+  /** Records a line in the history and, while enabled, writes it to the console (debug lines: history only). */
+  log(level: LogLevel, message: string): void;
+  /** The last 100 entries, oldest first (a copy). */
+  history(): LogEntry[];
+  /** Prints the history to the console even while disabled, and returns it. */
+  showHistory(): LogEntry[];
+  /** Turns console output on and stores the switch for later page loads. */
+  enable(): void;
+  /** Turns console output off and stores the switch for later page loads. */
+  disable(): void;
+  isEnabled(): boolean;
+  /**
+   * The environment once known (initialize comes after the logger is made): re-applies the default of
+   * analytics §9 unless a stored switch, the `enabled` option or enable/disable already decided.
+   */
+  setEnvironment(environment?: string): void;
+}
 
-export function createLogger(prefix = '[Waymark]'): Logger {
+/**
+ * Local-storage key of the logging switch, `'true'` or `'false'` (spec: analytics §7 lists "log-enabled"
+ * among the browser storage keys). Prefixed like the agent's other keys (`_wm_visitorId.*`, `_wm_tabId`):
+ * the host page shares this storage and may well use a bare `log-enabled` for its own logger.
+ */
+export const LOG_ENABLED_STORAGE_KEY = '_wm_log-enabled';
+
+/** Creates a logger; reads the stored switch once, now. */
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const prefix = options.prefix ?? '[Waymark]';
   const entries: LogEntry[] = [];
+  const stored = readSwitch();
+  let enabled = stored ?? options.enabled ?? isLoggingOnByDefault(options.environment);
+  /** True once something stronger than the environment default chose the switch. */
+  let decided = stored !== null || options.enabled !== undefined;
+
+  const setEnabled = (on: boolean) => {
+    enabled = on;
+    decided = true;
+    writeSwitch(on);
+  };
+
+  const history = () => entries.slice();
+
   return {
     log(level, message) {
-      entries.push({ level, message, time: Date.now() });
-      if (entries.length > HISTORY_LIMIT) entries.shift();
-      if (level === 'debug') return;
+      // spec: analytics §9 — the history keeps the last 100 entries, long messages cut to their tail.
+      const text = truncateLogMessage(String(message));
+      entries.push({ level, message: text, time: Date.now() });
+      if (entries.length > LOG_HISTORY_LIMIT) entries.splice(0, entries.length - LOG_HISTORY_LIMIT);
+      if (!enabled || level === 'debug') return;
       const write = level === 'error' ? console.error : level === 'warn' ? console.warn : console.info;
-      write.call(console, `${prefix} ${message}`);
+      write.call(console, `${prefix} ${text}`);
     },
-    history: () => entries.slice(),
+    history,
+    showHistory() {
+      const list = history();
+      const rows = list.map((e) => ({ time: new Date(e.time).toISOString(), level: e.level, message: e.message }));
+      console.info(`${prefix} log history: ${list.length} entries, oldest first`);
+      if (typeof console.table === 'function') console.table(rows);
+      else for (const row of rows) console.info(`${row.time} ${row.level} ${row.message}`);
+      return list;
+    },
+    enable: () => setEnabled(true),
+    disable: () => setEnabled(false),
+    isEnabled: () => enabled,
+    setEnvironment(environment) {
+      if (!decided) enabled = isLoggingOnByDefault(environment);
+    },
   };
+}
+
+/** The stored switch, or null when none is stored or storage cannot be read (sandboxed frames, disabled storage). */
+function readSwitch(): boolean | null {
+  try {
+    const value = localStorage.getItem(LOG_ENABLED_STORAGE_KEY);
+    return value === 'true' ? true : value === 'false' ? false : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeSwitch(on: boolean): void {
+  try {
+    localStorage.setItem(LOG_ENABLED_STORAGE_KEY, String(on));
+  } catch {
+    // Storage unavailable or full: the switch holds for this page only.
+  }
 }
