@@ -3,6 +3,7 @@
  * `Remote<WorkerApi>`; the worker exposes one object that `satisfies WorkerApi`. Arguments and results
  * are structured-clone data only: host-supplied functions run on the shim side and send their results.
  */
+import type { UrlTransform } from './applyUrlTransforms';
 import type { CapturedEvent, GuideEventType } from './events';
 import type { AgentError, Outcome } from './errors';
 import type { DomNode, StepType } from './guides';
@@ -52,6 +53,19 @@ export interface WorkerInit {
   sendEventsWithPostOnly?: boolean;
   /** Signed metadata (analytics §3), sent with every beacon. */
   auth?: { jwt: string; signingKeyName: string };
+  /** Data-only URL transforms for event URLs (analytics §5); already validated by the shim. */
+  urlTransforms?: UrlTransform[];
+  /** Compiled privacy filters: every match in an event becomes 'redacted' (analytics §5). */
+  privacyFilters?: RegExp[];
+  /** analytics §8: critical errors carry no stack. @default false */
+  disableStackTraces?: boolean;
+}
+
+/** An internal error for the error log (analytics §8). */
+export interface ErrorReportMessage {
+  message: string;
+  stack?: string;
+  critical?: boolean;
 }
 
 /** What the worker reports to the shim without being asked. */
@@ -137,6 +151,8 @@ export interface WorkerApi {
   setIdentity(identity: Identity): void;
   /** analytics §1 lock/unlock: while false, no event of any kind is written. */
   setSending(sending: boolean): void;
+  /** Sends an internal error to the error log, de-duplicated by hash (analytics §7, §8). */
+  reportError(error: ErrorReportMessage): void;
   /** Sends every queued event now. */
   flush(): Promise<Outcome<FlushReport>>;
   /** Requests guide.json for the page and returns the displayable auto steps in order. */

@@ -5,7 +5,10 @@
  */
 import { AGENT_VERSION } from '../shared/constants';
 import { beaconUrl } from '../shared/beaconUrl';
-import { enrichEvent } from '../shared/enrichEvent';
+import { applyUrlTransforms, checkUrlTransform, hasFunctionData, type UrlTransform } from '../shared/applyUrlTransforms';
+import { createEventPreparer, type EventFilters } from '../shared/prepareEvent';
+import { checkPrivacyFilter, compilePrivacyFilter } from '../shared/privacyFilter';
+import { resolveCustomUrl } from '../shared/resolveCustomUrl';
 import type { CapturedEvent } from '../shared/events';
 import { MESSAGES } from '../shared/messages';
 import type { FlushReport, Identity, Metadata, WorkerInit } from '../shared/protocol';
@@ -44,6 +47,19 @@ export interface InitializeOptions {
   /** Signed metadata (analytics §3): both or neither. Validation rules: issue #4. */
   jwt?: string;
   signingKeyName?: string;
+  /**
+   * analytics §5: rewrites of event URLs, `{ attr, action, data }`, applied in order. Lists whose data are
+   * all values run in the worker; a list with a host function runs on the page at capture.
+   */
+  urlTransforms?: UrlTransform[];
+  /** analytics §5: the URL events report instead of the page's: a string, a URL, or a function returning one. */
+  customUrl?: string | URL | (() => string | URL);
+  /** analytics §5: a RegExp, a pattern string, or a list; every match in an event becomes 'redacted'. */
+  privacyFilter?: RegExp | string | Array<RegExp | string>;
+  /** The host's environment; production-like names (prod, prod-eu, ..., rc) start with console logging off. */
+  environment?: string;
+  /** analytics §8: critical errors are reported without a stack. @default false */
+  disableStackTraces?: boolean;
 }
 
 /** The agent's methods, as `window.waymark` exposes them. */
@@ -65,6 +81,11 @@ export interface WaymarkApi {
   isSendingEvents(): boolean;
   /** The last log entries, newest last. */
   getLogHistory(): ReturnType<Logger['history']>;
+  /** analytics §9: console logging on (kept for later page loads in this browser). */
+  enableLogging(): void;
+  disableLogging(): void;
+  /** Prints the log history (last 100 entries) and returns it. */
+  showLogHistory(): ReturnType<Logger['history']>;
 }
 
 export interface AgentEnvironment {
@@ -75,6 +96,10 @@ export interface AgentEnvironment {
 interface Running {
   options: InitializeOptions;
   init: WorkerInit;
+  /** The URL an event reports: custom URL source and host-function transforms applied. */
+  pageUrl(): string;
+  /** The filters of the page-hide path, the same the worker applies. */
+  filters: EventFilters;
   bridge: Bridge;
   identity: Identity;
   guides: GuideDisplay | null;
@@ -98,8 +123,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
 
   function capture(event: Omit<CapturedEvent, 'time' | 'url' | 'sequence'> & Partial<CapturedEvent>): void {
     if (!sending) return;
-    // document.URL, not location.href: the same URL (pushState updates both) at a tenth of the cost here.
-    running?.bridge.capture({ time: Date.now(), url: document.URL, ...event });
+    if (running) running.bridge.capture({ time: Date.now(), url: running.pageUrl(), ...event });
   }
 
   function onClick(event: MouseEvent): void {
@@ -128,15 +152,57 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     const held = bridge.held();
     bridge.flushCaptured();
     void bridge.call((api) => api.flush());
-    if (held.length) sendTail(init, held);
+    if (held.length) sendTail(init, running.filters, held);
   }
 
   function metadataOf(options: InitializeOptions): Metadata {
     return { visitor: { ...options.visitor }, account: { ...options.account }, parentAccount: { ...options.parentAccount } };
   }
 
+  /** Validates the privacy options once, logging the spec's messages; returns what may be used. */
+  function privacyOptions(options: InitializeOptions) {
+    const transforms: UrlTransform[] = [];
+    for (const t of Array.isArray(options.urlTransforms) ? options.urlTransforms : []) {
+      const problem = checkUrlTransform(t);
+      if (problem) log('error', `${problem}: ${JSON.stringify(t)}`);
+      else transforms.push(t);
+    }
+    let privacyFilters: RegExp[] = [];
+    if (options.privacyFilter !== undefined) {
+      const problem = checkPrivacyFilter(options.privacyFilter);
+      if (problem) log('error', problem);
+      else privacyFilters = compilePrivacyFilter(options.privacyFilter) ?? [];
+    }
+    const onPage = hasFunctionData(transforms);
+    const customUrl = options.customUrl;
+    let customUrlLogged = false;
+    let memoIn = '';
+    let memoOut = '';
+    // document.URL, not location.href: the same URL (pushState updates both) at a tenth of the cost here.
+    const pageUrl = (): string => {
+      let url = document.URL;
+      if (customUrl !== undefined) {
+        const resolved = resolveCustomUrl(customUrl);
+        if (resolved.ok) url = resolved.href;
+        else if (!customUrlLogged) {
+          customUrlLogged = true;
+          log('error', resolved.error);
+        }
+      }
+      if (!onPage) return url;
+      if (url !== memoIn) {
+        memoIn = url;
+        memoOut = applyUrlTransforms(url, transforms);
+      }
+      return memoOut;
+    };
+    // Host functions never cross to the worker: a list with one runs here, whole, and the worker gets none.
+    return { pageUrl, filters: { urlTransforms: onPage ? [] : transforms, privacyFilters } };
+  }
+
   function start(options: InitializeOptions): void {
     const origin = new URL(env.assetBase).origin;
+    const privacy = privacyOptions(options);
     const identity = loadIdentity(options.apiKey, options.visitor?.id, options.account?.id);
     const init: WorkerInit = {
       apiKey: options.apiKey,
@@ -152,10 +218,13 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       auth: typeof options.jwt === 'string' && typeof options.signingKeyName === 'string'
         ? { jwt: options.jwt, signingKeyName: options.signingKeyName }
         : undefined,
+      urlTransforms: [...privacy.filters.urlTransforms],
+      privacyFilters: [...privacy.filters.privacyFilters],
+      disableStackTraces: options.disableStackTraces === true,
     };
     const worker = startWorker(new URL('waymark.worker.js', env.assetBase).href, log);
     const bridge = createBridge(worker, init, log);
-    running = { options, init, bridge, identity, guides: null };
+    running = { options, init, bridge, identity, guides: null, pageUrl: privacy.pageUrl, filters: privacy.filters };
     state = 'running';
 
     document.addEventListener('click', onClick, { capture: true, passive: true });
@@ -195,6 +264,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
         log('warn', MESSAGES.apiKeyMissing);
         return;
       }
+      logger.setEnvironment(typeof options.environment === 'string' ? options.environment : undefined);
       state = 'waiting';
       const go = () => guard(() => start(options));
       // guides §1: initialize only once the page is complete, unless initializeImmediately.
@@ -292,6 +362,9 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     isReady: () => state === 'running',
     getVersion: () => AGENT_VERSION,
     getLogHistory: () => logger.history(),
+    enableLogging: () => logger.enable(),
+    disableLogging: () => logger.disable(),
+    showLogHistory: () => logger.showHistory(),
   };
 
   /** Runs an API body so that nothing it throws reaches the host page. */
@@ -299,7 +372,10 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     try {
       fn();
     } catch (err) {
-      log('error', `internal error: ${(err as Error)?.stack ?? String(err)}`);
+      const e = err as Error;
+      log('error', `internal error: ${e?.message ?? String(err)}`);
+      // analytics §8: internal errors go to the error log, de-duplicated by the worker's reporter.
+      void running?.bridge.call((w) => w.reportError({ message: `internal error: ${e?.message ?? String(err)}`, stack: e?.stack, critical: true }));
     }
   }
 
@@ -310,8 +386,9 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
 const TAIL_BODY_LIMIT = 60_000;
 
 /** Sends held events as plain JSON POSTs (`{"events":[...]}`), in pieces within the beacon quota. */
-function sendTail(init: WorkerInit, held: Array<{ event: CapturedEvent; identity: Identity }>): void {
-  const jsons = held.map(({ event, identity }) => enrichEvent(event, { identity, session: init.session, utm: init.utm }).json);
+function sendTail(init: WorkerInit, filters: EventFilters, held: Array<{ event: CapturedEvent; identity: Identity }>): void {
+  const prepare = createEventPreparer(filters);
+  const jsons = held.map(({ event, identity }) => prepare(event, { identity, session: init.session, utm: init.utm }).json);
   let start = 0;
   while (start < jsons.length) {
     let end = start;

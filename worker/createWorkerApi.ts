@@ -3,10 +3,13 @@
  * send, retry) and the guide engine; the shim only hands over batches of captured events and DOM facts.
  */
 import { AGENT_VERSION, EVENT_SEND_DELAY_MS } from '../shared/constants';
-import { enrichEvent, type EnvelopeContext } from '../shared/enrichEvent';
+import type { EnvelopeContext, SerializedEvent } from '../shared/enrichEvent';
+import type { CapturedEvent } from '../shared/events';
+import { createEventPreparer } from '../shared/prepareEvent';
 import { toBase64Url } from '../shared/jzb';
 import { ERROR_CODES, fail, ok, type Outcome } from '../shared/errors';
 import { PROTOCOL_VERSION, type LogLevel, type ShimCallbacks, type WorkerApi, type WorkerInit } from '../shared/protocol';
+import { createErrorReporter, type ErrorReporter } from './createErrorReporter';
 import { createGuideEngine, type GuideEngine } from './createGuideEngine';
 import { createSendQueue, type QueueItem, type SendQueue } from './createSendQueue';
 import type { WorkerPorts } from './ports';
@@ -18,6 +21,8 @@ interface Running {
   guides: GuideEngine;
   /** analytics §1 lock: false while event writing is stopped. */
   sending: boolean;
+  prepare(captured: CapturedEvent, ctx: EnvelopeContext): SerializedEvent;
+  errors: ErrorReporter;
 }
 
 export function createWorkerApi(ports: WorkerPorts) {
@@ -86,6 +91,16 @@ export function createWorkerApi(ports: WorkerPorts) {
           params: beaconParams,
         }),
         sending: true,
+        prepare: createEventPreparer({ urlTransforms: config.urlTransforms ?? [], privacyFilters: config.privacyFilters ?? [] }),
+        errors: createErrorReporter({
+          apiKey: config.apiKey,
+          dataHost: config.dataHost,
+          agentVersion: config.agentVersion,
+          getVisitorId: () => config.identity.visitorId,
+          includeStack: config.disableStackTraces !== true,
+          ports,
+          log,
+        }),
       };
       // What earlier page loads could not send goes first (analytics §9 durability).
       void analytics.restore().then((n) => n && log('info', `sending ${n} events left unsent by an earlier page`));
@@ -95,13 +110,23 @@ export function createWorkerApi(ports: WorkerPorts) {
 
     push(events) {
       if (!running || !running.sending) return;
-      const { context, analytics } = running;
+      const { context, analytics, prepare } = running;
       const items: QueueItem[] = [];
       for (const captured of events) {
-        const { json } = enrichEvent(captured, context);
-        items.push({ json, track: captured.type === 'track', sequence: captured.sequence });
+        try {
+          const { json } = prepare(captured, context);
+          items.push({ json, track: captured.type === 'track', sequence: captured.sequence });
+        } catch (err) {
+          // One malformed event must not cost the batch: report it and go on.
+          const e = err as Error;
+          void running.errors.report({ message: `could not prepare a ${captured.type} event: ${e?.message}`, stack: e?.stack, critical: true });
+        }
       }
       analytics.enqueue(items);
+    },
+
+    reportError(error) {
+      if (running) void running.errors.report(error);
     },
 
     setSending(sending) {

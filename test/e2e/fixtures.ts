@@ -49,8 +49,13 @@ export const test = base.extend<Fixtures>({
   },
   openHostPage: async ({ page, serverUrl }, use) => {
     await use(async (path, html) => {
-      await page.route(`${serverUrl}${path}`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
-      await page.goto(`${serverUrl}${path}`);
+      // Matched on the path, not as a glob: a '?' in a glob is a wildcard, and the query is part of the test.
+      const target = new URL(path, serverUrl);
+      await page.route(
+        (url) => url.origin === target.origin && url.pathname === target.pathname,
+        (route) => route.fulfill({ contentType: 'text/html', body: html }),
+      );
+      await page.goto(target.href);
     });
   },
 });
