@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GET_URL_LIMIT, SEND_SILO_LIMIT } from '../../shared/constants';
 import { cutBatches } from '../../shared/cutBatches';
-import { decodeJzb } from '../../shared/jzb';
+import { decodeJzb, encodeJsonAsJzb } from '../../shared/jzb';
 import { MESSAGES } from '../../shared/messages';
 import { nextRetryDelay } from '../../shared/nextRetryDelay';
 import { createSendQueue } from '../../worker/createSendQueue';
@@ -58,6 +58,22 @@ describe('analytics §9 batch cutting', () => {
     }
     const all = batches.flatMap((b) => decodeJzb(b.jzb) as Array<{ sequence: number }>);
     expect(all.map((e) => e.sequence)).toEqual(jsons.map((_, i) => i));
+  });
+
+  it('chooses GET exactly while the jzb is within 1900 characters, POST beyond', () => {
+    const jsons = Array.from({ length: 60 }, (_, i) => noisyEvent(i, 40));
+    // The largest run that still goes as one GET, and the next one up.
+    let n = 1;
+    while (n < jsons.length && encodeBatches(jsons.slice(0, n + 1), 'get-or-post').batches[0]!.method === 'GET') n++;
+    expect(n).toBeLessThan(jsons.length);
+    const fits = encodeBatches(jsons.slice(0, n), 'get-or-post').batches;
+    const over = encodeBatches(jsons.slice(0, n + 1), 'get-or-post').batches;
+    expect(fits).toHaveLength(1);
+    expect(fits[0]!.jzb.length).toBeLessThanOrEqual(GET_URL_LIMIT);
+    expect(over.every((b) => b.method === 'POST')).toBe(true);
+    // One more event really crosses the limit when compressed whole, so the switch is not an estimate's whim.
+    expect(encodeJsonAsJzb(`[${jsons.slice(0, n + 1).join(',')}]`).length).toBeGreaterThan(GET_URL_LIMIT);
+    expect(encodeBatches(jsons.slice(0, n), 'post-only').batches[0]!.method).toBe('POST');
   });
 
   it('cuts get-only runs (the guide beacon) into several GETs within the limit', () => {
