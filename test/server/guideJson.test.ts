@@ -178,7 +178,8 @@ describe('guide definition files', () => {
     writeFileSync(join(server.guidesDir, 'notes.txt'), 'not a guide');
     const body = await loadGuides('files', visitorPayload('v'));
     expect(body.guides.map((g: { id: string }) => g.id)).toEqual(['welcome', 'tour']);
-    const messages = warn.mock.calls.map((call) => String(call[0]));
+    // Files are read concurrently, so the warnings may come in either order.
+    const messages = warn.mock.calls.map((call) => String(call[0])).sort();
     expect(messages).toEqual([
       expect.stringMatching(/^skipping guide file .*c-broken\.json: /),
       expect.stringMatching(/^skipping guide file .*d-no-steps\.json: guide no-steps has no steps array/),
