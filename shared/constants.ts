@@ -32,6 +32,9 @@ export const MAX_ANCESTOR_DEPTH = 20;
 /** spec: analytics §3, §9 — anonymous visitor id: a fixed prefix and 11 random alphanumerics. */
 export const ANONYMOUS_VISITOR_PREFIX = '_WM_';
 export const ANONYMOUS_ID_RANDOM_LENGTH = 11;
+/** spec: analytics §9 — the URL is polled this often for single-page-app page changes. */
+export const URL_POLL_INTERVAL_MS = 500;
+
 /** spec: analytics §9 — session id length and inactivity timeout. */
 export const SESSION_ID_LENGTH = 16;
 export const SESSION_INACTIVITY_MS = 1_800_000;

@@ -16,6 +16,7 @@ import { createBridge, startWorker, type Bridge } from './createBridge';
 import { createGuideDisplay, type GuideDisplay } from './createGuideDisplay';
 import { createLogger, type Logger } from './createLogger';
 import { loadIdentity, loadSessionFacts } from './loadIdentity';
+import { watchUrl } from './watchUrl';
 import { captureElementPath } from './captureElementPath';
 
 /** A visitor, account or parent account: an id and any metadata fields. */
@@ -126,18 +127,32 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     if (running) running.bridge.capture({ time: Date.now(), url: running.pageUrl(), ...event });
   }
 
-  function onClick(event: MouseEvent): void {
+  /** The host element an event is about, or null for our own overlay (guide activity is reported apart). */
+  function hostTarget(event: Event): Element | null {
     const target = event.target;
-    if (!running || !(target instanceof Element)) return;
-    // Clicks inside our own overlay are guide activity, reported by the overlay, not host clicks. The
-    // overlay lives in a shadow root, so document listeners see its host element as the target.
-    if (target.parentNode === document.documentElement && target.hasAttribute('data-waymark-overlay')) return;
+    if (!running || !(target instanceof Element)) return null;
+    // The overlay lives in a shadow root, so document listeners see its host element as the target.
+    if (target.parentNode === document.documentElement && target.hasAttribute('data-waymark-overlay')) return null;
+    return target;
+  }
+
+  function onClick(event: MouseEvent): void {
+    const target = hostTarget(event);
+    if (!target || !running) return;
     const flags: string[] = [event.button === 1 ? 'middle' : event.button === 2 ? 'right' : 'left'];
     if (event.altKey) flags.push('alt');
     if (event.ctrlKey) flags.push('ctrl');
     if (event.metaKey) flags.push('meta');
     if (event.shiftKey) flags.push('shift');
     capture({ type: 'click', element: captureElementPath(target, running.options), props: { flags } });
+  }
+
+  /** focus, submit and change (analytics §1): the element, never a value (values are not collected). */
+  function onElementEvent(event: Event): void {
+    const target = hostTarget(event);
+    if (!target || !running) return;
+    const type = event.type === 'focusin' ? 'focus' : (event.type as 'submit' | 'change');
+    capture({ type, element: captureElementPath(target, running.options), props: {} });
   }
 
   /**
@@ -148,6 +163,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
    */
   function onPageHide(event: Event): void {
     if (!running || (event.type === 'visibilitychange' && document.visibilityState !== 'hidden')) return;
+    // analytics §1: unload and hidden-state events, captured first so they travel in this very beacon.
+    capture({ type: event.type === 'pagehide' ? 'unload' : 'hidden', props: {} });
     const { bridge, init } = running;
     const held = bridge.held();
     bridge.flushCaptured();
@@ -228,6 +245,9 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     state = 'running';
 
     document.addEventListener('click', onClick, { capture: true, passive: true });
+    for (const type of ['focusin', 'submit', 'change']) document.addEventListener(type, onElementEvent, { capture: true, passive: true });
+    // analytics §1, §9: a single-page app's page change is a page load, reported once.
+    watchUrl(() => capture({ type: 'load', props: {} }));
     document.addEventListener('visibilitychange', onPageHide);
     addEventListener('pagehide', onPageHide);
 

@@ -1,0 +1,48 @@
+/**
+ * Notices every real page change of a single-page app (analytics §1, §9: URL polled every 500 ms): history
+ * pushState/replaceState, popstate, hashchange, and a poll for whatever else changes the URL. All of them
+ * funnel into one comparison with the last URL seen, so a change is reported exactly once whichever
+ * detector sees it first.
+ *
+ * The history hook wraps the two methods on the page's own `history` object (not the prototype), keeps
+ * their arguments, return value, `this` and exceptions exactly, and is undone by the returned function.
+ */
+import { URL_POLL_INTERVAL_MS } from '../shared/constants';
+
+export function watchUrl(onChange: (url: string, previous: string) => void): () => void {
+  let last = document.URL;
+  const check = () => {
+    const url = document.URL;
+    if (url === last) return;
+    const previous = last;
+    last = url;
+    onChange(url, previous);
+  };
+
+  let active = true;
+  const originals = { pushState: history.pushState, replaceState: history.replaceState };
+  const wrap = <K extends keyof typeof originals>(name: K) =>
+    function (this: History, ...args: Parameters<History[K]>) {
+      const result = originals[name].apply(this, args);
+      // After the host's own code that follows the call has run, like the browser's own URL update.
+      if (active) queueMicrotask(check);
+      return result;
+    };
+  const wrappers = { pushState: wrap('pushState'), replaceState: wrap('replaceState') };
+  history.pushState = wrappers.pushState;
+  history.replaceState = wrappers.replaceState;
+  addEventListener('popstate', check);
+  addEventListener('hashchange', check);
+  const timer = setInterval(check, URL_POLL_INTERVAL_MS);
+
+  return () => {
+    active = false;
+    // Put the host's methods back where ours are still installed; where other code has wrapped ours since,
+    // unwrapping would drop theirs, so ours stays as a plain pass-through.
+    if (history.pushState === wrappers.pushState) history.pushState = originals.pushState;
+    if (history.replaceState === wrappers.replaceState) history.replaceState = originals.replaceState;
+    removeEventListener('popstate', check);
+    removeEventListener('hashchange', check);
+    clearInterval(timer);
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * Issue #4 (capture part), analytics §1, §9: focus, submit, change, unload and hidden events, and a
+ * single-page app's page changes counted once each.
+ */
+import { agentReady, expect, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
+
+test.describe('analytics §1 capture of form and page events', () => {
+  test('focus, change and submit on the demo form carry the element, never a typed value', async ({ page, serverUrl }) => {
+    const visitor = uniqueId('form');
+    await page.goto(`${serverUrl}/settings?visitor=${visitor}`);
+    await agentReady(page);
+    await page.fill('#settings-name', 'Typed Name Secret');
+    await page.selectOption('#settings-timezone', { index: 0 });
+    await page.fill('#settings-password', 'pw-never-sent');
+    await page.click('#save-settings');
+    const events = await waitForEvents(serverUrl, { apiKey: 'demo-app', visitorId: visitor }, (e) => e.some((x) => x.type === 'submit'));
+    const of = (type: string) => events.filter((e) => e.type === type).map((e) => e.props.target.id);
+    expect(of('focus')).toEqual(expect.arrayContaining(['settings-name', 'settings-password', 'save-settings']));
+    expect(of('change')).toEqual(expect.arrayContaining(['settings-name', 'settings-timezone']));
+    expect(of('submit')).toEqual(['settings-form']);
+    const text = JSON.stringify(events);
+    expect(text).not.toContain('Typed Name Secret');
+    expect(text).not.toContain('pw-never-sent');
+  });
+
+  test('an SPA page change is one load event, whichever way the URL changed', async ({ page, serverUrl }) => {
+    const visitor = uniqueId('spa');
+    // Not the home page: its welcome lightbox is modal and would take the clicks.
+    await page.goto(`${serverUrl}/settings?visitor=${visitor}`);
+    await agentReady(page);
+    await page.locator('nav').getByText('Reports').click();
+    await expect(page).toHaveURL(/\/reports/);
+    await page.waitForTimeout(700); // past one URL poll, which must not count it again
+    await page.goBack();
+    await expect(page).toHaveURL(/\/settings\?visitor=/);
+    await page.evaluate(() => (location.hash = 'section-2'));
+    await page.evaluate(() => history.replaceState(null, '', location.href)); // same URL: no page change
+    await page.waitForTimeout(700);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const loads = (await storedEvents(serverUrl, { apiKey: 'demo-app', visitorId: visitor, type: 'load' })).map((e) => new URL(e.url));
+    expect(loads.map((u) => u.pathname + u.hash)).toEqual(['/settings', '/reports', '/settings', '/settings#section-2']);
+  });
+
+  test('leaving the page records hidden and unload, delivered with the page-hide beacon', async ({ page, serverUrl }) => {
+    const visitor = uniqueId('unload');
+    await page.route(`${serverUrl}/elsewhere-static`, (route) => route.fulfill({ contentType: 'text/html', body: 'bye' }));
+    await page.goto(`${serverUrl}/reports?visitor=${visitor}`);
+    await agentReady(page);
+    await page.goto(`${serverUrl}/elsewhere-static`);
+    const events = await waitForEvents(serverUrl, { apiKey: 'demo-app', visitorId: visitor }, (e) => e.some((x) => x.type === 'unload'));
+    const types = events.map((e) => e.type);
+    expect(types.filter((t) => t === 'unload')).toHaveLength(1);
+    expect(types.indexOf('unload')).toBeGreaterThan(types.indexOf('load'));
+  });
+});
