@@ -34,4 +34,22 @@ export const MESSAGES = {
   invalidCustomUrl: 'Invalid type from custom URL source',
   /** spec: analytics §5 Config, §8 — a privacy filter that is not a usable regular expression (or list of them). */
   invalidPrivacyFilter: 'Invalid privacy filter for agent',
+  /** spec: analytics §5 — no usable visitor id at initialize; a generated anonymous id is used. */
+  missingVisitorId: 'Missing visitor id.',
+  /** spec: analytics §5 — an invalid visitor id is ignored and logged; `shown` is the value as the log shows it. */
+  invalidVisitorId: (shown: string) => `Invalid visitor id ${shown}, ignored.`,
+  /** spec: analytics §5 — an invalid account id clears the account. */
+  invalidAccountId: (shown: string) => `Invalid account id ${shown}, account cleared.`,
+  /** spec: analytics §3, §5 — an invalid parent account id is ignored: the account id is used alone. */
+  invalidParentAccountId: (shown: string) => `Invalid parent account id ${shown}, ignored.`,
+  /** spec: analytics §5 — signed metadata: jwt without signingKeyName. */
+  jwtWithoutSigningKeyName: 'Signed metadata has a jwt but no signingKeyName',
+  /** spec: analytics §5 — signed metadata: signingKeyName without jwt. */
+  signingKeyNameWithoutJwt: 'Signed metadata has a signingKeyName but no jwt',
+  /** spec: analytics §5 — a jwt that is not three dot-separated URL-safe base64 parts. */
+  invalidJwt: 'Signed metadata jwt must be three dot-separated URL-safe base64 parts',
+  /** spec: analytics §5 — a signingKeyName that is not a non-blank string. */
+  invalidSigningKeyName: 'Signed metadata signingKeyName must be a non-empty string',
+  /** spec: analytics §4 — signed metadata is required and none was given: the action is refused. */
+  signedMetadataRequired: 'Signed metadata is required but no jwt and signingKeyName were given',
 } as const;
