@@ -45,8 +45,13 @@ export interface WorkerInit {
   identity: Identity;
   session: SessionFacts;
   metadata: Metadata;
-  /** Campaign fields and channel for the `utm` envelope field. */
+  /** Campaign fields and channel for the `utm` envelope field: the session's stored source, if any. */
   utm: Record<string, string>;
+  /**
+   * What the worker classifies the traffic from (analytics §4): a new session, or a page arriving with
+   * campaign parameters or from another site, gets a new source; otherwise `utm` stands.
+   */
+  campaign?: { pageUrl: string; referrer: string; newSession: boolean };
   /** Device class of the page, for step device rules. */
   device: 'desktop' | 'mobile';
   /** analytics §7: send every event beacon by POST. @default false */
@@ -77,6 +82,8 @@ export interface ShimCallbacks {
    * log): the shim stops holding it for its page-hide beacon. Sent in order, so a high-water mark.
    */
   delivered(sequence: number): void;
+  /** The session's traffic source as classified by the worker, for the shim to keep for later pages. */
+  campaign(utm: Record<string, string>): void;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -149,6 +156,8 @@ export interface WorkerApi {
   push(events: CapturedEvent[]): void;
   /** Identity after identify or clearSession; later events carry it. */
   setIdentity(identity: Identity): void;
+  /** A new session (inactivity, visitor change): later events carry it. */
+  setSession(session: SessionFacts): void;
   /** analytics §1 lock/unlock: while false, no event of any kind is written. */
   setSending(sending: boolean): void;
   /** Sends an internal error to the error log, de-duplicated by hash (analytics §7, §8). */

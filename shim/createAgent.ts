@@ -3,7 +3,7 @@
  * main thread, so it does only what needs the page: read options and storage, listen to the DOM, and
  * hand the rest to the worker. No method ever throws into the host: failures are logged.
  */
-import { AGENT_VERSION } from '../shared/constants';
+import { AGENT_VERSION, SESSION_INACTIVITY_MS } from '../shared/constants';
 import { beaconUrl } from '../shared/beaconUrl';
 import { applyUrlTransforms, checkUrlTransform, hasFunctionData, type UrlTransform } from '../shared/applyUrlTransforms';
 import { createEventPreparer, type EventFilters } from '../shared/prepareEvent';
@@ -15,7 +15,10 @@ import type { FlushReport, Identity, Metadata, WorkerInit } from '../shared/prot
 import { createBridge, startWorker, type Bridge } from './createBridge';
 import { createGuideDisplay, type GuideDisplay } from './createGuideDisplay';
 import { createLogger, type Logger } from './createLogger';
-import { loadIdentity, loadSessionFacts } from './loadIdentity';
+import { checkSignedMetadata } from '../shared/checkSignedMetadata';
+import { clearIdentity, resolveIdentify } from '../shared/identityRules';
+import { nextSession, type SessionRecord } from '../shared/sessionRules';
+import { loadIdentity, loadTabFacts, secureRandom, sessionStore, visitorStore } from './loadIdentity';
 import { watchUrl } from './watchUrl';
 import { captureElementPath } from './captureElementPath';
 
@@ -61,12 +64,19 @@ export interface InitializeOptions {
   environment?: string;
   /** analytics §8: critical errors are reported without a stack. @default false */
   disableStackTraces?: boolean;
+  /** analytics §9: keep the anonymous visitor id in local storage only, not in a cookie. @default false */
+  localStorageOnly?: boolean;
+  /** Lifetime of the visitor cookie in days. @default 100 */
+  cookieDays?: number;
 }
 
 /** The agent's methods, as `window.waymark` exposes them. */
 export interface WaymarkApi {
   initialize(options: InitializeOptions): void;
-  identify(visitor: string | number | { visitor?: EntityOptions; account?: EntityOptions }, accountId?: string | number): void;
+  identify(
+    visitor: string | number | { visitor?: EntityOptions; account?: EntityOptions; parentAccount?: EntityOptions },
+    accountId?: string | number,
+  ): void;
   /** A track event; `type`, when given, must be a non-empty string and is sent as `track_event_type`. */
   track(name: string, properties?: Record<string, unknown>, type?: string): void;
   getVisitorId(): string | null;
@@ -76,6 +86,8 @@ export interface WaymarkApi {
   hideGuides(): void;
   isReady(): boolean;
   getVersion(): string;
+  /** analytics §4: forget the visitor: a new anonymous visitor, no account, a new session. */
+  clearSession(): void;
   /** analytics §1 lock: stop writing any event until startSendingEvents. */
   stopSendingEvents(): void;
   startSendingEvents(): void;
@@ -104,7 +116,14 @@ interface Running {
   bridge: Bridge;
   identity: Identity;
   guides: GuideDisplay | null;
+  /** The session as this page knows it; written back to the shared record at most once a minute. */
+  session: SessionRecord;
+  sessionSavedAt: number;
+  sessions: ReturnType<typeof sessionStore>;
 }
+
+/** How often the session's last activity is written back to local storage (never on every event). */
+const SESSION_SAVE_INTERVAL_MS = 60_000;
 
 export function createAgent(env: AgentEnvironment): WaymarkApi {
   const logger = createLogger();
@@ -123,8 +142,38 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
   }
 
   function capture(event: Omit<CapturedEvent, 'time' | 'url' | 'sequence'> & Partial<CapturedEvent>): void {
-    if (!sending) return;
-    if (running) running.bridge.capture({ time: Date.now(), url: running.pageUrl(), ...event });
+    if (!sending || !running) return;
+    const now = Date.now();
+    const r = running;
+    // analytics §4: a session ends after 30 minutes without activity. One comparison per event; the
+    // shared record is written back at most once a minute, not on every click.
+    if (now - r.session.lastActivityAt >= SESSION_INACTIVITY_MS) updateSession(r, now, r.identity.visitorId);
+    else {
+      r.session.lastActivityAt = now;
+      if (now - r.sessionSavedAt >= SESSION_SAVE_INTERVAL_MS) saveSession(r, now);
+    }
+    r.bridge.capture({ time: now, url: r.pageUrl(), ...event });
+  }
+
+  function saveSession(r: Running, now: number): void {
+    r.sessions.write(r.session);
+    r.sessionSavedAt = now;
+  }
+
+  /**
+   * Applies the session rules (shared/sessionRules) against the shared record, which another tab may have
+   * renewed or kept alive; tells the worker when the session id changed.
+   */
+  function updateSession(r: Running, now: number, visitorId: string): void {
+    const stored = r.sessions.read();
+    const base = stored && stored.lastActivityAt > r.session.lastActivityAt ? stored : r.session;
+    const decision = nextSession(base, now, visitorId, secureRandom);
+    r.session = decision.record;
+    saveSession(r, now);
+    if (decision.record.sessionId !== r.init.session.sessionId) {
+      r.init.session = { ...r.init.session, sessionId: decision.record.sessionId };
+      r.bridge.setSession(r.init.session);
+    }
   }
 
   /** The host element an event is about, or null for our own overlay (guide activity is reported apart). */
@@ -170,6 +219,23 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     bridge.flushCaptured();
     void bridge.call((api) => api.flush());
     if (held.length) sendTail(init, running.filters, held);
+  }
+
+  /**
+   * Switches identity: events captured so far cross first and keep the old identity; the identify event
+   * is the new visitor's first, with the old ids in its props (wire-protocol.md "identify"). A known
+   * visitor changing starts a new session (analytics §4).
+   */
+  function changeIdentity(r: Running, next: { visitorId: string; accountId: string }): void {
+    const old = r.identity;
+    const identity: Identity = { ...next, oldVisitorId: old.visitorId };
+    r.identity = identity;
+    r.bridge.setIdentity(identity);
+    updateSession(r, Date.now(), identity.visitorId);
+    capture({
+      type: 'identify',
+      props: { old_visitor_id: old.visitorId, old_account_id: old.accountId, visitor_id: next.visitorId, account_id: next.accountId },
+    });
   }
 
   function metadataOf(options: InitializeOptions): Metadata {
@@ -220,28 +286,61 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
   function start(options: InitializeOptions): void {
     const origin = new URL(env.assetBase).origin;
     const privacy = privacyOptions(options);
-    const identity = loadIdentity(options.apiKey, options.visitor?.id, options.account?.id);
+    const identity = loadIdentity(
+      options.apiKey,
+      {
+        visitorId: options.visitor?.id,
+        accountId: options.account?.id,
+        parentAccountId: options.parentAccount?.id,
+        localStorageOnly: options.localStorageOnly,
+        cookieDays: options.cookieDays,
+      },
+      log,
+    );
+    const now = Date.now();
+    const sessions = sessionStore(options.apiKey);
+    const session = nextSession(sessions.read(), now, identity.visitorId, secureRandom);
+    sessions.write(session.record);
+    const campaignKey = `_wm_campaign.${options.apiKey}`;
+    // analytics §5: signed metadata that is given but invalid is not used (unsigned metadata instead).
+    const signed = checkSignedMetadata({ jwt: options.jwt, signingKeyName: options.signingKeyName });
+    if (!signed.ok) log('error', signed.error);
     const init: WorkerInit = {
       apiKey: options.apiKey,
       dataHost: trimOrigin(options.dataHost ?? origin),
       contentHost: trimOrigin(options.contentHost ?? origin),
       agentVersion: AGENT_VERSION,
       identity,
-      session: loadSessionFacts(),
+      session: { sessionId: session.record.sessionId, ...loadTabFacts() },
       metadata: metadataOf(options),
-      utm: { channel: 'Direct' },
+      // Classified in the worker (the site lists are no business of the main thread); see onCampaign.
+      utm: readJson(campaignKey) ?? { channel: 'Direct' },
+      campaign: { pageUrl: document.URL, referrer: document.referrer, newSession: session.isNew },
       device: matchMedia('(max-width: 767px)').matches ? 'mobile' : 'desktop',
       sendEventsWithPostOnly: options.sendEventsWithPostOnly === true,
-      auth: typeof options.jwt === 'string' && typeof options.signingKeyName === 'string'
-        ? { jwt: options.jwt, signingKeyName: options.signingKeyName }
-        : undefined,
+      auth: signed.ok ? signed.auth : undefined,
       urlTransforms: [...privacy.filters.urlTransforms],
       privacyFilters: [...privacy.filters.privacyFilters],
       disableStackTraces: options.disableStackTraces === true,
     };
     const worker = startWorker(new URL('waymark.worker.js', env.assetBase).href, log);
-    const bridge = createBridge(worker, init, log);
-    running = { options, init, bridge, identity, guides: null, pageUrl: privacy.pageUrl, filters: privacy.filters };
+    const bridge = createBridge(worker, init, log, (utm) => {
+      // The session's traffic source as the worker classified it: kept for the session's later pages.
+      init.utm = utm;
+      writeJson(campaignKey, utm);
+    });
+    running = {
+      options,
+      init,
+      bridge,
+      identity,
+      guides: null,
+      pageUrl: privacy.pageUrl,
+      filters: privacy.filters,
+      session: session.record,
+      sessionSavedAt: now,
+      sessions,
+    };
     state = 'running';
 
     document.addEventListener('click', onClick, { capture: true, passive: true });
@@ -295,26 +394,23 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     identify(visitor, accountId) {
       guard(() =>
         whenRunning((r) => {
-          const next = typeof visitor === 'object' && visitor !== null
-            ? { visitorId: visitor.visitor?.id, accountId: visitor.account?.id }
+          const requested = typeof visitor === 'object' && visitor !== null
+            ? { visitorId: visitor.visitor?.id, accountId: visitor.account?.id, parentAccountId: visitor.parentAccount?.id }
             : { visitorId: visitor, accountId };
-          const visitorId = next.visitorId === undefined ? r.identity.visitorId : String(next.visitorId);
-          if (!visitorId.trim()) {
-            log('warn', `identify ignored an invalid visitor id: ${JSON.stringify(next.visitorId)}`);
-            return;
-          }
-          const accountIdText = next.accountId === undefined ? r.identity.accountId : String(next.accountId);
-          const old = r.identity;
-          if (old.visitorId === visitorId && old.accountId === accountIdText) return;
-          const identity = { visitorId, accountId: accountIdText, oldVisitorId: old.visitorId };
-          r.identity = identity;
-          // Events captured so far cross first and keep the old identity; the identify event is the new
-          // visitor's first, with the old ids in its props (wire-protocol.md "identify").
-          r.bridge.setIdentity(identity);
-          capture({
-            type: 'identify',
-            props: { old_visitor_id: old.visitorId, old_account_id: old.accountId, visitor_id: visitorId, account_id: accountIdText },
-          });
+          // analytics §4, §5: invalid ids are ignored and logged, an invalid account clears the account.
+          const decision = resolveIdentify(r.identity, requested, secureRandom);
+          for (const line of decision.logs) log('warn', line);
+          if (decision.changed) changeIdentity(r, { visitorId: decision.visitorId, accountId: decision.accountId });
+        }, undefined),
+      );
+    },
+
+    clearSession() {
+      guard(() =>
+        whenRunning((r) => {
+          const fresh = clearIdentity(secureRandom);
+          visitorStore(r.options.apiKey, r.options).write(fresh.visitorId);
+          changeIdentity(r, fresh);
         }, undefined),
       );
     },
@@ -421,6 +517,22 @@ function sendTail(init: WorkerInit, filters: EventFilters, held: Array<{ event: 
       void fetch(url, { method: 'POST', body, keepalive: true, credentials: 'omit', mode: 'no-cors' }).catch(() => undefined);
     }
     start = end;
+  }
+}
+
+function readJson<T>(key: string): T | null {
+  try {
+    return JSON.parse(localStorage.getItem(key) ?? 'null') as T | null;
+  } catch {
+    return null;
+  }
+}
+
+function writeJson(key: string, value: unknown): void {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage unavailable: the next page classifies its own traffic.
   }
 }
 

@@ -7,7 +7,7 @@
 import { proxy, releaseProxy, wrap, type Endpoint } from 'comlink';
 import { CAPTURE_BATCH_MS } from '../shared/constants';
 import type { CapturedEvent } from '../shared/events';
-import { PROTOCOL_VERSION, type Identity, type LogLevel, type WorkerApi, type WorkerInit } from '../shared/protocol';
+import { PROTOCOL_VERSION, type Identity, type LogLevel, type SessionFacts, type WorkerApi, type WorkerInit } from '../shared/protocol';
 
 /**
  * The worker API as the shim calls it: every method answers with a promise. Declared here rather than with
@@ -28,6 +28,8 @@ export interface Bridge {
   capture(event: Omit<CapturedEvent, 'sequence'>): void;
   /** Changes the identity of the events captured from now on (and tells the worker, in order). */
   setIdentity(identity: Identity): void;
+  /** The session changed (inactivity, visitor change): events from now on carry the new one. */
+  setSession(session: SessionFacts): void;
   /**
    * Events not yet known to be done with: still buffered, or handed over but not acknowledged by the
    * worker. What the page-hide beacon sends.
@@ -60,6 +62,7 @@ export function createBridge(
   endpoint: Endpoint & { terminate?(): void },
   init: WorkerInit,
   log: (level: LogLevel, message: string) => void,
+  onCampaign: (utm: Record<string, string>) => void = () => undefined,
 ): Bridge {
   let sequence = 0;
   let identity = init.identity;
@@ -83,7 +86,7 @@ export function createBridge(
     },
     (err: unknown) => log('error', `the Waymark worker did not answer: ${String(err)}`),
   );
-  void api.init(init, proxy({ log, delivered }));
+  void api.init(init, proxy({ log, delivered, campaign: onCampaign }));
 
   let buffer: CapturedEvent[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -112,6 +115,10 @@ export function createBridge(
       identity = next;
       flushCaptured();
       void api.setIdentity(next);
+    },
+    setSession(next) {
+      flushCaptured();
+      void api.setSession(next);
     },
     held: () => held.slice(),
     flushCaptured,

@@ -7,6 +7,7 @@ import type { EnvelopeContext, SerializedEvent } from '../shared/enrichEvent';
 import type { CapturedEvent } from '../shared/events';
 import { createEventPreparer } from '../shared/prepareEvent';
 import { toBase64Url } from '../shared/jzb';
+import { readCampaign, toUtm } from '../shared/readCampaign';
 import { ERROR_CODES, fail, ok, type Outcome } from '../shared/errors';
 import { PROTOCOL_VERSION, type LogLevel, type ShimCallbacks, type WorkerApi, type WorkerInit } from '../shared/protocol';
 import { createErrorReporter, type ErrorReporter } from './createErrorReporter';
@@ -49,6 +50,15 @@ export function createWorkerApi(ports: WorkerPorts) {
     init(options: WorkerInit, shimCallbacks: ShimCallbacks): Outcome<null> {
       callbacks = shimCallbacks;
       const config: WorkerInit = { ...options };
+      if (config.campaign) {
+        // analytics §3, §4: a session's source is set when it starts, or when a page brings a campaign or
+        // comes from another site; a direct page view mid-session keeps the session's source.
+        const campaign = readCampaign(config.campaign.pageUrl, config.campaign.referrer);
+        if (config.campaign.newSession || campaign.channel !== 'Direct' || !config.utm.channel) {
+          config.utm = toUtm(campaign);
+          void Promise.resolve(callbacks?.campaign(config.utm)).catch(() => undefined);
+        }
+      }
       const persistKey = (endpoint: string) => `${config.apiKey}|${endpoint}|${config.session.frameId}`;
       const beaconParams = () => ({
         // spec: analytics §7 — acc, the encoded account id when set.
@@ -127,6 +137,12 @@ export function createWorkerApi(ports: WorkerPorts) {
 
     reportError(error) {
       if (running) void running.errors.report(error);
+    },
+
+    setSession(session) {
+      if (!running) return;
+      running.config.session = session;
+      running.context.session = session;
     },
 
     setSending(sending) {

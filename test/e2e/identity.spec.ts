@@ -1,0 +1,121 @@
+/**
+ * Issue #4 (identity part), analytics §3-§5: anonymous visitors, identify and remap at the collector,
+ * invalid ids, clearSession, campaign attribution, signed metadata.
+ */
+import { MESSAGES } from '../../shared/messages';
+import { agentReady, expect, hostPage, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
+
+test.describe('analytics §3, §5 identity', () => {
+  test("an anonymous visitor: 'Missing visitor id.', a generated id kept in a cookie across reloads", async ({ page, openHostPage, consoleLines }) => {
+    const apiKey = uniqueId('anon');
+    await openHostPage('/e2e/anon', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}' });` }));
+    await agentReady(page);
+    expect(consoleLines.some((l) => l.includes(MESSAGES.missingVisitorId))).toBe(true);
+    const id = await page.evaluate(() => (window as any).waymark.getVisitorId());
+    expect(id).toMatch(/^_WM_[A-Za-z0-9]{11}$/);
+    const cookies = await page.context().cookies();
+    expect(cookies.find((c) => c.name === `_wm_visitorId.${apiKey}`)?.value).toBe(id);
+    const days = (cookies.find((c) => c.name === `_wm_visitorId.${apiKey}`)!.expires * 1000 - Date.now()) / 86_400_000;
+    expect(Math.round(days)).toBe(100);
+    await page.reload();
+    await agentReady(page);
+    expect(await page.evaluate(() => (window as any).waymark.getVisitorId())).toBe(id);
+  });
+
+  test('identify from anonymous to known reaches the collector with old and new ids; later events carry the new visitor', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('remap');
+    const known = uniqueId('known');
+    await openHostPage('/e2e/remap', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}' });`, body: '<button id="go">Go</button>' }));
+    await agentReady(page);
+    const anon = await page.evaluate(() => (window as any).waymark.getVisitorId());
+    await page.evaluate((v) => (window as any).waymark.identify({ visitor: { id: v }, account: { id: 'acme' }, parentAccount: { id: 'holding' } }), known);
+    await page.click('#go');
+    const events = await waitForEvents(serverUrl, { apiKey, visitorId: known }, (e) => e.some((x) => x.type === 'click'));
+    expect(events[0]!.type).toBe('identify');
+    expect(events[0]!.props).toEqual({ old_visitor_id: anon, old_account_id: '', visitor_id: known, account_id: 'holding::acme' });
+    expect(events.find((e) => e.type === 'click')!.account_id).toBe('holding::acme');
+    // The anonymous visitor's events stay his: identify, meta, load before the switch.
+    const before = await storedEvents(serverUrl, { apiKey, visitorId: anon });
+    expect(before.map((e) => e.type)).toEqual(['identify', 'meta', 'load']);
+  });
+
+  test('invalid ids are ignored and logged; an invalid account clears the account', async ({ page, serverUrl, openHostPage, consoleLines }) => {
+    const apiKey = uniqueId('invalid');
+    await openHostPage('/e2e/invalid', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'vis-1' }, account: { id: 'acc-1' } });` }));
+    await agentReady(page);
+    await page.evaluate(() => (window as any).waymark.identify('a::b'));
+    await page.evaluate(() => (window as any).waymark.identify('   '));
+    expect(await page.evaluate(() => (window as any).waymark.getVisitorId())).toBe('vis-1');
+    expect(consoleLines.some((l) => l.includes(MESSAGES.invalidVisitorId('"a::b"')))).toBe(true);
+    await page.evaluate(() => (window as any).waymark.identify({ visitor: { id: 'vis-1' }, account: { id: true } }));
+    expect(consoleLines.some((l) => l.includes(MESSAGES.invalidAccountId('true')))).toBe(true);
+    expect(await page.evaluate(() => (window as any).waymark.getAccountId())).toBeNull();
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const identifies = await storedEvents(serverUrl, { apiKey, type: 'identify' });
+    expect(identifies.map((e) => [e.props.visitor_id, e.props.account_id])).toEqual([['vis-1', 'acc-1'], ['vis-1', '']]);
+  });
+
+  test('clearSession starts a new anonymous visitor and a new session', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('clear');
+    await openHostPage('/e2e/clear', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'signed-in' } });` }));
+    await agentReady(page);
+    await page.evaluate(() => (window as any).waymark.clearSession());
+    const fresh = await page.evaluate(() => (window as any).waymark.getVisitorId());
+    expect(fresh).toMatch(/^_WM_[A-Za-z0-9]{11}$/);
+    const events = await waitForEvents(serverUrl, { apiKey, visitorId: fresh }, (e) => e.length > 0);
+    expect(events[0]!.props).toMatchObject({ old_visitor_id: 'signed-in', visitor_id: fresh });
+    const old = await storedEvents(serverUrl, { apiKey, visitorId: 'signed-in' });
+    expect(events[0]!.sessionId).toHaveLength(16);
+    expect(events[0]!.sessionId).not.toBe(old[0]!.sessionId);
+  });
+});
+
+test.describe('analytics §4 channel attribution', () => {
+  test('campaign parameters classify the session, and the session keeps its source on later pages', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('utm');
+    const html = hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'utm-v' } });` });
+    await openHostPage('/e2e/utm?utm_source=Newsletter&utm_medium=email&utm_campaign=Spring%20Launch', html);
+    await agentReady(page);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    await openHostPage('/e2e/utm-next', html);
+    await agentReady(page);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const loads = await storedEvents(serverUrl, { apiKey, type: 'load' });
+    expect(loads).toHaveLength(2);
+    for (const load of loads) {
+      expect(load.utm).toEqual({ channel: 'Email', source: 'newsletter', medium: 'email', campaign: 'Spring Launch' });
+    }
+  });
+});
+
+test.describe('analytics §5 signed metadata', () => {
+  test.use({ allowAgentErrors: [/jwt must be three dot-separated/] });
+
+  test('a malformed jwt is refused with its message and events go unsigned', async ({ page, serverUrl, openHostPage, consoleLines }) => {
+    const apiKey = uniqueId('jwt');
+    const urls: string[] = [];
+    page.on('request', (r) => r.url().includes('/data/ptm.gif/') && urls.push(r.url()));
+    await openHostPage('/e2e/jwt', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'j' }, jwt: 'only.two', signingKeyName: 'key-1' });` }));
+    await agentReady(page);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    expect(consoleLines.some((l) => l.includes(MESSAGES.invalidJwt))).toBe(true);
+    expect(urls.length).toBeGreaterThan(0);
+    expect(urls.every((u) => !u.includes('jwt='))).toBe(true);
+    await waitForEvents(serverUrl, { apiKey }, (e) => e.length >= 3);
+  });
+
+  test('a well-formed jwt and its key name travel with every beacon', async ({ page, openHostPage }) => {
+    const apiKey = uniqueId('jwt-ok');
+    const urls: string[] = [];
+    page.on('request', (r) => r.url().includes('/data/ptm.gif/') && urls.push(r.url()));
+    await openHostPage('/e2e/jwt-ok', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'j' }, jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJ2aXNpdG9yIjp7ImlkIjoiaiJ9fQ.c2lnbmF0dXJl', signingKeyName: 'key-1' });` }));
+    await agentReady(page);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    expect(urls.length).toBeGreaterThan(0);
+    for (const u of urls) {
+      const q = new URL(u).searchParams;
+      expect(q.get('signingKeyName')).toBe('key-1');
+      expect(q.get('jwt')).toMatch(/^eyJ/);
+    }
+  });
+});
