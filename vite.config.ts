@@ -4,6 +4,8 @@
  * - worker:  dist/agent/waymark.worker.js   classic worker script, same-origin file (no blob:, so CSP
  *                                           `worker-src 'self'` works)
  * - overlay: dist/agent/waymark.overlay.js  ES module with React, imported lazily by the shim
+ * - privacy: dist/agent/waymark.privacy.js  ES module: URL transforms and privacy filter, imported by the
+ *                                           shim only when those options are set
  * - esm:     dist/esm/waymark.js            the npm entry (`import { initialize } from 'waymark'`)
  * - demo:    dist/demo/                     the demo host app served by the reference server
  */
@@ -35,6 +37,7 @@ const targets: Record<string, UserConfig> = {
   shim: library('shim/global.ts', 'dist/agent', 'waymark.js', 'iife'),
   worker: library('worker/main.ts', 'dist/agent', 'waymark.worker.js', 'iife'),
   overlay: library('overlay/index.tsx', 'dist/agent', 'waymark.overlay.js', 'es'),
+  privacy: library('shim/privacy.ts', 'dist/agent', 'waymark.privacy.js', 'es'),
   esm: library('shim/esm.ts', 'dist/esm', 'waymark.js', 'es'),
   demo: {
     root: resolve(root, 'server/demo'),

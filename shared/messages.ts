@@ -11,6 +11,11 @@ export const MESSAGES = {
   badStatus: (status: number, text: string) => `received status code ${status}: ${text}`,
   /** spec: analytics §8 — an event too long even alone; its long fields are shortened and it is retried. */
   maxLengthExceeded: 'Max length exceeded for an event',
+  /** spec: analytics §5, §8 — configuration that must be arrays. */
+  inputSelectorsNotArray: 'inputCssSelectors must be an array',
+  submitSelectorsNotArray: 'submitCssSelectors must be an array',
+  /** spec: analytics §8 — the original's 'Pendo is currently disabled.' in Waymark's own words. */
+  agentDisabled: 'Waymark is currently disabled.',
   /** spec: analytics §5. */
   invalidTrackName: 'Must provide valid name string for event tracking',
   invalidTrackType: 'Must provide valid type string for event tracking',
@@ -52,4 +57,6 @@ export const MESSAGES = {
   invalidSigningKeyName: 'Signed metadata signingKeyName must be a non-empty string',
   /** spec: analytics §4 — signed metadata is required and none was given: the action is refused. */
   signedMetadataRequired: 'Signed metadata is required but no jwt and signingKeyName were given',
+  /** spec: analytics §8 — a segmentflag.json request failed (status, network, or response shape). */
+  segmentFlagsFailed: 'Failed to load segment flags',
 } as const;

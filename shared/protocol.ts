@@ -56,8 +56,8 @@ export interface WorkerInit {
   device: 'desktop' | 'mobile';
   /** analytics §7: send every event beacon by POST. @default false */
   sendEventsWithPostOnly?: boolean;
-  /** Signed metadata (analytics §3), sent with every beacon. */
-  auth?: { jwt: string; signingKeyName: string };
+  /** Signed metadata (analytics §3) as the host gave it; the worker checks it and sends it with every beacon. */
+  signedMetadata?: { jwt?: unknown; signingKeyName?: unknown };
   /** Data-only URL transforms for event URLs (analytics §5); already validated by the shim. */
   urlTransforms?: UrlTransform[];
   /** Compiled privacy filters: every match in an event becomes 'redacted' (analytics §5). */

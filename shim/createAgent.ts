@@ -5,20 +5,19 @@
  */
 import { AGENT_VERSION, SESSION_INACTIVITY_MS } from '../shared/constants';
 import { beaconUrl } from '../shared/beaconUrl';
-import { applyUrlTransforms, checkUrlTransform, hasFunctionData, type UrlTransform } from '../shared/applyUrlTransforms';
-import { createEventPreparer, type EventFilters } from '../shared/prepareEvent';
-import { checkPrivacyFilter, compilePrivacyFilter } from '../shared/privacyFilter';
-import { resolveCustomUrl } from '../shared/resolveCustomUrl';
+import type { UrlTransform } from '../shared/applyUrlTransforms';
+import { enrichEvent, type EnvelopeContext, type SerializedEvent } from '../shared/enrichEvent';
+import type { PrivacyModule, PagePrivacy } from './privacy';
 import type { CapturedEvent } from '../shared/events';
 import { MESSAGES } from '../shared/messages';
 import type { FlushReport, Identity, Metadata, WorkerInit } from '../shared/protocol';
 import { createBridge, startWorker, type Bridge } from './createBridge';
 import { createGuideDisplay, type GuideDisplay } from './createGuideDisplay';
 import { createLogger, type Logger } from './createLogger';
-import { checkSignedMetadata } from '../shared/checkSignedMetadata';
 import { clearIdentity, resolveIdentify } from '../shared/identityRules';
 import { nextSession, type SessionRecord } from '../shared/sessionRules';
 import { loadIdentity, loadTabFacts, secureRandom, sessionStore, visitorStore } from './loadIdentity';
+import { watchTabClones } from './watchTabClones';
 import { watchUrl } from './watchUrl';
 import { captureElementPath } from './captureElementPath';
 
@@ -64,6 +63,18 @@ export interface InitializeOptions {
   environment?: string;
   /** analytics §8: critical errors are reported without a stack. @default false */
   disableStackTraces?: boolean;
+  /** Turn the agent off for this page: it logs 'Waymark is currently disabled.' and does nothing. */
+  disabled?: boolean;
+  /**
+   * Elements that act as inputs without firing `change` (custom widgets): leaving one (focusout) records a
+   * change event. Must be an array of selectors ('inputCssSelectors must be an array').
+   */
+  inputCssSelectors?: string[];
+  /**
+   * Elements that submit without a form (custom buttons): a click on one also records a submit event.
+   * Must be an array of selectors ('submitCssSelectors must be an array').
+   */
+  submitCssSelectors?: string[];
   /** analytics §9: keep the anonymous visitor id in local storage only, not in a cookie. @default false */
   localStorageOnly?: boolean;
   /** Lifetime of the visitor cookie in days. @default 100 */
@@ -111,8 +122,8 @@ interface Running {
   init: WorkerInit;
   /** The URL an event reports: custom URL source and host-function transforms applied. */
   pageUrl(): string;
-  /** The filters of the page-hide path, the same the worker applies. */
-  filters: EventFilters;
+  /** What the page-hide path does to an event, the same as the worker does. */
+  prepare(event: CapturedEvent, ctx: EnvelopeContext): SerializedEvent;
   bridge: Bridge;
   identity: Identity;
   guides: GuideDisplay | null;
@@ -194,6 +205,16 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     if (event.metaKey) flags.push('meta');
     if (event.shiftKey) flags.push('shift');
     capture({ type: 'click', element: captureElementPath(target, running.options), props: { flags } });
+    const submitter = matchSelectors(target, running.options.submitCssSelectors);
+    if (submitter) capture({ type: 'submit', element: captureElementPath(submitter, running.options), props: {} });
+  }
+
+  /** focusout on an element of inputCssSelectors: a custom input was left, which counts as a change. */
+  function onFocusOut(event: FocusEvent): void {
+    const target = hostTarget(event);
+    if (!target || !running) return;
+    const input = matchSelectors(target, running.options.inputCssSelectors);
+    if (input) capture({ type: 'change', element: captureElementPath(input, running.options), props: {} });
   }
 
   /** focus, submit and change (analytics §1): the element, never a value (values are not collected). */
@@ -218,7 +239,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     const held = bridge.held();
     bridge.flushCaptured();
     void bridge.call((api) => api.flush());
-    if (held.length) sendTail(init, running.filters, held);
+    if (held.length) sendTail(init, running.prepare, held);
   }
 
   /**
@@ -242,50 +263,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     return { visitor: { ...options.visitor }, account: { ...options.account }, parentAccount: { ...options.parentAccount } };
   }
 
-  /** Validates the privacy options once, logging the spec's messages; returns what may be used. */
-  function privacyOptions(options: InitializeOptions) {
-    const transforms: UrlTransform[] = [];
-    for (const t of Array.isArray(options.urlTransforms) ? options.urlTransforms : []) {
-      const problem = checkUrlTransform(t);
-      if (problem) log('error', `${problem}: ${JSON.stringify(t)}`);
-      else transforms.push(t);
-    }
-    let privacyFilters: RegExp[] = [];
-    if (options.privacyFilter !== undefined) {
-      const problem = checkPrivacyFilter(options.privacyFilter);
-      if (problem) log('error', problem);
-      else privacyFilters = compilePrivacyFilter(options.privacyFilter) ?? [];
-    }
-    const onPage = hasFunctionData(transforms);
-    const customUrl = options.customUrl;
-    let customUrlLogged = false;
-    let memoIn = '';
-    let memoOut = '';
-    // document.URL, not location.href: the same URL (pushState updates both) at a tenth of the cost here.
-    const pageUrl = (): string => {
-      let url = document.URL;
-      if (customUrl !== undefined) {
-        const resolved = resolveCustomUrl(customUrl);
-        if (resolved.ok) url = resolved.href;
-        else if (!customUrlLogged) {
-          customUrlLogged = true;
-          log('error', resolved.error);
-        }
-      }
-      if (!onPage) return url;
-      if (url !== memoIn) {
-        memoIn = url;
-        memoOut = applyUrlTransforms(url, transforms);
-      }
-      return memoOut;
-    };
-    // Host functions never cross to the worker: a list with one runs here, whole, and the worker gets none.
-    return { pageUrl, filters: { urlTransforms: onPage ? [] : transforms, privacyFilters } };
-  }
-
-  function start(options: InitializeOptions): void {
+  function start(options: InitializeOptions, privacy: PagePrivacy | null): void {
     const origin = new URL(env.assetBase).origin;
-    const privacy = privacyOptions(options);
     const identity = loadIdentity(
       options.apiKey,
       {
@@ -302,25 +281,30 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     const session = nextSession(sessions.read(), now, identity.visitorId, secureRandom);
     sessions.write(session.record);
     const campaignKey = `_wm_campaign.${options.apiKey}`;
-    // analytics §5: signed metadata that is given but invalid is not used (unsigned metadata instead).
-    const signed = checkSignedMetadata({ jwt: options.jwt, signingKeyName: options.signingKeyName });
-    if (!signed.ok) log('error', signed.error);
+    const tab = loadTabFacts();
+    // A duplicated tab starts with the original's tab id; the clone takes a new one (analytics §4).
+    tab.tabId = watchTabClones(options.apiKey, tab.tabId, tab.frameId, (tabId) => {
+      if (!running) return;
+      running.init.session = { ...running.init.session, tabId };
+      running.bridge.setSession(running.init.session);
+    }).tabId;
     const init: WorkerInit = {
       apiKey: options.apiKey,
       dataHost: trimOrigin(options.dataHost ?? origin),
       contentHost: trimOrigin(options.contentHost ?? origin),
       agentVersion: AGENT_VERSION,
       identity,
-      session: { sessionId: session.record.sessionId, ...loadTabFacts() },
+      session: { sessionId: session.record.sessionId, ...tab },
       metadata: metadataOf(options),
       // Classified in the worker (the site lists are no business of the main thread); see onCampaign.
       utm: readJson(campaignKey) ?? { channel: 'Direct' },
       campaign: { pageUrl: document.URL, referrer: document.referrer, newSession: session.isNew },
       device: matchMedia('(max-width: 767px)').matches ? 'mobile' : 'desktop',
       sendEventsWithPostOnly: options.sendEventsWithPostOnly === true,
-      auth: signed.ok ? signed.auth : undefined,
-      urlTransforms: [...privacy.filters.urlTransforms],
-      privacyFilters: [...privacy.filters.privacyFilters],
+      // Checked by the worker (analytics §5), which logs and drops an invalid pair.
+      signedMetadata: options.jwt !== undefined || options.signingKeyName !== undefined ? { jwt: options.jwt, signingKeyName: options.signingKeyName } : undefined,
+      urlTransforms: privacy ? [...privacy.filters.urlTransforms] : [],
+      privacyFilters: privacy ? [...privacy.filters.privacyFilters] : [],
       disableStackTraces: options.disableStackTraces === true,
     };
     const worker = startWorker(new URL('waymark.worker.js', env.assetBase).href, log);
@@ -335,8 +319,9 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       bridge,
       identity,
       guides: null,
-      pageUrl: privacy.pageUrl,
-      filters: privacy.filters,
+      // document.URL, not location.href: the same URL (pushState updates both) at a tenth of the cost here.
+      pageUrl: privacy?.pageUrl ?? (() => document.URL),
+      prepare: privacy?.prepare ?? enrichEvent,
       session: session.record,
       sessionSavedAt: now,
       sessions,
@@ -345,6 +330,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
 
     document.addEventListener('click', onClick, { capture: true, passive: true });
     for (const type of ['focusin', 'submit', 'change']) document.addEventListener(type, onElementEvent, { capture: true, passive: true });
+    if (options.inputCssSelectors?.length) document.addEventListener('focusout', onFocusOut, { capture: true, passive: true });
     // analytics §1, §9: a single-page app's page change is a page load, reported once.
     watchUrl(() => capture({ type: 'load', props: {} }));
     document.addEventListener('visibilitychange', onPageHide);
@@ -374,7 +360,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
   }
 
   const api: WaymarkApi = {
-    initialize(options) {
+    initialize(given) {
+      let options = given;
       if (state !== 'idle') {
         log('warn', MESSAGES.initializeOnce);
         return;
@@ -383,9 +370,30 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
         log('warn', MESSAGES.apiKeyMissing);
         return;
       }
+      if (options.disabled === true) {
+        log('info', MESSAGES.agentDisabled);
+        return;
+      }
+      // spec: analytics §5, §8 — the selector options must be arrays; anything else is ignored, said once.
+      for (const name of ['inputCssSelectors', 'submitCssSelectors'] as const) {
+        if (options[name] !== undefined && !Array.isArray(options[name])) {
+          log('error', name === 'inputCssSelectors' ? MESSAGES.inputSelectorsNotArray : MESSAGES.submitSelectorsNotArray);
+          options = { ...options, [name]: undefined };
+        }
+      }
       logger.setEnvironment(typeof options.environment === 'string' ? options.environment : undefined);
       state = 'waiting';
-      const go = () => guard(() => start(options));
+      const go = () => {
+        if (!needsPrivacy(options)) return guard(() => start(options, null));
+        // URL transforms, a privacy filter or a custom URL source: their code is a chunk of its own, so
+        // hosts without them never load it. The agent starts once it is here: no event ever leaves the
+        // page without the filters.
+        const url = new URL('waymark.privacy.js', env.assetBase).href;
+        (import(/* @vite-ignore */ url) as Promise<PrivacyModule>).then(
+          (m) => guard(() => start(options, m.createPagePrivacy(options, log))),
+          (err: unknown) => log('error', `the privacy module did not load (${url}): ${String(err)}; Waymark will not send events without it`),
+        );
+      };
       // guides §1: initialize only once the page is complete, unless initializeImmediately.
       if (options.initializeImmediately || document.readyState === 'complete') go();
       else addEventListener('load', go, { once: true });
@@ -502,8 +510,11 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
 const TAIL_BODY_LIMIT = 60_000;
 
 /** Sends held events as plain JSON POSTs (`{"events":[...]}`), in pieces within the beacon quota. */
-function sendTail(init: WorkerInit, filters: EventFilters, held: Array<{ event: CapturedEvent; identity: Identity }>): void {
-  const prepare = createEventPreparer(filters);
+function sendTail(
+  init: WorkerInit,
+  prepare: (event: CapturedEvent, ctx: EnvelopeContext) => SerializedEvent,
+  held: Array<{ event: CapturedEvent; identity: Identity }>,
+): void {
   const jsons = held.map(({ event, identity }) => prepare(event, { identity, session: init.session, utm: init.utm }).json);
   let start = 0;
   while (start < jsons.length) {
@@ -520,6 +531,20 @@ function sendTail(init: WorkerInit, filters: EventFilters, held: Array<{ event: 
   }
 }
 
+/** The closest element matching one of `selectors`; an invalid selector matches nothing. */
+function matchSelectors(el: Element, selectors: string[] | undefined): Element | null {
+  if (!selectors?.length) return null;
+  for (const selector of selectors) {
+    try {
+      const found = el.closest(selector);
+      if (found) return found;
+    } catch {
+      // An invalid selector from the host matches nothing.
+    }
+  }
+  return null;
+}
+
 function readJson<T>(key: string): T | null {
   try {
     return JSON.parse(localStorage.getItem(key) ?? 'null') as T | null;
@@ -534,6 +559,11 @@ function writeJson(key: string, value: unknown): void {
   } catch {
     // Storage unavailable: the next page classifies its own traffic.
   }
+}
+
+function needsPrivacy(options: InitializeOptions): boolean {
+  return (Array.isArray(options.urlTransforms) && options.urlTransforms.length > 0) ||
+    options.privacyFilter !== undefined || options.customUrl !== undefined || options.urlTransforms !== undefined;
 }
 
 function trimOrigin(host: string): string {

@@ -6,6 +6,7 @@ import { AGENT_VERSION, EVENT_SEND_DELAY_MS } from '../shared/constants';
 import type { EnvelopeContext, SerializedEvent } from '../shared/enrichEvent';
 import type { CapturedEvent } from '../shared/events';
 import { createEventPreparer } from '../shared/prepareEvent';
+import { checkSignedMetadata } from '../shared/checkSignedMetadata';
 import { toBase64Url } from '../shared/jzb';
 import { readCampaign, toUtm } from '../shared/readCampaign';
 import { ERROR_CODES, fail, ok, type Outcome } from '../shared/errors';
@@ -64,7 +65,11 @@ export function createWorkerApi(ports: WorkerPorts) {
         // spec: analytics §7 — acc, the encoded account id when set.
         acc: config.identity.accountId ? toBase64Url(new TextEncoder().encode(config.identity.accountId)) : undefined,
       });
-      const auth = () => config.auth;
+      // analytics §5: signed metadata given but invalid is refused with its message; events go unsigned.
+      const signed = config.signedMetadata ? checkSignedMetadata(config.signedMetadata) : { ok: true as const, auth: undefined };
+      if (!signed.ok) log('error', signed.error);
+      const signedAuth = signed.ok ? signed.auth : undefined;
+      const auth = () => signedAuth;
       let acknowledged = -1;
       const analytics = createSendQueue({
         apiKey: config.apiKey,
