@@ -67,3 +67,20 @@ export const LIGHTBOX_DEFAULTS = { width: 500, height: 500, backdropZIndex: 10_0
 export const CAPTURE_BATCH_MS = 50;
 /** How long the worker waits for more events before it sends a beacon. Waymark delivers within seconds. */
 export const EVENT_SEND_DELAY_MS = 1000;
+
+/** spec: analytics §4, §9 — a rage click is this many clicks close together in time and space. */
+export const RAGE_CLICK_COUNT = 4;
+/** spec: analytics §9 — the clicks of a rage click fall within this many ms. */
+export const RAGE_CLICK_WINDOW_MS = 1000;
+/** spec: analytics §9 — the clicks of a rage click fall within this many px. */
+export const RAGE_CLICK_RADIUS_PX = 30;
+/** spec: analytics §9 — a dead click is a click with no effect after this many ms. */
+export const DEAD_CLICK_MS = 500;
+/** spec: analytics §9 — the click buffer spans this many ms. */
+export const CLICK_BUFFER_WINDOW_MS = 100;
+/** spec: analytics §9 — the click buffer holds at most this many entries. */
+export const CLICK_BUFFER_MAX = 9;
+/** spec: analytics §9 — a u-turn is a return to the same page within this many ms. */
+export const U_TURN_WINDOW_MS = 7000;
+/** spec: analytics §9 — an error click's error message is kept to this many characters. */
+export const ERROR_CLICK_MESSAGE_LIMIT = 1500;
