@@ -64,6 +64,8 @@ export interface WorkerInit {
   privacyFilters?: RegExp[];
   /** analytics §8: critical errors carry no stack. @default false */
   disableStackTraces?: boolean;
+  /** The tab's last page loads before this one, oldest first: U-turns across full navigations (analytics §4). */
+  recentPages?: Array<{ url: string; time: number }>;
 }
 
 /** An internal error for the error log (analytics §8). */

@@ -204,7 +204,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     if (event.ctrlKey) flags.push('ctrl');
     if (event.metaKey) flags.push('meta');
     if (event.shiftKey) flags.push('shift');
-    capture({ type: 'click', element: captureElementPath(target, running.options), props: { flags } });
+    // Page coordinates: the worker judges rage clicks from them (analytics §4).
+    capture({ type: 'click', element: captureElementPath(target, running.options), props: { flags, x: event.pageX, y: event.pageY } });
     const submitter = matchSelectors(target, running.options.submitCssSelectors);
     if (submitter) capture({ type: 'submit', element: captureElementPath(submitter, running.options), props: {} });
   }
@@ -299,6 +300,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       // Classified in the worker (the site lists are no business of the main thread); see onCampaign.
       utm: readJson(campaignKey) ?? { channel: 'Direct' },
       campaign: { pageUrl: document.URL, referrer: document.referrer, newSession: session.isNew },
+      recentPages: recentPages(),
       device: matchMedia('(max-width: 767px)').matches ? 'mobile' : 'desktop',
       sendEventsWithPostOnly: options.sendEventsWithPostOnly === true,
       // Checked by the worker (analytics §5), which logs and drops an invalid pair.
@@ -332,7 +334,11 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     for (const type of ['focusin', 'submit', 'change']) document.addEventListener(type, onElementEvent, { capture: true, passive: true });
     if (options.inputCssSelectors?.length) document.addEventListener('focusout', onFocusOut, { capture: true, passive: true });
     // analytics §1, §9: a single-page app's page change is a page load, reported once.
-    watchUrl(() => capture({ type: 'load', props: {} }));
+    rememberPage(document.URL, now);
+    watchUrl((url) => {
+      rememberPage(url, Date.now());
+      capture({ type: 'load', props: {} });
+    });
     document.addEventListener('visibilitychange', onPageHide);
     addEventListener('pagehide', onPageHide);
 
@@ -543,6 +549,27 @@ function matchSelectors(el: Element, selectors: string[] | undefined): Element |
     }
   }
   return null;
+}
+
+const PAGES_KEY = '_wm_pages';
+
+/** The tab's last two page loads, oldest first (session storage: this tab only). */
+function recentPages(): Array<{ url: string; time: number }> {
+  try {
+    const pages = JSON.parse(sessionStorage.getItem(PAGES_KEY) ?? '[]') as Array<{ url: string; time: number }>;
+    return Array.isArray(pages) ? pages.filter((p) => typeof p?.url === 'string' && typeof p.time === 'number').slice(-2) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Records a page load of this tab, for the next page's U-turn check. One write per page change. */
+function rememberPage(url: string, time: number): void {
+  try {
+    sessionStorage.setItem(PAGES_KEY, JSON.stringify([...recentPages(), { url, time }].slice(-2)));
+  } catch {
+    // No session storage: U-turns across full navigations go unseen.
+  }
 }
 
 function readJson<T>(key: string): T | null {

@@ -5,6 +5,7 @@
 import { AGENT_VERSION, EVENT_SEND_DELAY_MS } from '../shared/constants';
 import type { EnvelopeContext, SerializedEvent } from '../shared/enrichEvent';
 import type { CapturedEvent } from '../shared/events';
+import { annotateFrustration, createRageClickDetector, createUTurnDetector } from '../shared/detectFrustration';
 import { createEventPreparer } from '../shared/prepareEvent';
 import { checkSignedMetadata } from '../shared/checkSignedMetadata';
 import { toBase64Url } from '../shared/jzb';
@@ -38,6 +39,24 @@ export function createWorkerApi(ports: WorkerPorts) {
     void Promise.resolve(callbacks?.log(level, message)).catch(() => undefined);
   };
   const notInitialized = () => fail(ERROR_CODES.notInitialized, 'the worker was called before init');
+  // analytics §4: frustration is judged here, off the main thread, from what the shim captured.
+  const rage = createRageClickDetector();
+  const uTurn = createUTurnDetector();
+
+  /** Marks rage clicks and U-turn page loads with `frustrationTypes` (wire-protocol.md "click"). */
+  function withFrustration(captured: CapturedEvent): CapturedEvent {
+    if (captured.type === 'click') {
+      const { x, y } = captured.props as { x?: unknown; y?: unknown };
+      if (typeof x !== 'number' || typeof y !== 'number') return captured;
+      const verdict = rage.observe({ time: captured.time, x, y, sequence: captured.sequence });
+      return verdict.rage ? { ...captured, props: annotateFrustration(captured.props, 'rageClick') } : captured;
+    }
+    if (captured.type === 'load') {
+      const verdict = uTurn.observe({ time: captured.time, url: captured.url });
+      return verdict.uTurn ? { ...captured, props: annotateFrustration(captured.props, 'uTurn') } : captured;
+    }
+    return captured;
+  }
 
   const api = {
     hello(protocolVersion: number) {
@@ -51,6 +70,9 @@ export function createWorkerApi(ports: WorkerPorts) {
     init(options: WorkerInit, shimCallbacks: ShimCallbacks): Outcome<null> {
       callbacks = shimCallbacks;
       const config: WorkerInit = { ...options };
+      // Each full page load has a worker of its own: replay the tab's previous loads so A -> B -> A across
+      // navigations is seen as the U-turn it is.
+      for (const page of config.recentPages ?? []) uTurn.observe(page);
       if (config.campaign) {
         // analytics §3, §4: a session's source is set when it starts, or when a page brings a campaign or
         // comes from another site; a direct page view mid-session keeps the session's source.
@@ -127,8 +149,9 @@ export function createWorkerApi(ports: WorkerPorts) {
       if (!running || !running.sending) return;
       const { context, analytics, prepare } = running;
       const items: QueueItem[] = [];
-      for (const captured of events) {
+      for (let captured of events) {
         try {
+          captured = withFrustration(captured);
           const { json } = prepare(captured, context);
           items.push({ json, track: captured.type === 'track', sequence: captured.sequence });
         } catch (err) {

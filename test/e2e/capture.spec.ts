@@ -53,3 +53,46 @@ test.describe('analytics §1 capture of form and page events', () => {
     expect(types.indexOf('unload')).toBeGreaterThan(types.indexOf('load'));
   });
 });
+
+test.describe('analytics §4 frustration', () => {
+  test('four quick clicks on one spot are rage clicks; a slower fifth is not', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('rage');
+    await openHostPage(
+      '/e2e/rage',
+      `<!doctype html><html><head><script src="/waymark.js"></script><script>waymark.initialize({ apiKey: 'e2e-frustration', visitor: { id: '${visitor}' }, initializeImmediately: true });</script></head><body><button id="stuck" style="margin:40px">Stuck</button></body></html>`,
+    );
+    await agentReady(page);
+    for (let i = 0; i < 4; i++) await page.click('#stuck', { delay: 0 });
+    await page.waitForTimeout(1100);
+    await page.click('#stuck');
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const clicks = await storedEvents(serverUrl, { apiKey: 'e2e-frustration', visitorId: visitor, type: 'click' });
+    expect(clicks.map((c) => c.props.frustrationTypes ?? [])).toEqual([[], [], [], ['rageClick'], []]);
+    expect(typeof clicks[0]!.props.x).toBe('number');
+  });
+
+  test('leaving a page and coming back within 7 s is a U-turn, in an SPA and across full page loads', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('uturn');
+    const html = `<!doctype html><html><head><script src="/waymark.js"></script><script>waymark.initialize({ apiKey: 'e2e-frustration', visitor: { id: '${visitor}' }, initializeImmediately: true });</script></head><body>page</body></html>`;
+    await openHostPage('/e2e/uturn-a', html);
+    await agentReady(page);
+    await page.evaluate(() => history.pushState(null, '', '/e2e/uturn-b'));
+    await page.waitForTimeout(600);
+    await page.evaluate(() => history.back());
+    await page.waitForTimeout(600);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    await openHostPage('/e2e/uturn-c', html);
+    await agentReady(page);
+    await openHostPage('/e2e/uturn-a', html);
+    await agentReady(page);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const loads = await storedEvents(serverUrl, { apiKey: 'e2e-frustration', visitorId: visitor, type: 'load' });
+    expect(loads.map((l) => [new URL(l.url).pathname, l.props.frustrationTypes ?? []])).toEqual([
+      ['/e2e/uturn-a', []],
+      ['/e2e/uturn-b', []],
+      ['/e2e/uturn-a', ['uTurn']],
+      ['/e2e/uturn-c', []],
+      ['/e2e/uturn-a', ['uTurn']],
+    ]);
+  });
+});
