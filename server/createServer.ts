@@ -8,12 +8,14 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } f
 import { createEventStore } from './createEventStore';
 import { createGuideCatalog } from './createGuideCatalog';
 import { createLogStore } from './createLogStore';
+import { createSegmentRules } from './createSegmentRules';
 import { createStaticHandler } from './createStaticHandler';
 import { openDatabase } from './openDatabase';
 import { isApiPath, registerCors } from './registerCors';
 import { registerApiRoutes } from './registerApiRoutes';
 import { registerDataRoutes } from './registerDataRoutes';
 import { registerLogRoutes } from './registerLogRoutes';
+import { registerSegmentFlagRoutes } from './registerSegmentFlagRoutes';
 import { SERVER_LIMITS } from './SERVER_LIMITS';
 
 /**
@@ -35,6 +37,8 @@ export interface ServerOptions {
   databaseUrl?: string;
   /** Folder of guide definition files, one guide per `*.json` (env WAYMARK_GUIDES). @default 'server/demo/guides' */
   guidesDir?: string;
+  /** Segment rules file, re-read when it changes (env WAYMARK_SEGMENT_RULES). @default 'server/demo/segment-rules.json' */
+  segmentRulesFile?: string;
   /** Built agent files served at `/`: waymark.js, waymark.worker.js, waymark.overlay.js, chunks. @default 'dist/agent' */
   agentDir?: string;
   /** Built demo app served at `/`, index.html for unknown GET paths that accept HTML. @default 'dist/demo' */
@@ -129,6 +133,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     registerDataRoutes(app, { store, guides });
     registerApiRoutes(app, store);
     registerLogRoutes(app, logStore);
+    registerSegmentFlagRoutes(
+      app,
+      createSegmentRules({ file: resolve(options.segmentRulesFile ?? resolve(repoRoot, 'server/demo/segment-rules.json')), warn }),
+    );
 
     const serveStatic = createStaticHandler({
       agentDir: resolve(options.agentDir ?? resolve(repoRoot, 'dist/agent')),

@@ -1,6 +1,7 @@
 /**
  * `npm run serve`: the reference server with its settings from the environment.
- * PORT (default 8080), WAYMARK_DATA (PGlite folder), WAYMARK_GUIDES (guide folder), DATABASE_URL
+ * PORT (default 8080), WAYMARK_DATA (PGlite folder), WAYMARK_GUIDES (guide folder), WAYMARK_SEGMENT_RULES
+ * (segment rules file), DATABASE_URL
  * (use PostgreSQL instead of PGlite), WAYMARK_LOG=1 (log requests).
  */
 import { startServer } from './createServer';
@@ -16,6 +17,7 @@ const server = await startServer({
   port,
   dataDir: process.env.WAYMARK_DATA || undefined,
   guidesDir: process.env.WAYMARK_GUIDES || undefined,
+  segmentRulesFile: process.env.WAYMARK_SEGMENT_RULES || undefined,
   databaseUrl: process.env.DATABASE_URL || undefined,
   logger: process.env.WAYMARK_LOG === '1',
 }).catch((err: Error) => {
