@@ -86,6 +86,8 @@ export interface ShimCallbacks {
   delivered(sequence: number): void;
   /** The session's traffic source as classified by the worker, for the shim to keep for later pages. */
   campaign(utm: Record<string, string>): void;
+  /** The visitor's segment flags, each time the collector answers (analytics §7). */
+  segmentFlags(flags: string[]): void;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';

@@ -97,6 +97,8 @@ export interface WaymarkApi {
   hideGuides(): void;
   isReady(): boolean;
   getVersion(): string;
+  /** The visitor's segment flags as the collector last answered; [] until it has. */
+  getSegmentFlags(): string[];
   /** analytics §4: forget the visitor: a new anonymous visitor, no account, a new session. */
   clearSession(): void;
   /** analytics §1 lock: stop writing any event until startSendingEvents. */
@@ -143,6 +145,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
   let running: Running | null = null;
   /** analytics §1 lock. */
   let sending = true;
+  /** The visitor's segment flags as the collector last answered (analytics §7). */
+  let segmentFlags: string[] = [];
   /** Commands given before the agent runs, replayed in order once it does (guides §1). */
   const pending: Array<(r: Running) => void> = [];
 
@@ -310,11 +314,17 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       disableStackTraces: options.disableStackTraces === true,
     };
     const worker = startWorker(new URL('waymark.worker.js', env.assetBase).href, log);
-    const bridge = createBridge(worker, init, log, (utm) => {
-      // The session's traffic source as the worker classified it: kept for the session's later pages.
-      init.utm = utm;
-      writeJson(campaignKey, utm);
-    });
+    const bridge = createBridge(
+      worker,
+      init,
+      log,
+      (utm) => {
+        // The session's traffic source as the worker classified it: kept for the session's later pages.
+        init.utm = utm;
+        writeJson(campaignKey, utm);
+      },
+      (flags) => (segmentFlags = flags),
+    );
     running = {
       options,
       init,
@@ -488,6 +498,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       whenRunning((r) => void r.bridge.call((w) => w.setSending(true)), undefined);
     },
     isSendingEvents: () => sending,
+    getSegmentFlags: () => segmentFlags.slice(),
 
     isReady: () => state === 'running',
     getVersion: () => AGENT_VERSION,

@@ -63,6 +63,7 @@ export function createBridge(
   init: WorkerInit,
   log: (level: LogLevel, message: string) => void,
   onCampaign: (utm: Record<string, string>) => void = () => undefined,
+  onSegmentFlags: (flags: string[]) => void = () => undefined,
 ): Bridge {
   let sequence = 0;
   let identity = init.identity;
@@ -86,7 +87,7 @@ export function createBridge(
     },
     (err: unknown) => log('error', `the Waymark worker did not answer: ${String(err)}`),
   );
-  void api.init(init, proxy({ log, delivered, campaign: onCampaign }));
+  void api.init(init, proxy({ log, delivered, campaign: onCampaign, segmentFlags: onSegmentFlags }));
 
   let buffer: CapturedEvent[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;

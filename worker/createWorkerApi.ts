@@ -14,6 +14,7 @@ import { ERROR_CODES, fail, ok, type Outcome } from '../shared/errors';
 import { PROTOCOL_VERSION, type LogLevel, type ShimCallbacks, type WorkerApi, type WorkerInit } from '../shared/protocol';
 import { createErrorReporter, type ErrorReporter } from './createErrorReporter';
 import { createGuideEngine, type GuideEngine } from './createGuideEngine';
+import { createSegmentFlags, type SegmentFlags } from './createSegmentFlags';
 import { createSendQueue, type QueueItem, type SendQueue } from './createSendQueue';
 import type { WorkerPorts } from './ports';
 
@@ -26,6 +27,9 @@ interface Running {
   sending: boolean;
   prepare(captured: CapturedEvent, ctx: EnvelopeContext): SerializedEvent;
   errors: ErrorReporter;
+  segments: SegmentFlags;
+  /** The page the latest event came from, for segment flag requests. */
+  url: string;
 }
 
 export function createWorkerApi(ports: WorkerPorts) {
@@ -128,6 +132,23 @@ export function createWorkerApi(ports: WorkerPorts) {
           params: beaconParams,
         }),
         sending: true,
+        url: config.campaign?.pageUrl ?? '',
+        segments: createSegmentFlags({
+          apiKey: config.apiKey,
+          dataHost: config.dataHost,
+          agentVersion: config.agentVersion,
+          ports,
+          log,
+          getRequest: () => ({
+            visitorId: config.identity.visitorId,
+            accountId: config.identity.accountId,
+            metadata: config.metadata,
+            url: running?.url ?? '',
+          }),
+          getAuth: auth,
+          getAcc: () => beaconParams().acc,
+          onFlags: (flags) => void Promise.resolve(callbacks?.segmentFlags(flags)).catch(() => undefined),
+        }),
         prepare: createEventPreparer({ urlTransforms: config.urlTransforms ?? [], privacyFilters: config.privacyFilters ?? [] }),
         errors: createErrorReporter({
           apiKey: config.apiKey,
@@ -142,6 +163,7 @@ export function createWorkerApi(ports: WorkerPorts) {
       // What earlier page loads could not send goes first (analytics §9 durability).
       void analytics.restore().then((n) => n && log('info', `sending ${n} events left unsent by an earlier page`));
       void running.guides.events.restore();
+      void running.segments.load();
       return ok(null);
     },
 
@@ -149,6 +171,7 @@ export function createWorkerApi(ports: WorkerPorts) {
       if (!running || !running.sending) return;
       const { context, analytics, prepare } = running;
       const items: QueueItem[] = [];
+      if (events.length) running.url = events[events.length - 1]!.url;
       for (let captured of events) {
         try {
           captured = withFrustration(captured);
@@ -181,6 +204,8 @@ export function createWorkerApi(ports: WorkerPorts) {
       if (!running) return;
       running.config.identity = identity;
       running.context.identity = identity;
+      // analytics §4: flags follow the visitor; bursts of changes collapse into one request (50 ms).
+      running.segments.request();
     },
 
     async flush() {

@@ -119,3 +119,26 @@ test.describe('analytics §5 signed metadata', () => {
     }
   });
 });
+
+test.describe('analytics §7 segment flags', () => {
+  test('flags come from the collector for the visitor and page, and follow identify', async ({ page, openHostPage }) => {
+    const apiKey = uniqueId('flags');
+    const requests: string[] = [];
+    page.on('request', (r) => r.url().includes('/data/segmentflag.json/') && requests.push(r.url()));
+    await openHostPage(
+      '/e2e/reports-flags',
+      hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'flag-v', plan: 'pro' }, account: { id: 'other' } });` }),
+    );
+    await agentReady(page);
+    await expect.poll(() => page.evaluate(() => (window as any).waymark.getSegmentFlags())).toEqual(expect.arrayContaining(['beta-tester', 'everyone']));
+    expect(await page.evaluate(() => (window as any).waymark.getSegmentFlags())).not.toContain('acme-staff');
+    const before = requests.length;
+    await page.evaluate(() => {
+      (window as any).waymark.identify('flag-v', 'acme');
+      (window as any).waymark.identify('flag-v2', 'acme');
+    });
+    await expect.poll(() => page.evaluate(() => (window as any).waymark.getSegmentFlags())).toContain('acme-staff');
+    // Two identify calls in a row: one request (debounced 50 ms).
+    expect(requests.length - before).toBe(1);
+  });
+});
