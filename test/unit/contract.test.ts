@@ -57,14 +57,15 @@ describe('shim-worker contract (STYLE §2)', () => {
     bridge.capture({ type: 'track', time: 2000, url: 'http://h/p', props: { plan: 'pro' }, trackEventName: 'Upgraded' });
     const outcome = await bridge.call((api) => api.flush());
     expect(outcome).toEqual({ ok: true, value: { sent: 6, pending: 0, errors: [] } });
-    const events = transport.requests.flatMap((r) => decodeJzb(queryOf(r.url).get('jzb')!) as WireEvent[]);
+    const beacons = transport.requests.filter((r) => r.url.includes('/data/ptm.gif/'));
+    const events = beacons.flatMap((r) => decodeJzb(queryOf(r.url).get('jzb')!) as WireEvent[]);
     expect(events.map((e) => e.sequence)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(events.map((e) => e.visitor_id)).toEqual(['v-1', 'v-1', 'v-1', 'v-1', 'v-1', 'v-2']);
     const track = events[5]!;
     expect(track).toMatchObject({ type: 'track', track_event_name: 'Upgraded', props: { plan: 'pro' }, tabId: 'tab-1', frameId: 'frame-1' });
     const { bytes, ...rest } = track;
     expect(bytes).toBe(JSON.stringify(rest).length);
-    expect(queryOf(transport.requests.at(-1)!.url).get('type')).toBe('track');
+    expect(queryOf(beacons.at(-1)!.url).get('type')).toBe('track');
   });
 
   it('holds every event until the worker acknowledges it, with the identity it was captured under', async () => {
