@@ -5,17 +5,24 @@
  * clicks, and Chromium's main-thread counters are read around the burst. The difference per click, as a
  * median over alternating runs, is the agent's added main-thread time. The collector is then read back to
  * check the agent delivered every click, and the bundle sizes from the build are printed beside their
- * budgets. Prints a table and writes bench/results/bench-<timestamp>.json and bench/results/latest.json.
+ * budgets. Then the same pair of pages takes a 10,000-click burst, clicks back to back, for the main-thread
+ * time per event under load and the long tasks the agent adds (none is the goal). Last, the worker half of
+ * the pipeline (prepare + encode) is timed in a dedicated worker against the fflate floor.
+ * Prints tables and writes bench/results/bench-<timestamp>.json and bench/results/latest.json.
  * Exit code 0 when targets are missed (misses are findings); non-zero only when the bench itself fails.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../server/createServer';
 import { BENCH_TARGET_COUNT, BENCH_TARGET_SELECTOR, buildBenchPage } from './benchPage';
+import { watchMachineLoad, type MachineLoad } from './measureMachineLoad';
 import { createMainThreadProbe, MAIN_THREAD_METRICS, type MainThreadMetric, type MetricDeltas } from './measureMainThread';
+import { bundlePipelineWorker, measurePipeline, summarizePipeline, type PipelineOptions, type PipelineRun, type PipelineSummary } from './measurePipeline';
+import { observeLongTasks, readLongTasks, type LongTask } from './observeLongTasks';
+import { runBackToBackBurst, type BackToBackSchedule } from './runBackToBackBurst';
 import { assertPageSafe, runClickBurst, type BurstResult, type ClickSchedule } from './runClickBurst';
 import { formatTable, spreadOf, type Spread } from './summarize';
 
@@ -43,9 +50,27 @@ const CONFIG = {
   settleMs: 400,
   /** How long to wait for the collector to hold a run's clicks after flushNow(). */
   deliveryTimeoutMs: 15_000,
-  /** The whole bench aborts (and cleans up) past this. */
+  /** The 10,000-click burst: main-thread time per event under load, and long tasks. A page pair per run. */
+  burst: {
+    runs: 3,
+    /** Its own api key, and a visitor id per run, so the collector can count each page's 10,000 clicks. */
+    apiKey: 'bench-burst',
+    schedule: {
+      clicks: 10_000,
+      // 100 clicks per task, each task posting the next: a task's dispatch takes ~2 ms on the baseline page
+      // here (the table prints its longest), far below the 50 ms of a long task, so the baseline page has none
+      // of its own and a long task on the agent page is the agent's.
+      clicksPerTask: 100,
+      selector: BENCH_TARGET_SELECTOR,
+    } satisfies BackToBackSchedule,
+    settleMs: 500,
+    deliveryTimeoutMs: 30_000,
+  },
+  /** The worker pipeline: prepare + encode of synthetic clicks in a dedicated worker (bench/pipelineWorker.ts). */
+  pipeline: { events: 50_000, chunk: 125, repetitions: 5, seed: 1 } satisfies PipelineOptions,
+  /** The whole bench (all three parts) aborts (and cleans up) past this. */
   deadlineMs: 240_000,
-  targets: { addedMainThreadUsPerClick: 15, shimGzipKB: 12 },
+  targets: { addedMainThreadUsPerClick: 15, shimGzipKB: 12, pipelineEventsPerSecond: 70_000, longTasksAddedByAgent: 0 },
   chromium: {
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -54,6 +79,47 @@ const CONFIG = {
 
 type Variant = 'baseline' | 'agent';
 
+/** How one page is measured: the paced 2000 clicks, or the 10,000-click burst. */
+interface Scenario {
+  name: 'paced' | 'burst';
+  apiKey: string;
+  /** Visitor id of the agent page of run `run` (1-based). */
+  visitorId(run: number): string;
+  /** Page URL path under /bench/, without `.html`. */
+  pagePath(variant: Variant): string;
+  clicks: number;
+  settleMs: number;
+  deliveryTimeoutMs: number;
+  /** Fires the clicks inside the page. */
+  fire(page: Page): Promise<BurstResult & { longestTaskMs?: number }>;
+  /** Collect the page's long tasks over the window. */
+  observeLongTasks: boolean;
+}
+
+const PACED: Scenario = {
+  name: 'paced',
+  apiKey: CONFIG.apiKey,
+  visitorId: () => CONFIG.visitorId,
+  pagePath: (variant) => variant,
+  clicks: CONFIG.schedule.clicks,
+  settleMs: CONFIG.settleMs,
+  deliveryTimeoutMs: CONFIG.deliveryTimeoutMs,
+  fire: (page) => page.evaluate(runClickBurst, CONFIG.schedule),
+  observeLongTasks: false,
+};
+
+const BURST: Scenario = {
+  name: 'burst',
+  apiKey: CONFIG.burst.apiKey,
+  visitorId: (run) => `bench-burst-visitor-${run}`,
+  pagePath: (variant) => `burst-${variant}`,
+  clicks: CONFIG.burst.schedule.clicks,
+  settleMs: CONFIG.burst.settleMs,
+  deliveryTimeoutMs: CONFIG.burst.deliveryTimeoutMs,
+  fire: (page) => page.evaluate(runBackToBackBurst, CONFIG.burst.schedule),
+  observeLongTasks: true,
+};
+
 /** The page-side view of the agent, for the few calls the bench makes. */
 interface BenchWindow {
   waymark?: { isReady?(): boolean; flushNow(): Promise<unknown> };
@@ -61,14 +127,17 @@ interface BenchWindow {
 
 /** One page, one burst. */
 interface PageSample {
+  scenario: Scenario['name'];
   variant: Variant;
   run: number;
   /** 0 when this page went first in its run. */
   position: number;
   url: string;
   deltas: MetricDeltas;
-  burst: BurstResult;
+  burst: BurstResult & { longestTaskMs?: number };
   windowMs: number;
+  /** Burst only: the long tasks that started inside the window. */
+  longTasks?: LongTask[];
   /** Requests to the collector made during the window and held until it closed. */
   heldRequests: number;
   /** Elements in the page, to show it is the ~300-element page. */
@@ -80,7 +149,7 @@ interface PageSample {
 }
 
 async function main(): Promise<void> {
-  assertPageSafe(runClickBurst);
+  for (const fn of [runClickBurst, runBackToBackBurst, observeLongTasks, readLongTasks]) assertPageSafe(fn);
   const bundles = readBundleSizes();
   const guidesDir = mkdtempSync(join(tmpdir(), 'waymark-bench-guides-')); // empty: no guide may show
   let server: RunningServer | undefined;
@@ -90,36 +159,55 @@ async function main(): Promise<void> {
     process.exit(3);
   }, CONFIG.deadlineMs + 30_000);
   hardStop.unref();
+  // The machine may be shared: what other processes took while the bench ran is part of its figures' context.
+  const readMachineLoad = watchMachineLoad();
 
   try {
+    // Built before Chromium starts, so the build's CPU never overlaps a measurement.
+    const pipelineBundle = await bundlePipelineWorker();
     server = await startServer({ port: 0, dataDir: 'memory://', guidesDir });
     browser = await chromium.launch({ executablePath: CONFIG.chromium.executablePath, args: [...CONFIG.chromium.args], headless: true });
     const chromiumVersion = browser.version();
     const serverUrl = server.url;
     const openBrowser = browser;
-    console.log(`bench: Chromium ${chromiumVersion}, ${CONFIG.runs} runs x ${CONFIG.schedule.clicks} clicks per page, server ${serverUrl}`);
+    console.log(`bench: Chromium ${chromiumVersion}, ${CONFIG.runs} runs x ${CONFIG.schedule.clicks} clicks per page, then ` +
+      `${CONFIG.burst.runs} runs x ${CONFIG.burst.schedule.clicks} burst clicks, then the worker pipeline; server ${serverUrl}`);
 
-    const samples = await withDeadline(
-      (async () => {
-        const out: PageSample[] = [];
-        for (let run = 0; run < CONFIG.runs; run++) {
-          // Alternate which page goes first so slow drift (thermal, caches, the server's growing table)
-          // does not always land on the same side.
-          const order: Variant[] = run % 2 === 0 ? ['baseline', 'agent'] : ['agent', 'baseline'];
-          for (const [position, variant] of order.entries()) {
-            const sample = await measurePage(openBrowser, serverUrl, variant, run, position);
-            out.push(sample);
-            console.log(`  run ${run + 1} ${variant.padEnd(8)} TaskDuration ${sample.deltas.TaskDuration.toFixed(1)} ms, dispatch ${sample.burst.dispatchMs.toFixed(1)} ms, ${sample.heldRequests} beacons held` +
-              (sample.delivery ? `, collector stored ${sample.delivery.storedClicks}/${sample.burst.clicks} clicks` : ''));
-          }
+    /** Page pairs of one scenario, alternating which page goes first. */
+    const measurePairs = async (scenario: Scenario, runs: number): Promise<PageSample[]> => {
+      const out: PageSample[] = [];
+      for (let run = 0; run < runs; run++) {
+        // Alternate which page goes first so slow drift (thermal, caches, the server's growing table)
+        // does not always land on the same side.
+        const order: Variant[] = run % 2 === 0 ? ['baseline', 'agent'] : ['agent', 'baseline'];
+        for (const [position, variant] of order.entries()) {
+          const sample = await measurePage(openBrowser, serverUrl, scenario, variant, run, position);
+          out.push(sample);
+          const longTasks = sample.longTasks
+            ? `, longest task ${sample.burst.longestTaskMs?.toFixed(1)} ms, ${sample.longTasks.length} long tasks` +
+              (sample.longTasks.length ? ` (longest ${Math.max(...sample.longTasks.map((t) => t.duration)).toFixed(0)} ms)` : '')
+            : '';
+          console.log(`  ${scenario.name === 'burst' ? 'burst ' : ''}run ${run + 1} ${variant.padEnd(8)} TaskDuration ${sample.deltas.TaskDuration.toFixed(1)} ms, ` +
+            `dispatch ${sample.burst.dispatchMs.toFixed(1)} ms${longTasks}, ${sample.heldRequests} beacons held` +
+            (sample.delivery ? `, collector stored ${sample.delivery.storedClicks}/${sample.burst.clicks} clicks` : ''));
         }
-        return out;
+      }
+      return out;
+    };
+
+    const measured = await withDeadline(
+      (async () => {
+        const paced = await measurePairs(PACED, CONFIG.runs);
+        const burst = await measurePairs(BURST, CONFIG.burst.runs);
+        const pipeline = await measurePipeline(openBrowser, serverUrl, pipelineBundle, CONFIG.pipeline, (line) => console.log(line));
+        return { paced, burst, pipeline };
       })(),
       CONFIG.deadlineMs,
     );
 
-    const totalStored = await storedClicks(serverUrl, () => true);
-    const report = buildReport(samples, bundles, totalStored, {
+    const machineLoad = readMachineLoad(); // before Chromium closes: its processes are counted as the bench's
+    const totalStored = await storedClicks(serverUrl, { apiKey: CONFIG.apiKey }, () => true);
+    const report = buildReport(measured.paced, measured.burst, measured.pipeline, bundles, totalStored, machineLoad, {
       chromium: chromiumVersion,
       node: process.version,
       cpuCount: cpus().length,
@@ -139,9 +227,9 @@ async function main(): Promise<void> {
 
 /**
  * Opens a fresh context and page (no cache, storage or worker left by an earlier page), serves the bench
- * page on the server's origin so the agent's worker is same-origin, and measures one burst.
+ * page on the server's origin so the agent's worker is same-origin, and measures one burst of `scenario`.
  */
-async function measurePage(browser: Browser, serverUrl: string, variant: Variant, run: number, position: number): Promise<PageSample> {
+async function measurePage(browser: Browser, serverUrl: string, scenario: Scenario, variant: Variant, run: number, position: number): Promise<PageSample> {
   const context = await browser.newContext();
   // Releases the collector requests held during the measured window (see below); also called in finally so
   // that a failing run never leaves a route handler waiting while the context closes.
@@ -155,10 +243,12 @@ async function measurePage(browser: Browser, serverUrl: string, variant: Variant
       if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
     });
 
-    const html = buildBenchPage({ withAgent: variant === 'agent', apiKey: CONFIG.apiKey, visitorId: CONFIG.visitorId });
+    const visitorId = scenario.visitorId(run + 1);
+    const html = buildBenchPage({ withAgent: variant === 'agent', apiKey: scenario.apiKey, visitorId });
     // The query string tags this page's events with its run, so the collector can be counted per page.
-    const url = `${serverUrl}/bench/${variant}.html?run=${run + 1}`;
-    await page.route(`${serverUrl}/bench/${variant}.html*`, (route) =>
+    const path = `${serverUrl}/bench/${scenario.pagePath(variant)}.html`;
+    const url = `${path}?run=${run + 1}`;
+    await page.route(`${path}*`, (route) =>
       route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
     );
     // The collector shares this machine's 2 CPUs with the browser, which it never does in production: its
@@ -189,19 +279,23 @@ async function measurePage(browser: Browser, serverUrl: string, variant: Variant
     }), CONFIG.schedule.selector);
     if (targetCount !== BENCH_TARGET_COUNT) throw new Error(`the bench page has ${targetCount} targets, expected ${BENCH_TARGET_COUNT}`);
     await page.waitForTimeout(CONFIG.idleBeforeMs);
+    // Installed just before the window; what it reports from before (buffered entries) is filtered out.
+    const longTasksSince = scenario.observeLongTasks ? await page.evaluate(observeLongTasks) : 0;
 
     held = new Promise<void>((resolve) => (releaseHeld = resolve));
-    const measured = await probe.measure(() => page.evaluate(runClickBurst, CONFIG.schedule), CONFIG.settleMs);
+    const measured = await probe.measure(() => scenario.fire(page), scenario.settleMs);
+    // Read before the collector requests are released and before flushNow, which are not the burst's.
+    const longTasks = scenario.observeLongTasks ? await page.evaluate(readLongTasks, longTasksSince) : undefined;
     held = null;
     releaseHeld();
     await probe.detach();
-    if (measured.result.clicks !== CONFIG.schedule.clicks) {
-      throw new Error(`${variant} page fired ${measured.result.clicks} clicks, expected ${CONFIG.schedule.clicks}`);
+    if (measured.result.clicks !== scenario.clicks) {
+      throw new Error(`${variant} page fired ${measured.result.clicks} clicks, expected ${scenario.clicks}`);
     }
 
     const sample: PageSample = {
-      variant, run: run + 1, position, url,
-      deltas: measured.deltas, burst: measured.result, windowMs: measured.windowMs, elementCount, heldRequests, problems,
+      scenario: scenario.name, variant, run: run + 1, position, url,
+      deltas: measured.deltas, burst: measured.result, windowMs: measured.windowMs, longTasks, elementCount, heldRequests, problems,
     };
     if (variant === 'agent') {
       // The worker sends beacons ~1 s after events reach it; flushNow sends now. Closing the context before
@@ -209,9 +303,9 @@ async function measurePage(browser: Browser, serverUrl: string, variant: Variant
       const flushReport = await page.evaluate(() => (window as unknown as BenchWindow).waymark!.flushNow());
       const started = performance.now();
       let stored = 0;
-      while (performance.now() - started < CONFIG.deliveryTimeoutMs) {
-        stored = await storedClicks(serverUrl, (eventUrl) => eventUrl === url);
-        if (stored >= CONFIG.schedule.clicks) break;
+      while (performance.now() - started < scenario.deliveryTimeoutMs) {
+        stored = await storedClicks(serverUrl, { apiKey: scenario.apiKey, visitorId }, (eventUrl) => eventUrl === url);
+        if (stored >= scenario.clicks) break;
         await new Promise((r) => setTimeout(r, 250));
       }
       sample.delivery = { flushReport, storedClicks: stored, waitedMs: Math.round(performance.now() - started) };
@@ -223,9 +317,12 @@ async function measurePage(browser: Browser, serverUrl: string, variant: Variant
   }
 }
 
-/** Click events the collector holds for the bench api key whose page URL passes `urlFilter`. */
-async function storedClicks(serverUrl: string, urlFilter: (url: string) => boolean): Promise<number> {
-  const query = new URLSearchParams({ apiKey: CONFIG.apiKey, type: 'click', limit: '10000' });
+/**
+ * Click events the collector holds for `filter` whose page URL passes `urlFilter`. /api/events answers at most
+ * 10,000 events, oldest first, so a filter must narrow it to one page's clicks when a page fires 10,000.
+ */
+async function storedClicks(serverUrl: string, filter: { apiKey: string; visitorId?: string }, urlFilter: (url: string) => boolean): Promise<number> {
+  const query = new URLSearchParams({ ...filter, type: 'click', limit: '10000' });
   const res = await fetch(`${serverUrl}/api/events?${query}`);
   if (!res.ok) throw new Error(`/api/events answered ${res.status}: ${await res.text()}`);
   const { events } = (await res.json()) as { events: Array<{ url?: unknown }> };
@@ -260,34 +357,62 @@ interface MetricSummary {
   ratio: Spread;
 }
 
+/** The main-thread figures and delivery of one scenario's page pairs. */
+interface ScenarioSummary {
+  metrics: Record<MainThreadMetric | 'dispatchLoop', MetricSummary>;
+  delivery: { fired: number; stored: number; perRun: Array<{ run: number; fired: number; stored: number }> };
+}
+
+/** Long tasks of the burst windows, agent pages against baseline pages. */
+interface LongTaskSummary {
+  perRun: Array<{ run: number; baseline: LongTask[]; agent: LongTask[] }>;
+  /** Long tasks over all runs. */
+  baselineCount: number;
+  agentCount: number;
+  /** agentCount − baselineCount: the goal is 0 or less. */
+  addedByAgent: number;
+  /** Longest long task over all runs, ms; 0 when there was none. */
+  longestMs: { baseline: number; agent: number };
+  /** Longest dispatch loop of one task (clicksPerTask clicks) per run, ms: how far the baseline is from 50 ms. */
+  longestDispatchTaskMs: { baseline: Spread; agent: Spread };
+}
+
 interface Report {
   environment: Record<string, string | number>;
+  /** CPU other processes used during the bench; null where /proc is missing. */
+  machineLoad: MachineLoad | null;
   config: typeof CONFIG;
+  /** The paced 2000-click runs (their summary is `metrics` and `delivery`). */
   samples: PageSample[];
-  metrics: Record<MainThreadMetric | 'dispatchLoop', MetricSummary>;
-  delivery: { fired: number; stored: number; storedTotalForApiKey: number; perRun: Array<{ run: number; fired: number; stored: number }> };
+  metrics: ScenarioSummary['metrics'];
+  delivery: ScenarioSummary['delivery'] & { storedTotalForApiKey: number };
+  burst: ScenarioSummary & { samples: PageSample[]; longTasks: LongTaskSummary };
+  pipeline: PipelineRun & { summary: PipelineSummary };
   bundles: Array<BundleSize & { withinBudget: boolean }>;
   targets: Array<{ name: string; target: string; value: string; pass: boolean }>;
 }
 
-function buildReport(samples: PageSample[], bundles: BundleSize[], storedTotal: number, environment: Report['environment']): Report {
-  const clicks = CONFIG.schedule.clicks;
-  const pairs = Array.from({ length: CONFIG.runs }, (_, i) => {
+/** The baseline and agent sample of each run of one scenario. */
+function pairsOf(samples: PageSample[], runs: number): Array<{ baseline: PageSample; agent: PageSample }> {
+  return Array.from({ length: runs }, (_, i) => {
     const of = (variant: Variant) => {
       const s = samples.find((x) => x.run === i + 1 && x.variant === variant);
-      if (!s) throw new Error(`run ${i + 1} has no ${variant} sample`);
+      if (!s) throw new Error(`${samples[0]?.scenario ?? ''} run ${i + 1} has no ${variant} sample`);
       return s;
     };
     return { baseline: of('baseline'), agent: of('agent') };
   });
+}
 
+function summarizeScenario(samples: PageSample[], runs: number, clicks: number): ScenarioSummary {
+  const pairs = pairsOf(samples, runs);
   const summarize = (read: (s: PageSample) => number): MetricSummary => ({
     baselineUsPerClick: spreadOf(pairs.map((p) => (read(p.baseline) * 1000) / clicks)),
     agentUsPerClick: spreadOf(pairs.map((p) => (read(p.agent) * 1000) / clicks)),
     addedUsPerClick: spreadOf(pairs.map((p) => ((read(p.agent) - read(p.baseline)) * 1000) / clicks)),
     ratio: spreadOf(pairs.map((p) => read(p.agent) / read(p.baseline))),
   });
-  const metrics = {} as Report['metrics'];
+  const metrics = {} as ScenarioSummary['metrics'];
   for (const name of MAIN_THREAD_METRICS) metrics[name] = summarize((s) => s.deltas[name]);
   metrics.dispatchLoop = summarize((s) => s.burst.dispatchMs);
 
@@ -295,12 +420,49 @@ function buildReport(samples: PageSample[], bundles: BundleSize[], storedTotal: 
   const delivery = {
     fired: perRun.reduce((n, r) => n + r.fired, 0),
     stored: perRun.reduce((n, r) => n + r.stored, 0),
-    storedTotalForApiKey: storedTotal,
     perRun,
   };
+  return { metrics, delivery };
+}
+
+function summarizeLongTasks(samples: PageSample[], runs: number): LongTaskSummary {
+  const perRun = pairsOf(samples, runs).map((p) => ({ run: p.agent.run, baseline: p.baseline.longTasks ?? [], agent: p.agent.longTasks ?? [] }));
+  const all = (variant: Variant) => perRun.flatMap((r) => r[variant]);
+  const longest = (tasks: LongTask[]) => tasks.reduce((m, t) => Math.max(m, t.duration), 0);
+  const dispatch = (variant: Variant) =>
+    spreadOf(samples.filter((s) => s.variant === variant).map((s) => s.burst.longestTaskMs ?? 0));
+  return {
+    perRun,
+    baselineCount: all('baseline').length,
+    agentCount: all('agent').length,
+    addedByAgent: all('agent').length - all('baseline').length,
+    longestMs: { baseline: longest(all('baseline')), agent: longest(all('agent')) },
+    longestDispatchTaskMs: { baseline: dispatch('baseline'), agent: dispatch('agent') },
+  };
+}
+
+function buildReport(
+  samples: PageSample[],
+  burstSamples: PageSample[],
+  pipelineRun: PipelineRun,
+  bundles: BundleSize[],
+  storedTotal: number,
+  machineLoad: MachineLoad | null,
+  environment: Report['environment'],
+): Report {
+  const { metrics, delivery } = summarizeScenario(samples, CONFIG.runs, CONFIG.schedule.clicks);
+  const burst = {
+    samples: burstSamples,
+    ...summarizeScenario(burstSamples, CONFIG.burst.runs, CONFIG.burst.schedule.clicks),
+    longTasks: summarizeLongTasks(burstSamples, CONFIG.burst.runs),
+  };
+  const pipeline = { ...pipelineRun, summary: summarizePipeline(pipelineRun) };
 
   const shim = bundles.find((b) => b.file.endsWith('/waymark.js'));
   const added = metrics.TaskDuration.addedUsPerClick.median;
+  const burstAdded = burst.metrics.TaskDuration.addedUsPerClick.median;
+  const rate = pipeline.summary.eventsPerSecond.hostFilters.median;
+  const lt = burst.longTasks;
   const targets: Report['targets'] = [
     {
       name: 'added main-thread time per click (TaskDuration, median)',
@@ -320,14 +482,41 @@ function buildReport(samples: PageSample[], bundles: BundleSize[], storedTotal: 
       value: String(delivery.stored),
       pass: delivery.stored === delivery.fired,
     },
+    {
+      name: `added main-thread time per click, ${CONFIG.burst.schedule.clicks}-click burst (median)`,
+      target: `<= ${CONFIG.targets.addedMainThreadUsPerClick} µs`,
+      value: `${burstAdded.toFixed(2)} µs`,
+      pass: burstAdded <= CONFIG.targets.addedMainThreadUsPerClick,
+    },
+    {
+      name: `long tasks added by the agent in the burst (${CONFIG.burst.runs} runs)`,
+      target: `= ${CONFIG.targets.longTasksAddedByAgent}`,
+      value: String(lt.addedByAgent),
+      pass: lt.addedByAgent <= CONFIG.targets.longTasksAddedByAgent,
+    },
+    {
+      name: 'burst clicks stored by the collector',
+      target: `= ${burst.delivery.fired} fired`,
+      value: String(burst.delivery.stored),
+      pass: burst.delivery.stored === burst.delivery.fired,
+    },
+    {
+      name: 'worker pipeline, host filters (events/s, median)',
+      target: `>= ${CONFIG.targets.pipelineEventsPerSecond.toLocaleString('en-US')}`,
+      value: Math.round(rate).toLocaleString('en-US'),
+      pass: rate >= CONFIG.targets.pipelineEventsPerSecond && pipeline.setup.problems.length === 0,
+    },
   ];
 
   return {
     environment,
+    machineLoad,
     config: CONFIG,
     samples,
     metrics,
-    delivery,
+    delivery: { ...delivery, storedTotalForApiKey: storedTotal },
+    burst,
+    pipeline,
     bundles: bundles.map((b) => ({ ...b, withinBudget: b.gzip <= b.budget })),
     targets,
   };
@@ -337,17 +526,19 @@ function kb(bytes: number): string {
   return (bytes / 1024).toFixed(1);
 }
 
-function printReport(report: Report): void {
-  const { schedule, runs } = CONFIG;
-  const env = report.environment;
-  const problems = report.samples.flatMap((s) => s.problems.map((p) => `run ${s.run} ${s.variant}: ${p}`));
-  const elements = report.samples[0]?.elementCount ?? 0;
-  console.log(
-    `\nWaymark bench: ${runs} runs x ${schedule.clicks} clicks (${schedule.clicksPerTask} per task, a task every ${schedule.taskIntervalMs} ms) ` +
-      `on a ${elements}-element page; Chromium ${env.chromium}, Node ${env.node}, ${env.cpuCount} CPUs\n`,
-  );
+/** `0.123` -> `12%`. */
+function pct(share: number): string {
+  return `${(share * 100).toFixed(0)}%`;
+}
 
-  const rows: string[][] = [['main thread, µs per click', 'baseline', 'agent', 'added (median)', 'added min..max', 'ratio (median)']];
+/** `12345.6` -> `12,346`. */
+function count(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** Rows of a per-click table, one per metric. */
+function metricRows(title: string, metrics: ScenarioSummary['metrics'], withProcessTime: boolean): string[][] {
+  const rows: string[][] = [[title, 'baseline', 'agent', 'added (median)', 'added min..max', 'ratio (median)']];
   const line = (label: string, m: MetricSummary) =>
     rows.push([
       label,
@@ -357,17 +548,87 @@ function printReport(report: Report): void {
       `${m.addedUsPerClick.min.toFixed(2)} .. ${m.addedUsPerClick.max.toFixed(2)}`,
       `${m.ratio.median.toFixed(2)}x`,
     ]);
-  line('TaskDuration (CDP)', report.metrics.TaskDuration);
-  line('ScriptDuration (CDP)', report.metrics.ScriptDuration);
-  line('ThreadTime, main-thread CPU (CDP)', report.metrics.ThreadTime);
-  line('dispatch loop (performance.now)', report.metrics.dispatchLoop);
-  line('ProcessTime, renderer CPU incl. worker', report.metrics.ProcessTime);
-  console.log(formatTable(rows));
+  line('TaskDuration (CDP)', metrics.TaskDuration);
+  line('ScriptDuration (CDP)', metrics.ScriptDuration);
+  line('ThreadTime, main-thread CPU (CDP)', metrics.ThreadTime);
+  line('dispatch loop (performance.now)', metrics.dispatchLoop);
+  if (withProcessTime) line('ProcessTime, renderer CPU incl. worker', metrics.ProcessTime);
+  return rows;
+}
+
+function printReport(report: Report): void {
+  const { schedule, runs, burst: burstConfig, pipeline: pipelineConfig } = CONFIG;
+  const env = report.environment;
+  const problems = [...report.samples, ...report.burst.samples].flatMap((s) =>
+    s.problems.map((p) => `${s.scenario} run ${s.run} ${s.variant}: ${p}`),
+  );
+  problems.push(...report.pipeline.problems.map((p) => `pipeline worker page: ${p}`));
+  problems.push(...report.pipeline.setup.problems.map((p) => `pipeline check: ${p}`));
+  const elements = report.samples[0]?.elementCount ?? 0;
+  console.log(
+    `\nWaymark bench: ${runs} runs x ${schedule.clicks} clicks (${schedule.clicksPerTask} per task, a task every ${schedule.taskIntervalMs} ms) ` +
+      `on a ${elements}-element page; Chromium ${env.chromium}, Node ${env.node}, ${env.cpuCount} CPUs`,
+  );
+  const load = report.machineLoad;
+  console.log(load
+    ? `other processes used ${pct(load.otherShare)} of the ${load.cpuCount} CPUs during the ${load.wallSeconds.toFixed(0)} s run ` +
+      `(the bench ${pct(load.benchSeconds / (load.wallSeconds * load.cpuCount))}, hypervisor steal ${pct(load.stealShare)})\n`
+    : 'other processes\' CPU use: unknown (no /proc)\n');
+  console.log(formatTable(metricRows('main thread, µs per click', report.metrics, true)));
+
+  const b = report.burst;
+  const lt = b.longTasks;
+  console.log(
+    `\n${burstConfig.runs} runs x ${burstConfig.schedule.clicks} clicks back to back, ${burstConfig.schedule.clicksPerTask} per task ` +
+      `(window: burst + ${burstConfig.settleMs} ms)\n`,
+  );
+  console.log(formatTable(metricRows('burst, main thread, µs per click', b.metrics, false)));
+  console.log('');
+  const perRun = (variant: Variant) => lt.perRun.map((r) => r[variant].length).join(', ');
+  console.log(formatTable([
+    ['burst, long tasks (> 50 ms)', 'baseline', 'agent'],
+    ['long tasks, per run', perRun('baseline'), perRun('agent')],
+    ['longest long task, ms', lt.baselineCount ? lt.longestMs.baseline.toFixed(0) : '-', lt.agentCount ? lt.longestMs.agent.toFixed(0) : '-'],
+    [`longest task's dispatch of ${burstConfig.schedule.clicksPerTask} clicks, ms (median)`,
+      lt.longestDispatchTaskMs.baseline.median.toFixed(1), lt.longestDispatchTaskMs.agent.median.toFixed(1)],
+  ]));
+
+  const p = report.pipeline;
+  const ps = p.summary;
+  console.log(
+    `\nworker pipeline: ${count(pipelineConfig.events)} clicks x ${pipelineConfig.repetitions} reps, ${pipelineConfig.chunk} per call; ` +
+      `${p.setup.depthMin}-${p.setup.depthMax} levels, ${count(p.setup.meanEventJsonChars)} JSON chars a click, ` +
+      `${(p.setup.meanJzbChars / 1024).toFixed(1)} KB jzb a payload (${p.setup.compressionRatio.toFixed(1)}:1)\n`,
+  );
+  const mbPerSecond = (variant: 'hostFilters' | 'noFilters' | 'floor') => {
+    const ts = p.timings.filter((t) => t.variant === variant);
+    return spreadOf(ts.map((t) => t.jsonChars / 1e6 / (t.totalMs / 1000))).median.toFixed(1);
+  };
+  const usPerEvent = (variant: 'hostFilters' | 'noFilters' | 'floor', part: 'prepareMs' | 'encodeMs') => {
+    const ts = p.timings.filter((t) => t.variant === variant);
+    return spreadOf(ts.map((t) => (t[part] * 1000) / t.events)).median.toFixed(1);
+  };
+  const pipelineRows: string[][] = [
+    ['worker pipeline', 'events/s (median)', 'min..max', 'prepare µs/event', 'encode µs/event', 'JSON MB/s', 'vs fflate floor'],
+  ];
+  const prow = (label: string, variant: 'hostFilters' | 'noFilters' | 'floor') => {
+    const r = ps.eventsPerSecond[variant];
+    pipelineRows.push([
+      label, count(r.median), `${count(r.min)} .. ${count(r.max)}`, usPerEvent(variant, 'prepareMs'), usPerEvent(variant, 'encodeMs'),
+      mbPerSecond(variant), `${ps.vsFloor[variant].median.toFixed(2)}x`,
+    ]);
+  };
+  prow('prepare + encode, host filters', 'hostFilters');
+  prow('prepare + encode, no filters', 'noFilters');
+  prow('fflate floor: encodeJsonAsJzb only', 'floor');
+  console.log(formatTable(pipelineRows));
+  console.log(`host filters: ${p.setup.filters}\nprepare is ${(ps.prepareShare.median * 100).toFixed(0)}% of the pipeline's time with them; ` +
+    `the floor compresses the very payload texts the pipeline made (${p.setup.batches / (pipelineConfig.events / pipelineConfig.chunk)} per call)`);
 
   console.log('');
   const bundleRows: string[][] = [['bundle', 'raw KB', 'gzip KB', 'budget KB (gzip)', '']];
-  for (const b of report.bundles) {
-    bundleRows.push([b.file, kb(b.raw), kb(b.gzip), kb(b.budget), b.withinBudget ? 'within budget' : 'OVER BUDGET']);
+  for (const bundle of report.bundles) {
+    bundleRows.push([bundle.file, kb(bundle.raw), kb(bundle.gzip), kb(bundle.budget), bundle.withinBudget ? 'within budget' : 'OVER BUDGET']);
   }
   console.log(formatTable(bundleRows));
 
@@ -376,17 +637,20 @@ function printReport(report: Report): void {
   for (const t of report.targets) targetRows.push([t.name, t.value, t.target, t.pass ? 'PASS' : 'MISS']);
   console.log(formatTable(targetRows));
 
-  const d = report.delivery;
-  if (d.stored !== d.fired) {
-    console.log(`\n!!! DELIVERY MISMATCH: the collector stored ${d.stored} of ${d.fired} clicks fired on agent pages !!!`);
-    for (const r of d.perRun) if (r.stored !== r.fired) console.log(`!!!   run ${r.run}: stored ${r.stored} of ${r.fired}`);
+  for (const [label, d] of [['', report.delivery], ['burst ', report.burst.delivery]] as const) {
+    if (d.stored === d.fired) continue;
+    console.log(`\n!!! DELIVERY MISMATCH: the collector stored ${d.stored} of ${d.fired} ${label}clicks fired on agent pages !!!`);
+    for (const r of d.perRun) if (r.stored !== r.fired) console.log(`!!!   ${label}run ${r.run}: stored ${r.stored} of ${r.fired}`);
   }
-  if (d.storedTotalForApiKey !== d.fired) {
-    console.log(`\nnote: /api/events holds ${d.storedTotalForApiKey} click events for apiKey=${CONFIG.apiKey} in all (read with limit 10000)`);
+  if (report.delivery.storedTotalForApiKey !== report.delivery.fired) {
+    console.log(`\nnote: /api/events holds ${report.delivery.storedTotalForApiKey} click events for apiKey=${CONFIG.apiKey} in all (read with limit 10000)`);
+  }
+  if (load && load.otherShare > 0.1) {
+    console.log(`\n!!! other processes used ${pct(load.otherShare)} of the CPUs during this run: every timing above is inflated by them !!!`);
   }
   if (problems.length) {
     console.log(`\n!!! the pages logged ${problems.length} errors or warnings:`);
-    for (const p of problems.slice(0, 20)) console.log(`!!!   ${p}`);
+    for (const line of problems.slice(0, 20)) console.log(`!!!   ${line}`);
   }
 }
 
