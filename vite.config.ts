@@ -38,6 +38,7 @@ const targets: Record<string, UserConfig> = {
   worker: library('worker/main.ts', 'dist/agent', 'waymark.worker.js', 'iife'),
   overlay: library('overlay/index.tsx', 'dist/agent', 'waymark.overlay.js', 'es'),
   privacy: library('shim/privacy.ts', 'dist/agent', 'waymark.privacy.js', 'es'),
+  prompts: library('shim/prompts.ts', 'dist/agent', 'waymark.prompts.js', 'es'),
   esm: library('shim/esm.ts', 'dist/esm', 'waymark.js', 'es'),
   demo: {
     root: resolve(root, 'server/demo'),

@@ -32,7 +32,8 @@ export type AnalyticsEventType =
   | 'hidden'
   | 'track'
   | 'identify'
-  | 'meta';
+  | 'meta'
+  | 'prompt';
 
 /**
  * What the shim hands to the worker: the facts only the page knows. The worker adds the envelope

@@ -160,6 +160,12 @@ export interface WorkerApi {
   push(events: CapturedEvent[]): void;
   /** Identity after identify or clearSession; later events carry it. */
   setIdentity(identity: Identity): void;
+  /**
+   * The shim's verdict on a click it watched (analytics §4): 'deadClick' (no effect within 500 ms) and/or
+   * 'errorClick' (a page error right after it, with its message). Only sent when there is something to
+   * say; the worker stops waiting for it 1 s after the click.
+   */
+  clickVerdict(sequence: number, frustrationTypes: string[], errorMessage?: string): void;
   /** A new session (inactivity, visitor change): later events carry it. */
   setSession(session: SessionFacts): void;
   /** analytics §1 lock/unlock: while false, no event of any kind is written. */

@@ -8,6 +8,7 @@ import { beaconUrl } from '../shared/beaconUrl';
 import type { UrlTransform } from '../shared/applyUrlTransforms';
 import { enrichEvent, type EnvelopeContext, type SerializedEvent } from '../shared/enrichEvent';
 import type { PrivacyModule, PagePrivacy } from './privacy';
+import type { PromptCaptureRule, PromptsModule } from './prompts';
 import type { CapturedEvent } from '../shared/events';
 import { MESSAGES } from '../shared/messages';
 import type { FlushReport, Identity, Metadata, WorkerInit } from '../shared/protocol';
@@ -17,6 +18,7 @@ import { createLogger, type Logger } from './createLogger';
 import { clearIdentity, resolveIdentify } from '../shared/identityRules';
 import { nextSession, type SessionRecord } from '../shared/sessionRules';
 import { loadIdentity, loadTabFacts, secureRandom, sessionStore, visitorStore } from './loadIdentity';
+import { watchClickEffects, type ClickEffectWatcher } from './watchClickEffects';
 import { watchTabClones } from './watchTabClones';
 import { watchUrl } from './watchUrl';
 import { captureElementPath } from './captureElementPath';
@@ -63,6 +65,13 @@ export interface InitializeOptions {
   environment?: string;
   /** analytics §8: critical errors are reported without a stack. @default false */
   disableStackTraces?: boolean;
+  /**
+   * analytics §3, §7 prompt capture: requests of the host's own fetch/XHR to these AI endpoints become
+   * 'prompt' events (the privacy filter applied first). Its code is a chunk of its own, loaded only when set.
+   */
+  promptCapture?: PromptCaptureRule[];
+  /** analytics §4: mark a click followed by a page error as an error click, with the message. @default true */
+  errorClickLogging?: boolean;
   /** Turn the agent off for this page: it logs 'Waymark is currently disabled.' and does nothing. */
   disabled?: boolean;
   /**
@@ -132,6 +141,10 @@ interface Running {
   /** The session as this page knows it; written back to the shared record at most once a minute. */
   session: SessionRecord;
   sessionSavedAt: number;
+  /** Dead and error click detection (analytics §4). */
+  clicks: ClickEffectWatcher;
+  /** Undo functions of hooks installed in the host page (teardown, issue #7). */
+  uninstall: Array<() => void>;
   sessions: ReturnType<typeof sessionStore>;
 }
 
@@ -156,8 +169,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     return fallback;
   }
 
-  function capture(event: Omit<CapturedEvent, 'time' | 'url' | 'sequence'> & Partial<CapturedEvent>): void {
-    if (!sending || !running) return;
+  function capture(event: Omit<CapturedEvent, 'time' | 'url' | 'sequence'> & Partial<CapturedEvent>): number {
+    if (!sending || !running) return -1;
     const now = Date.now();
     const r = running;
     // analytics §4: a session ends after 30 minutes without activity. One comparison per event; the
@@ -167,7 +180,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       r.session.lastActivityAt = now;
       if (now - r.sessionSavedAt >= SESSION_SAVE_INTERVAL_MS) saveSession(r, now);
     }
-    r.bridge.capture({ time: now, url: r.pageUrl(), ...event });
+    return r.bridge.capture({ time: now, url: r.pageUrl(), ...event });
   }
 
   function saveSession(r: Running, now: number): void {
@@ -209,7 +222,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     if (event.metaKey) flags.push('meta');
     if (event.shiftKey) flags.push('shift');
     // Page coordinates: the worker judges rage clicks from them (analytics §4).
-    capture({ type: 'click', element: captureElementPath(target, running.options), props: { flags, x: event.pageX, y: event.pageY } });
+    const sequence = capture({ type: 'click', element: captureElementPath(target, running.options), props: { flags, x: event.pageX, y: event.pageY } });
+    if (sequence >= 0) running.clicks.watch(sequence, target);
     const submitter = matchSelectors(target, running.options.submitCssSelectors);
     if (submitter) capture({ type: 'submit', element: captureElementPath(submitter, running.options), props: {} });
   }
@@ -220,6 +234,22 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     if (!target || !running) return;
     const input = matchSelectors(target, running.options.inputCssSelectors);
     if (input) capture({ type: 'change', element: captureElementPath(input, running.options), props: {} });
+  }
+
+  /** Loads the prompt-capture chunk and installs its fetch/XHR observers; prompts become events. */
+  function installPrompts(rules: PromptCaptureRule[], privacy: PagePrivacy | null): void {
+    const url = new URL('waymark.prompts.js', env.assetBase).href;
+    (import(/* @vite-ignore */ url) as Promise<PromptsModule>).then(
+      (m) => {
+        const uninstall = m.installPromptCapture(rules, {
+          emit: (props) => capture({ type: 'prompt', props: { ...props } }),
+          privacyFilters: privacy ? [...privacy.filters.privacyFilters] : [],
+          log,
+        });
+        if (running) running.uninstall.push(uninstall);
+      },
+      (err: unknown) => log('error', `the prompt capture module did not load (${url}): ${String(err)}`),
+    );
   }
 
   /** focus, submit and change (analytics §1): the element, never a value (values are not collected). */
@@ -238,6 +268,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
    */
   function onPageHide(event: Event): void {
     if (!running || (event.type === 'visibilitychange' && document.visibilityState !== 'hidden')) return;
+    // Leaving is what a click on a link does: clicks being watched had an effect.
+    running.clicks.effect();
     // analytics §1: unload and hidden-state events, captured first so they travel in this very beacon.
     capture({ type: event.type === 'pagehide' ? 'unload' : 'hidden', props: {} });
     const { bridge, init } = running;
@@ -336,6 +368,11 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       prepare: privacy?.prepare ?? enrichEvent,
       session: session.record,
       sessionSavedAt: now,
+      uninstall: [],
+      clicks: watchClickEffects(
+        (sequence, types, errorMessage) => void bridge.call((w) => w.clickVerdict(sequence, types, errorMessage)),
+        options.errorClickLogging !== false,
+      ),
       sessions,
     };
     state = 'running';
@@ -346,6 +383,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     // analytics §1, §9: a single-page app's page change is a page load, reported once.
     rememberPage(document.URL, now);
     watchUrl((url) => {
+      running?.clicks.effect();
       rememberPage(url, Date.now());
       capture({ type: 'load', props: {} });
     });
@@ -371,6 +409,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     if (!options.disableGuides && !options.guides?.disabled) {
       running.guides = createGuideDisplay({ bridge, overlayUrl: new URL('waymark.overlay.js', env.assetBase).href, log });
     }
+    if (Array.isArray(options.promptCapture) && options.promptCapture.length) installPrompts(options.promptCapture, privacy);
     const queued = pending.splice(0);
     for (const command of queued) command(running);
   }

@@ -24,8 +24,8 @@ export interface HeldEvent {
 }
 
 export interface Bridge {
-  /** Numbers one captured event and buffers it for the next batch. */
-  capture(event: Omit<CapturedEvent, 'sequence'>): void;
+  /** Numbers one captured event and buffers it for the next batch; answers its sequence. */
+  capture(event: Omit<CapturedEvent, 'sequence'>): number;
   /** Changes the identity of the events captured from now on (and tells the worker, in order). */
   setIdentity(identity: Identity): void;
   /** The session changed (inactivity, visitor change): events from now on carry the new one. */
@@ -111,6 +111,7 @@ export function createBridge(
       held.push({ event: numbered, identity });
       if (held.length > MAX_HELD_EVENTS) held = held.slice(held.length - MAX_HELD_EVENTS);
       if (timer === null) timer = setTimeout(flushCaptured, CAPTURE_BATCH_MS);
+      return numbered.sequence;
     },
     setIdentity(next) {
       identity = next;

@@ -46,6 +46,14 @@ export function createWorkerApi(ports: WorkerPorts) {
   // analytics §4: frustration is judged here, off the main thread, from what the shim captured.
   const rage = createRageClickDetector();
   const uTurn = createUTurnDetector();
+  /**
+   * A click waits here for the shim's dead/error verdict (sent only when there is one), and every event
+   * after it waits behind it so the queue keeps capture order. Released on the verdict, or 1 s after the
+   * click, or on flush.
+   */
+  let waiting: CapturedEvent[] = [];
+  let releaseTimer: unknown = null;
+  const verdicts = new Map<number, { types: string[]; errorMessage?: string }>();
 
   /** Marks rage clicks and U-turn page loads with `frustrationTypes` (wire-protocol.md "click"). */
   function withFrustration(captured: CapturedEvent): CapturedEvent {
@@ -60,6 +68,54 @@ export function createWorkerApi(ports: WorkerPorts) {
       return verdict.uTurn ? { ...captured, props: annotateFrustration(captured.props, 'uTurn') } : captured;
     }
     return captured;
+  }
+
+  /** How long a click waits for the shim's verdict: its 500 ms watch plus room for a busy main thread. */
+  const VERDICT_WAIT_MS = 1000;
+
+  /** Hands waiting events to the queue, in order, up to the first click still owed a verdict. */
+  function release(force: boolean): void {
+    if (!running) return;
+    const now = ports.clock.now();
+    let n = 0;
+    for (; n < waiting.length; n++) {
+      const event = waiting[n]!;
+      if (event.type !== 'click' || force || verdicts.has(event.sequence)) continue;
+      if (now - event.time < VERDICT_WAIT_MS) break;
+    }
+    if (n) process(waiting.slice(0, n));
+    waiting = waiting.slice(n);
+    if (releaseTimer !== null) ports.clock.clearTimeout(releaseTimer);
+    releaseTimer = null;
+    const head = waiting[0];
+    if (head) releaseTimer = ports.clock.setTimeout(() => release(false), Math.max(0, head.time + VERDICT_WAIT_MS - now));
+  }
+
+  /** Frustration marks, then prepare (transforms, privacy filter, envelope), then the send queue. */
+  function process(events: CapturedEvent[]): void {
+    if (!running) return;
+    const { context, analytics, prepare } = running;
+    const items: QueueItem[] = [];
+    for (let captured of events) {
+      try {
+        captured = withFrustration(captured);
+        const verdict = captured.type === 'click' ? verdicts.get(captured.sequence) : undefined;
+        if (verdict) {
+          verdicts.delete(captured.sequence);
+          let props = captured.props;
+          for (const type of verdict.types) props = annotateFrustration(props, type);
+          if (verdict.errorMessage) props = { ...props, errorMessage: verdict.errorMessage };
+          captured = { ...captured, props };
+        }
+        const { json } = prepare(captured, context);
+        items.push({ json, track: captured.type === 'track', sequence: captured.sequence });
+      } catch (err) {
+        // One malformed event must not cost the batch: report it and go on.
+        const e = err as Error;
+        void running.errors.report({ message: `could not prepare a ${captured.type} event: ${e?.message}`, stack: e?.stack, critical: true });
+      }
+    }
+    analytics.enqueue(items);
   }
 
   const api = {
@@ -169,21 +225,16 @@ export function createWorkerApi(ports: WorkerPorts) {
 
     push(events) {
       if (!running || !running.sending) return;
-      const { context, analytics, prepare } = running;
-      const items: QueueItem[] = [];
       if (events.length) running.url = events[events.length - 1]!.url;
-      for (let captured of events) {
-        try {
-          captured = withFrustration(captured);
-          const { json } = prepare(captured, context);
-          items.push({ json, track: captured.type === 'track', sequence: captured.sequence });
-        } catch (err) {
-          // One malformed event must not cost the batch: report it and go on.
-          const e = err as Error;
-          void running.errors.report({ message: `could not prepare a ${captured.type} event: ${e?.message}`, stack: e?.stack, critical: true });
-        }
-      }
-      analytics.enqueue(items);
+      for (const event of events) waiting.push(event);
+      release(false);
+    },
+
+    clickVerdict(sequence, frustrationTypes, errorMessage) {
+      // A verdict for a click already released (a very busy main thread) comes too late to mark it.
+      if (!waiting.some((e) => e.type === 'click' && e.sequence === sequence)) return;
+      verdicts.set(sequence, { types: frustrationTypes, errorMessage });
+      release(false);
     },
 
     reportError(error) {
@@ -210,6 +261,8 @@ export function createWorkerApi(ports: WorkerPorts) {
 
     async flush() {
       if (!running) return notInitialized();
+      // A flush is asked for now: clicks still waiting for a verdict go as they are.
+      release(true);
       const [analytics, guides] = await Promise.all([running.analytics.flush(), running.guides.events.flush()]);
       return ok({
         sent: analytics.sent + guides.sent,

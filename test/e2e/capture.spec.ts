@@ -65,9 +65,12 @@ test.describe('analytics §4 frustration', () => {
     for (let i = 0; i < 4; i++) await page.click('#stuck', { delay: 0 });
     await page.waitForTimeout(1100);
     await page.click('#stuck');
+    await page.waitForTimeout(700); // past the 500 ms dead-click watch (a flush would release it unjudged)
     await page.evaluate(() => (window as any).waymark.flushNow());
     const clicks = await storedEvents(serverUrl, { apiKey: 'e2e-frustration', visitorId: visitor, type: 'click' });
-    expect(clicks.map((c) => c.props.frustrationTypes ?? [])).toEqual([[], [], [], ['rageClick'], []]);
+    // The button does nothing, so every click is also a dead click; rage marks only the 4th.
+    expect(clicks.map((c) => (c.props.frustrationTypes ?? []).includes('rageClick'))).toEqual([false, false, false, true, false]);
+    expect(clicks.every((c) => c.props.frustrationTypes.includes('deadClick'))).toBe(true);
     expect(typeof clicks[0]!.props.x).toBe('number');
   });
 
@@ -94,5 +97,34 @@ test.describe('analytics §4 frustration', () => {
       ['/e2e/uturn-c', []],
       ['/e2e/uturn-a', ['uTurn']],
     ]);
+  });
+});
+
+test.describe('analytics §4 dead and error clicks', () => {
+  test.use({ allowAgentErrors: [/the host handler broke/] });
+
+  test('a click with no effect in 500 ms is dead; one that changes the page is not; one followed by an error is an error click', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('dead');
+    await openHostPage(
+      '/e2e/dead',
+      `<!doctype html><html><head><script src="/waymark.js"></script><script>waymark.initialize({ apiKey: 'e2e-frustration', visitor: { id: '${visitor}' }, initializeImmediately: true });</script></head>
+      <body><div id="nothing" style="padding:20px">Looks clickable</div>
+      <button id="works" onclick="document.getElementById('out').textContent = 'done'">Works</button><p id="out"></p>
+      <button id="broken" onclick="throw new Error('the host handler broke')">Broken</button></body></html>`,
+    );
+    await agentReady(page);
+    await page.click('#nothing');
+    await page.waitForTimeout(700);
+    await page.click('#works');
+    await page.waitForTimeout(700);
+    await page.click('#broken');
+    await page.waitForTimeout(700);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const clicks = await storedEvents(serverUrl, { apiKey: 'e2e-frustration', visitorId: visitor, type: 'click' });
+    const byId = Object.fromEntries(clicks.map((c) => [c.props.target.id, c.props]));
+    expect(byId.nothing.frustrationTypes).toEqual(['deadClick']);
+    expect(byId.works.frustrationTypes).toBeUndefined();
+    expect(byId.broken.frustrationTypes).toEqual(['deadClick', 'errorClick']);
+    expect(byId.broken.errorMessage).toBe('the host handler broke');
   });
 });

@@ -43,7 +43,9 @@ export const test = base.extend<Fixtures>({
       lines.push(msg.text());
       if (msg.type() === 'error' && !allowAgentErrors.some((re) => re.test(msg.text()))) problems.push(`console.error: ${msg.text()}`);
     });
-    page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+    page.on('pageerror', (err) => {
+      if (!allowAgentErrors.some((re) => re.test(err.message))) problems.push(`uncaught: ${err.message}`);
+    });
     await use(lines);
     expect(problems, 'no uncaught errors or console errors on the page').toEqual([]);
   },

@@ -1,0 +1,92 @@
+/**
+ * Dead and error clicks (analytics §4, §9): after a click, watch 500 ms for an effect — a DOM mutation,
+ * a scroll, focus moving elsewhere, a URL change or the page going away. None: a dead click. A page error
+ * in that time: an error click, with its message cut to 1500 characters.
+ *
+ * One MutationObserver serves every click being watched, and it is connected only while some click is:
+ * the first effect disconnects it, so a busy page pays for one callback, not for every mutation.
+ */
+import { DEAD_CLICK_MS, ERROR_CLICK_MESSAGE_LIMIT } from '../shared/constants';
+
+/** What a watched click turned out to be; only called when there is something to report. */
+export type ClickVerdict = (sequence: number, frustrationTypes: string[], errorMessage?: string) => void;
+
+export interface ClickEffectWatcher {
+  /** Starts watching after a click on `target`. */
+  watch(sequence: number, target: Element): void;
+  /** An effect seen elsewhere (the URL changed, the page is going away). */
+  effect(): void;
+  stop(): void;
+}
+
+export function watchClickEffects(report: ClickVerdict, errorClickLogging: boolean): ClickEffectWatcher {
+  let pending: Array<{ sequence: number; target: Element; deadline: number; error?: string }> = [];
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let listening = false;
+  const observer = typeof MutationObserver === 'function' ? new MutationObserver(() => effect()) : null;
+
+  function effect(): void {
+    // Errors already seen still make their clicks error clicks; the rest were alive.
+    for (const p of pending) if (p.error !== undefined) report(p.sequence, ['errorClick'], p.error);
+    pending = [];
+    unlisten();
+  }
+
+  function onFocus(event: FocusEvent): void {
+    const to = event.target;
+    // The clicked element taking focus is the click itself, not an effect of it.
+    if (to instanceof Node && pending.every((p) => !p.target.contains(to) && !to.contains(p.target))) effect();
+  }
+
+  function onError(event: ErrorEvent | PromiseRejectionEvent): void {
+    if (!errorClickLogging) return;
+    const reason = 'reason' in event ? event.reason : event.error ?? event.message;
+    const message = (reason instanceof Error ? reason.message : String(reason ?? 'error')).slice(0, ERROR_CLICK_MESSAGE_LIMIT);
+    for (const p of pending) p.error ??= message;
+  }
+
+  function listen(): void {
+    if (listening) return;
+    listening = true;
+    observer?.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+    addEventListener('scroll', effect, { capture: true, passive: true });
+    document.addEventListener('focusin', onFocus, true);
+    addEventListener('error', onError);
+    addEventListener('unhandledrejection', onError);
+  }
+
+  function unlisten(): void {
+    if (!listening) return;
+    listening = false;
+    observer?.disconnect();
+    removeEventListener('scroll', effect, { capture: true });
+    document.removeEventListener('focusin', onFocus, true);
+    removeEventListener('error', onError);
+    removeEventListener('unhandledrejection', onError);
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+  }
+
+  function check(): void {
+    timer = null;
+    const now = Date.now();
+    const due = pending.filter((p) => p.deadline <= now);
+    pending = pending.filter((p) => p.deadline > now);
+    for (const p of due) report(p.sequence, p.error !== undefined ? ['deadClick', 'errorClick'] : ['deadClick'], p.error);
+    if (pending.length) timer = setTimeout(check, pending[0]!.deadline - now);
+    else unlisten();
+  }
+
+  return {
+    watch(sequence, target) {
+      pending.push({ sequence, target, deadline: Date.now() + DEAD_CLICK_MS });
+      listen();
+      if (timer === null) timer = setTimeout(check, DEAD_CLICK_MS);
+    },
+    effect,
+    stop() {
+      pending = [];
+      unlisten();
+    },
+  };
+}
