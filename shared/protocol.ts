@@ -68,6 +68,17 @@ export interface WorkerInit {
   recentPages?: Array<{ url: string; time: number }>;
 }
 
+/**
+ * The shim's verdict on a click it watched (analytics §4): 'deadClick' (no effect within 500 ms) and/or
+ * 'errorClick' (a page error right after it, with its message). Only sent when there is something to
+ * say, with the next batch; the worker stops waiting for it 1 s after the click.
+ */
+export interface ClickVerdictMessage {
+  sequence: number;
+  frustrationTypes: string[];
+  errorMessage?: string;
+}
+
 /** An internal error for the error log (analytics §8). */
 export interface ErrorReportMessage {
   message: string;
@@ -156,16 +167,10 @@ export interface WorkerApi {
   hello(protocolVersion: number): Hello;
   /** Starts the pipeline. `callbacks` is a Comlink proxy living in the shim. */
   init(options: WorkerInit, callbacks: ShimCallbacks): Outcome<null>;
-  /** A batch of captured events, in capture order. */
-  push(events: CapturedEvent[]): void;
+  /** A batch of captured events, in capture order, with dead/error click verdicts reached since the last. */
+  push(events: CapturedEvent[], verdicts?: ClickVerdictMessage[]): void;
   /** Identity after identify or clearSession; later events carry it. */
   setIdentity(identity: Identity): void;
-  /**
-   * The shim's verdict on a click it watched (analytics §4): 'deadClick' (no effect within 500 ms) and/or
-   * 'errorClick' (a page error right after it, with its message). Only sent when there is something to
-   * say; the worker stops waiting for it 1 s after the click.
-   */
-  clickVerdict(sequence: number, frustrationTypes: string[], errorMessage?: string): void;
   /** A new session (inactivity, visitor change): later events carry it. */
   setSession(session: SessionFacts): void;
   /** analytics §1 lock/unlock: while false, no event of any kind is written. */

@@ -370,7 +370,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       sessionSavedAt: now,
       uninstall: [],
       clicks: watchClickEffects(
-        (sequence, types, errorMessage) => void bridge.call((w) => w.clickVerdict(sequence, types, errorMessage)),
+        (sequence, frustrationTypes, errorMessage) => bridge.verdict({ sequence, frustrationTypes, errorMessage }),
         options.errorClickLogging !== false,
       ),
       sessions,

@@ -7,7 +7,7 @@
 import { proxy, releaseProxy, wrap, type Endpoint } from 'comlink';
 import { CAPTURE_BATCH_MS } from '../shared/constants';
 import type { CapturedEvent } from '../shared/events';
-import { PROTOCOL_VERSION, type Identity, type LogLevel, type SessionFacts, type WorkerApi, type WorkerInit } from '../shared/protocol';
+import { PROTOCOL_VERSION, type ClickVerdictMessage, type Identity, type LogLevel, type SessionFacts, type WorkerApi, type WorkerInit } from '../shared/protocol';
 
 /**
  * The worker API as the shim calls it: every method answers with a promise. Declared here rather than with
@@ -37,6 +37,8 @@ export interface Bridge {
   held(): HeldEvent[];
   /** Hands the buffered events to the worker now (page hide, explicit flush). */
   flushCaptured(): void;
+  /** A dead/error click verdict; it travels with the next batch of events, not in a call of its own. */
+  verdict(verdict: ClickVerdictMessage): void;
   /** Calls the worker after every event captured so far. */
   call<T>(fn: (api: RemoteWorker) => Promise<T>): Promise<T>;
   terminate(): void;
@@ -90,6 +92,7 @@ export function createBridge(
   void api.init(init, proxy({ log, delivered, campaign: onCampaign, segmentFlags: onSegmentFlags }));
 
   let buffer: CapturedEvent[] = [];
+  let verdicts: ClickVerdictMessage[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
 
   function flushCaptured(): void {
@@ -97,10 +100,12 @@ export function createBridge(
       clearTimeout(timer);
       timer = null;
     }
-    if (!buffer.length) return;
+    if (!buffer.length && !verdicts.length) return;
     const batch = buffer;
+    const judged = verdicts;
     buffer = [];
-    void api.push(batch);
+    verdicts = [];
+    void api.push(batch, judged.length ? judged : undefined);
   }
 
   return {
@@ -112,6 +117,10 @@ export function createBridge(
       if (held.length > MAX_HELD_EVENTS) held = held.slice(held.length - MAX_HELD_EVENTS);
       if (timer === null) timer = setTimeout(flushCaptured, CAPTURE_BATCH_MS);
       return numbered.sequence;
+    },
+    verdict(v) {
+      verdicts.push(v);
+      if (timer === null) timer = setTimeout(flushCaptured, CAPTURE_BATCH_MS);
     },
     setIdentity(next) {
       identity = next;

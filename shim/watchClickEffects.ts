@@ -4,9 +4,11 @@
  * in that time: an error click, with its message cut to 1500 characters.
  *
  * One MutationObserver serves every click being watched, and it is connected only while some click is:
- * the first effect disconnects it, so a busy page pays for one callback, not for every mutation.
+ * the first effect disconnects it, so a busy page pays for one callback, not for every mutation. At most
+ * 9 clicks are watched at once (analytics §9 click buffer, max 9 entries): a burst beyond that is a rage
+ * matter, judged in the worker, and watching it click by click would cost the host for nothing.
  */
-import { DEAD_CLICK_MS, ERROR_CLICK_MESSAGE_LIMIT } from '../shared/constants';
+import { CLICK_BUFFER_MAX, DEAD_CLICK_MS, ERROR_CLICK_MESSAGE_LIMIT } from '../shared/constants';
 
 /** What a watched click turned out to be; only called when there is something to report. */
 export type ClickVerdict = (sequence: number, frustrationTypes: string[], errorMessage?: string) => void;
@@ -70,8 +72,11 @@ export function watchClickEffects(report: ClickVerdict, errorClickLogging: boole
   function check(): void {
     timer = null;
     const now = Date.now();
-    const due = pending.filter((p) => p.deadline <= now);
-    pending = pending.filter((p) => p.deadline > now);
+    // Deadlines come in click order: only the expired head is looked at.
+    let n = 0;
+    while (n < pending.length && pending[n]!.deadline <= now) n++;
+    const due = pending.slice(0, n);
+    pending = pending.slice(n);
     for (const p of due) report(p.sequence, p.error !== undefined ? ['deadClick', 'errorClick'] : ['deadClick'], p.error);
     if (pending.length) timer = setTimeout(check, pending[0]!.deadline - now);
     else unlisten();
@@ -79,6 +84,7 @@ export function watchClickEffects(report: ClickVerdict, errorClickLogging: boole
 
   return {
     watch(sequence, target) {
+      if (pending.length >= CLICK_BUFFER_MAX) return;
       pending.push({ sequence, target, deadline: Date.now() + DEAD_CLICK_MS });
       listen();
       if (timer === null) timer = setTimeout(check, DEAD_CLICK_MS);

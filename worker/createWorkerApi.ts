@@ -223,17 +223,16 @@ export function createWorkerApi(ports: WorkerPorts) {
       return ok(null);
     },
 
-    push(events) {
+    push(events, judged) {
       if (!running || !running.sending) return;
       if (events.length) running.url = events[events.length - 1]!.url;
       for (const event of events) waiting.push(event);
-      release(false);
-    },
-
-    clickVerdict(sequence, frustrationTypes, errorMessage) {
-      // A verdict for a click already released (a very busy main thread) comes too late to mark it.
-      if (!waiting.some((e) => e.type === 'click' && e.sequence === sequence)) return;
-      verdicts.set(sequence, { types: frustrationTypes, errorMessage });
+      for (const v of judged ?? []) {
+        // A verdict for a click already released (a very busy main thread) comes too late to mark it.
+        if (waiting.some((e) => e.type === 'click' && e.sequence === v.sequence)) {
+          verdicts.set(v.sequence, { types: v.frustrationTypes, errorMessage: v.errorMessage });
+        }
+      }
       release(false);
     },
 
