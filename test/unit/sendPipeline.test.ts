@@ -92,26 +92,28 @@ describe('analytics §9 batch cutting', () => {
   });
 });
 
+/** A ptm.gif send queue on fake ports, persisting into `store` under `frame`'s key. */
+function setup(statuses: number[] = [], store = createMemoryQueueStore(), frame = 'frame-1') {
+  const clock = createFakeClock();
+  const transport = createFakeTransport();
+  transport.statuses = statuses;
+  const logs: string[] = [];
+  const done: number[] = [];
+  const queue = createSendQueue({
+    apiKey: 'key-1',
+    dataHost: 'http://127.0.0.1:1',
+    endpoint: 'ptm.gif',
+    mode: 'get-or-post',
+    delayMs: 1000,
+    persistKey: `key-1|ptm.gif|${frame}`,
+    onDone: (items) => items.forEach((i) => i.sequence !== undefined && done.push(i.sequence)),
+    ports: { clock, transport, store },
+    log: (_level, message) => logs.push(message),
+  });
+  return { clock, transport, logs, queue, store, done };
+}
+
 describe('analytics §7 send queue', () => {
-  function setup(statuses: number[] = [], store = createMemoryQueueStore(), frame = 'frame-1') {
-    const clock = createFakeClock();
-    const transport = createFakeTransport();
-    transport.statuses = statuses;
-    const logs: string[] = [];
-    const done: number[] = [];
-    const queue = createSendQueue({
-      apiKey: 'key-1',
-      dataHost: 'http://127.0.0.1:1',
-      endpoint: 'ptm.gif',
-      mode: 'get-or-post',
-      delayMs: 1000,
-      persistKey: `key-1|ptm.gif|${frame}`,
-      onDone: (items) => items.forEach((i) => i.sequence !== undefined && done.push(i.sequence)),
-      ports: { clock, transport, store },
-      log: (_level, message) => logs.push(message),
-    });
-    return { clock, transport, logs, queue, store, done };
-  }
 
   it('sends queued events as one GET beacon with v, ct and jzb after the send delay', async () => {
     const { clock, transport, queue } = setup();
@@ -186,28 +188,10 @@ describe('analytics §7 send queue', () => {
 });
 
 describe('analytics §9 durability: unsent events survive the page', () => {
-  function setupQueue(store: ReturnType<typeof createMemoryQueueStore>, frame: string, statuses: number[] = []) {
-    const clock = createFakeClock();
-    const transport = createFakeTransport();
-    transport.statuses = statuses;
-    const done: number[] = [];
-    const queue = createSendQueue({
-      apiKey: 'key-1',
-      dataHost: 'http://127.0.0.1:1',
-      endpoint: 'ptm.gif',
-      mode: 'get-or-post',
-      delayMs: 1000,
-      persistKey: `key-1|ptm.gif|${frame}`,
-      onDone: (items) => items.forEach((i) => i.sequence !== undefined && done.push(i.sequence)),
-      ports: { clock, transport, store },
-      log: () => undefined,
-    });
-    return { clock, transport, queue, done };
-  }
 
   it('keeps each hand-over in the store until all its events are delivered, and acknowledges them', async () => {
     const store = createMemoryQueueStore();
-    const { queue, done } = setupQueue(store, 'f1');
+    const { queue, done } = setup([], store, 'f1');
     queue.enqueue([{ json: '{"sequence":0}', track: false, sequence: 0 }, { json: '{"sequence":1}', track: false, sequence: 1 }]);
     await Promise.resolve();
     expect([...store.data.keys()]).toEqual(['key-1|ptm.gif|f1|0']);
@@ -218,14 +202,14 @@ describe('analytics §9 durability: unsent events survive the page', () => {
 
   it('a later page load sends what an earlier one left, oldest first, and drops what is over 6 days old', async () => {
     const store = createMemoryQueueStore();
-    const first = setupQueue(store, 'load-1', [503]);
+    const first = setup([503], store, 'load-1');
     first.queue.enqueue([{ json: '{"from":"load-1"}', track: false, sequence: 0 }]);
     await first.queue.flush();
     expect(store.data.size).toBe(1);
     store.data.set('key-1|ptm.gif|ancient|0', { savedAt: first.clock.now() - 518_400_001, items: [{ json: '{"from":"ancient"}', track: false }] });
     store.data.set('other-key|ptm.gif|x|0', { savedAt: first.clock.now(), items: [{ json: '{"from":"other api key"}', track: false }] });
 
-    const second = setupQueue(store, 'load-2');
+    const second = setup([], store, 'load-2');
     second.queue.enqueue([{ json: '{"from":"load-2"}', track: false, sequence: 0 }]);
     expect(await second.queue.restore()).toBe(1);
     await second.queue.flush();
