@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EventKind, EventStore } from './createEventStore';
 import { HttpError } from './HttpError';
-import { SERVER_LIMITS } from './SERVER_LIMITS';
+import { listLimit } from './readDataRequest';
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -19,13 +19,7 @@ export function registerApiRoutes(app: FastifyInstance, store: EventStore): void
     if (kind !== undefined && kind !== 'analytics' && kind !== 'guide') {
       throw new HttpError(400, "kind must be 'analytics' or 'guide'");
     }
-    const limitText = one(query, 'limit');
-    let limit: number = SERVER_LIMITS.defaultListLimit;
-    if (limitText !== undefined) {
-      limit = Number(limitText);
-      if (!Number.isInteger(limit) || limit < 1) throw new HttpError(400, 'limit must be a positive integer');
-      limit = Math.min(limit, SERVER_LIMITS.maxListLimit);
-    }
+    const limit = listLimit(one(query, 'limit'));
     const events = await store.listEvents({
       apiKey,
       kind: kind as EventKind | undefined,

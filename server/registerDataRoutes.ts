@@ -10,6 +10,7 @@ import type { EventKind, EventStore } from './createEventStore';
 import type { GuideCatalog } from './createGuideCatalog';
 import { HttpError } from './HttpError';
 import { parseJzb } from './parseJzb';
+import { eventsOfBody, requireApiKey, single } from './readDataRequest';
 
 /** What the data routes use. */
 export interface DataRoutesOptions {
@@ -86,38 +87,6 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides }: Data
     const apiKey = requireApiKey(request);
     return guideList(apiKey, single(request.query.id, 'id'), eventsOfBody(request.body));
   });
-}
-
-function requireApiKey(request: DataRequest): string {
-  const apiKey = request.params.apiKey;
-  if (!apiKey) throw new HttpError(400, 'apiKey is missing: the path must end with /{apiKey}');
-  return apiKey;
-}
-
-function single(value: string | string[] | undefined, name: string): string | undefined {
-  if (Array.isArray(value)) throw new HttpError(400, `${name} must be given once`);
-  return value;
-}
-
-/**
- * The payload of a POST body `{"events": "<jzb>"}` or `{"events": [...]}`, given as parsed JSON or, from
- * sendBeacon, as text/plain JSON. `jwt` and `signingKeyName` are accepted and not checked yet.
- */
-function eventsOfBody(body: unknown): unknown {
-  let parsed = body;
-  if (typeof body === 'string') {
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      throw new HttpError(400, 'body is not JSON: expected {"events": "<jzb>"}');
-    }
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new HttpError(400, 'body must be a JSON object {"events": "<jzb>"} or {"events": [...]}');
-  }
-  const events = (parsed as { events?: unknown }).events;
-  if (events === undefined) throw new HttpError(400, 'body has no events field');
-  return typeof events === 'string' ? parseJzb(events, 'events') : events;
 }
 
 async function storeBatch(store: EventStore, apiKey: string, kind: EventKind, payload: unknown): Promise<number> {

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LogKind, LogStore } from './createLogStore';
 import { HttpError } from './HttpError';
-import { SERVER_LIMITS } from './SERVER_LIMITS';
+import { listLimit, requireApiKey } from './readDataRequest';
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -19,8 +19,7 @@ const ERRORLOG_SHAPE = 'body must be a JSON object {"error": string, "version"?:
 export function registerLogRoutes(app: FastifyInstance, store: LogStore): void {
   // The `?` makes the api key optional in the route so a request without one gets a 400 that says so.
   app.get('/data/log.gif/:apiKey?', async (request: FastifyRequest<{ Params: { apiKey?: string }; Querystring: Query }>, reply) => {
-    const apiKey = request.params.apiKey;
-    if (!apiKey) throw new HttpError(400, 'apiKey is missing: the path must end with /{apiKey}');
+    const apiKey = requireApiKey(request);
     const msg = one(request.query, 'msg');
     if (!msg) throw new HttpError(400, 'msg is required: /data/log.gif/{apiKey}?msg=...&version=...');
     await store.insert(apiKey, { kind: 'log', message: msg, version: one(request.query, 'version') ?? null, visitorId: null }, Date.now());
@@ -52,13 +51,7 @@ export function registerLogRoutes(app: FastifyInstance, store: LogStore): void {
     if (!apiKey) throw new HttpError(400, 'apiKey is required: /api/logs?apiKey=...');
     const kind = one(query, 'kind');
     if (kind !== undefined && kind !== 'log' && kind !== 'error') throw new HttpError(400, "kind must be 'log' or 'error'");
-    const limitText = one(query, 'limit');
-    let limit: number = SERVER_LIMITS.defaultListLimit;
-    if (limitText !== undefined) {
-      limit = Number(limitText);
-      if (!Number.isInteger(limit) || limit < 1) throw new HttpError(400, 'limit must be a positive integer');
-      limit = Math.min(limit, SERVER_LIMITS.maxListLimit);
-    }
+    const limit = listLimit(one(query, 'limit'));
     return { logs: await store.listLogs({ apiKey, kind: kind as LogKind | undefined, limit }) };
   });
 }

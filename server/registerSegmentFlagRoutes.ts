@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SegmentRules, SegmentSubject } from './createSegmentRules';
 import { HttpError } from './HttpError';
 import { parseJzb } from './parseJzb';
+import { eventsOfBody, requireApiKey, single } from './readDataRequest';
 
 type Query = Record<string, string | string[] | undefined>;
 type FlagRequest = FastifyRequest<{ Params: { apiKey?: string }; Querystring: Query }>;
@@ -35,37 +36,9 @@ export function registerSegmentFlagRoutes(app: FastifyInstance, rules: SegmentRu
 
   app.post('/data/segmentflag.json/:apiKey?', async (request: FlagRequest, reply) => {
     requireApiKey(request);
-    const result = await answer(request, payloadOfBody(request.body));
+    const result = await answer(request, eventsOfBody(request.body, BODY_SHAPE));
     return reply.header('cache-control', 'no-store').send(result);
   });
-}
-
-function requireApiKey(request: FlagRequest): string {
-  const apiKey = request.params.apiKey;
-  if (!apiKey) throw new HttpError(400, 'apiKey is missing: the path must end with /{apiKey}');
-  return apiKey;
-}
-
-function single(value: string | string[] | undefined, name: string): string | undefined {
-  if (Array.isArray(value)) throw new HttpError(400, `${name} must be given once`);
-  return value;
-}
-
-/** The payload of a POST body, parsed by Fastify (application/json) or sent as text/plain JSON. */
-function payloadOfBody(body: unknown): unknown {
-  let parsed = body;
-  if (typeof body === 'string') {
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      throw new HttpError(400, `body is not JSON: ${BODY_SHAPE}`);
-    }
-  }
-  if (!isPlainObject(parsed)) throw new HttpError(400, BODY_SHAPE);
-  const events = (parsed as { events?: unknown }).events;
-  if (events === undefined) throw new HttpError(400, `body has no events field: ${BODY_SHAPE}`);
-  // jwt and signingKeyName are accepted and not checked, as on the other /data routes.
-  return typeof events === 'string' ? parseJzb(events, 'events') : events;
 }
 
 /** Checks the decoded payload and narrows it for the rules; optional fields may be absent. */
