@@ -15,10 +15,17 @@
 import { joinBatch } from '../shared/cutBatches';
 import type { EnvelopeContext } from '../shared/enrichEvent';
 import type { CapturedEvent } from '../shared/events';
-import { decodeJzb, encodeJsonAsJzb } from '../shared/jzb';
+import { strToU8 } from 'fflate';
+import { decodeJzb, toBase64Url } from '../shared/jzb';
 import { createEventPreparer, NO_FILTERS, type EventFilters } from '../shared/prepareEvent';
 import { compilePrivacyFilter } from '../shared/privacyFilter';
-import { encodeBatches } from '../worker/encodeBatches';
+import { encodeBatches, fflateDeflate, type Deflate } from '../worker/encodeBatches';
+import { nativeDeflate } from '../worker/ports';
+
+/** What the real worker compresses with (worker/main.ts): the platform's zlib stream, else fflate. */
+const DEFLATE: Deflate = nativeDeflate() ?? fflateDeflate;
+
+
 import { createClickSource, elementPathDepth } from './createClickSource';
 
 /** What one `measure` times. */
@@ -108,7 +115,7 @@ let workload: Workload | null = null;
 /** What createEventPreparer returns. */
 type Preparer = ReturnType<typeof createEventPreparer>;
 
-type EncodeResult = ReturnType<typeof encodeBatches>;
+type EncodeResult = Awaited<ReturnType<typeof encodeBatches>>;
 
 /** Empty totals of one variant. */
 function startTiming(variant: PipelineVariant, events: number): PipelineTiming {
@@ -116,14 +123,14 @@ function startTiming(variant: PipelineVariant, events: number): PipelineTiming {
 }
 
 /** Prepares and encodes one chunk, adding its times to `into`; generating the chunk is not timed. */
-function pipelineChunk(events: CapturedEvent[], prepare: Preparer, into: PipelineTiming): { jsons: string[]; result: EncodeResult } {
+async function pipelineChunk(events: CapturedEvent[], prepare: Preparer, into: PipelineTiming): Promise<{ jsons: string[]; result: EncodeResult }> {
   const t0 = performance.now();
   // As createWorkerApi's push(): each event prepared alone, by the page's one preparer.
   const jsons: string[] = new Array(events.length);
   for (let i = 0; i < events.length; i++) jsons[i] = prepare(events[i]!, CONTEXT).json;
   const t1 = performance.now();
   // As createSendQueue's encodeRun(): the queued run of events, in get-or-post mode.
-  const result = encodeBatches(jsons, 'get-or-post');
+  const result = await encodeBatches(jsons, 'get-or-post', DEFLATE);
   const t2 = performance.now();
   into.prepareMs += t1 - t0;
   into.encodeMs += t2 - t1;
@@ -134,10 +141,10 @@ function pipelineChunk(events: CapturedEvent[], prepare: Preparer, into: Pipelin
 }
 
 /** Compresses the texts alone, adding the time to `into`. */
-function floorChunk(texts: string[], into: PipelineTiming): void {
+async function floorChunk(texts: string[], into: PipelineTiming): Promise<void> {
   for (const text of texts) {
     const t0 = performance.now();
-    const jzb = encodeJsonAsJzb(text);
+    const jzb = toBase64Url(await DEFLATE(strToU8(text)));
     const took = performance.now() - t0;
     into.encodeMs += took;
     into.totalMs += took;
@@ -167,7 +174,7 @@ const ORDERS: PipelineVariant[][] = [
  * would. performance.now() is summed around the timed work of each chunk; the worker's clock is coarsened
  * to 100 µs with jitter (no cross-origin isolation), which averages out over 400 chunks of several ms.
  */
-function measure(w: Workload): PipelineTiming[] {
+async function measure(w: Workload): Promise<PipelineTiming[]> {
   const host = createEventPreparer(HOST_FILTERS);
   const none = createEventPreparer(NO_FILTERS);
   const timings = {
@@ -182,12 +189,12 @@ function measure(w: Workload): PipelineTiming[] {
     let texts: string[] = [];
     for (const variant of ORDERS[chunkIndex % ORDERS.length]!) {
       if (variant === 'hostFilters') {
-        const { jsons, result } = pipelineChunk(events, host, timings.hostFilters);
+        const { jsons, result } = await pipelineChunk(events, host, timings.hostFilters);
         texts = payloadTexts(jsons, result);
       } else if (variant === 'noFilters') {
-        pipelineChunk(events, none, timings.noFilters);
+        await pipelineChunk(events, none, timings.noFilters);
       } else {
-        floorChunk(texts, timings.floor);
+        await floorChunk(texts, timings.floor);
       }
     }
   }
@@ -195,7 +202,7 @@ function measure(w: Workload): PipelineTiming[] {
 }
 
 /** Checks the workload and the pipeline's output, and warms the code up with one untimed pass. */
-function setup(count: number, chunk: number, seed: number): PipelineSetup {
+async function setup(count: number, chunk: number, seed: number): Promise<PipelineSetup> {
   const started = performance.now();
   const problems: string[] = [];
   const prepare = createEventPreparer(HOST_FILTERS);
@@ -215,7 +222,7 @@ function setup(count: number, chunk: number, seed: number): PipelineSetup {
       depthMin = Math.min(depthMin, depth);
       depthMax = Math.max(depthMax, depth);
     }
-    const { jsons, result } = pipelineChunk(events, prepare, pass);
+    const { jsons, result } = await pipelineChunk(events, prepare, pass);
     for (const json of jsons) if (json.includes('redacted')) redactedEvents++;
     if (result.oversize.length) problems.push(`${result.oversize.length} events too large for a payload`);
     for (const b of result.batches) {
@@ -262,15 +269,15 @@ interface BenchWorkerScope {
 }
 
 const scope = globalThis as unknown as BenchWorkerScope;
-scope.onmessage = (event) => {
+scope.onmessage = async (event) => {
   const request = event.data;
   try {
     if (request.type === 'setup') {
-      scope.postMessage({ ok: true, setup: setup(request.events, request.chunk, request.seed) });
+      scope.postMessage({ ok: true, setup: await setup(request.events, request.chunk, request.seed) });
     } else if (!workload) {
       scope.postMessage({ ok: false, error: 'measure before setup' });
     } else {
-      scope.postMessage({ ok: true, timings: measure(workload) });
+      scope.postMessage({ ok: true, timings: await measure(workload) });
     }
   } catch (err) {
     scope.postMessage({ ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });

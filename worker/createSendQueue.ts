@@ -88,6 +88,8 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
   /** A retry is waiting out its back-off: new events must not cut the wait short. */
   let backingOff = false;
   let draining: Promise<void> | null = null;
+  /** Events taken from `raw` and being compressed: still pending. */
+  let encoding = 0;
   let sentSinceFlush = 0;
   let errors: AgentError[] = [];
   let chunkCount = 0;
@@ -129,22 +131,30 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
   }
 
   /** Encodes queued items into batches, cutting where track-ness changes so order is kept. */
-  function encodeRaw(): void {
-    let start = 0;
-    for (let i = 1; i <= raw.length; i++) {
-      if (i < raw.length && raw[i]!.track === raw[start]!.track) continue;
-      encodeRun(raw.slice(start, i));
-      start = i;
-    }
+  async function encodeRaw(): Promise<void> {
+    // Taken whole first: events enqueued while this one compresses wait for the next round.
+    const taken = raw;
     raw = [];
+    encoding = taken.length;
+    try {
+      let start = 0;
+      for (let i = 1; i <= taken.length; i++) {
+        if (i < taken.length && taken[i]!.track === taken[start]!.track) continue;
+        await encodeRun(taken.slice(start, i));
+        start = i;
+      }
+    } finally {
+      encoding = 0;
+    }
   }
 
-  function encodeRun(run: QueueItem[]): void {
+  async function encodeRun(run: QueueItem[]): Promise<void> {
     const shortened = new Set<QueueItem>();
     for (;;) {
-      const { batches: encoded, oversize } = encodeBatches(
+      const { batches: encoded, oversize } = await encodeBatches(
         run.map((r) => r.json),
         options.mode,
+        ports.deflate,
       );
       if (!oversize.length) {
         for (const b of encoded) {
@@ -179,7 +189,7 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
     if (!draining) {
       draining = (async () => {
         try {
-          encodeRaw();
+          await encodeRaw();
           while (batches.length) {
             const head = batches[0]!;
             const error = await send(head);
@@ -187,7 +197,7 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
               batches.shift();
               sentSinceFlush += head.items.length;
               done(head.items);
-              if (raw.length) encodeRaw();
+              if (raw.length) await encodeRaw();
               continue;
             }
             errors.push(error);
@@ -292,7 +302,7 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
     },
 
     pendingCount() {
-      return raw.length + batches.reduce((n, b) => n + b.items.length, 0);
+      return raw.length + encoding + batches.reduce((n, b) => n + b.items.length, 0);
     },
 
     async restore() {

@@ -3,8 +3,8 @@
  */
 import { expose } from 'comlink';
 import { createWorkerApi } from './createWorkerApi';
-import { createIdbQueueStore, fetchTransport, systemClock } from './ports';
+import { createIdbQueueStore, fetchTransport, nativeDeflate, systemClock } from './ports';
 
 // IndexedDB keeps unsent events across page loads; where it is missing, events live as long as the page.
 const store = typeof indexedDB === 'undefined' ? undefined : createIdbQueueStore();
-expose(createWorkerApi({ transport: fetchTransport, clock: systemClock, store }));
+expose(createWorkerApi({ transport: fetchTransport, clock: systemClock, store, deflate: nativeDeflate() }));

@@ -34,6 +34,20 @@ export interface WorkerPorts {
   clock: Clock;
   /** @default none: nothing survives the page */
   store?: QueueStore;
+  /** zlib compression for jzb. @default fflate (see encodeBatches) */
+  deflate?: (data: Uint8Array) => Promise<Uint8Array>;
+}
+
+/**
+ * The platform's zlib stream (CompressionStream 'deflate' is RFC 1950, the jzb format), or undefined where
+ * there is none. Native code: ~2.5x fflate's speed here on beacon-sized batches.
+ */
+export function nativeDeflate(): ((data: Uint8Array) => Promise<Uint8Array>) | undefined {
+  if (typeof CompressionStream !== 'function') return undefined;
+  return async (data) => {
+    const stream = new Blob([data as BlobPart]).stream().pipeThrough(new CompressionStream('deflate'));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  };
 }
 
 /**

@@ -6,7 +6,8 @@ import { MESSAGES } from '../../shared/messages';
 import { nextRetryDelay } from '../../shared/nextRetryDelay';
 import { createSendQueue } from '../../worker/createSendQueue';
 import { encodeBatches } from '../../worker/encodeBatches';
-import { createMemoryQueueStore } from '../../worker/ports';
+import { createMemoryQueueStore, nativeDeflate } from '../../worker/ports';
+import { inflateSync } from 'node:zlib';
 import { createFakeClock, createFakeTransport, queryOf } from './fakes';
 
 /** An event whose JSON does not compress well, so sizes are predictable. */
@@ -30,7 +31,7 @@ describe('analytics §9 retry back-off', () => {
 });
 
 describe('analytics §9 batch cutting', () => {
-  it('cuts on the estimated size (JSON length / ratio) and never leaves an event out', () => {
+  it('cuts on the estimated size (JSON length / ratio) and never leaves an event out', async () => {
     const lengths = [100, 100, 100, 100, 100];
     // budget 250 * 2 = 500 characters of JSON: brackets + 4 events with commas = 2 + 400 + 3 = 405; a 5th makes 506.
     expect(cutBatches(lengths, 250, 2)).toEqual([[0, 4], [4, 5]]);
@@ -38,18 +39,18 @@ describe('analytics §9 batch cutting', () => {
     expect(cutBatches([], 10, 2)).toEqual([]);
   });
 
-  it('sends a small run as one GET within 1900 characters', () => {
+  it('sends a small run as one GET within 1900 characters', async () => {
     const jsons = [1, 2, 3].map((i) => JSON.stringify({ type: 'click', i }));
-    const { batches } = encodeBatches(jsons, 'get-or-post');
+    const { batches } = await encodeBatches(jsons, 'get-or-post');
     expect(batches).toHaveLength(1);
     expect(batches[0]!.method).toBe('GET');
     expect(batches[0]!.jzb.length).toBeLessThanOrEqual(GET_URL_LIMIT);
     expect(decodeJzb(batches[0]!.jzb)).toEqual(jsons.map((j) => JSON.parse(j)));
   });
 
-  it('switches to POST silos of at most 65536 characters once the run outgrows one GET', () => {
+  it('switches to POST silos of at most 65536 characters once the run outgrows one GET', async () => {
     const jsons = Array.from({ length: 600 }, (_, i) => noisyEvent(i));
-    const { batches, oversize } = encodeBatches(jsons, 'get-or-post');
+    const { batches, oversize } = await encodeBatches(jsons, 'get-or-post');
     expect(oversize).toEqual([]);
     expect(batches.length).toBeGreaterThan(1);
     for (const b of batches) {
@@ -60,32 +61,42 @@ describe('analytics §9 batch cutting', () => {
     expect(all.map((e) => e.sequence)).toEqual(jsons.map((_, i) => i));
   });
 
-  it('chooses GET exactly while the jzb is within 1900 characters, POST beyond', () => {
+  it('chooses GET exactly while the jzb is within 1900 characters, POST beyond', async () => {
     const jsons = Array.from({ length: 60 }, (_, i) => noisyEvent(i, 40));
     // The largest run that still goes as one GET, and the next one up.
     let n = 1;
-    while (n < jsons.length && encodeBatches(jsons.slice(0, n + 1), 'get-or-post').batches[0]!.method === 'GET') n++;
+    while (n < jsons.length && (await encodeBatches(jsons.slice(0, n + 1), 'get-or-post')).batches[0]!.method === 'GET') n++;
     expect(n).toBeLessThan(jsons.length);
-    const fits = encodeBatches(jsons.slice(0, n), 'get-or-post').batches;
-    const over = encodeBatches(jsons.slice(0, n + 1), 'get-or-post').batches;
+    const fits = (await encodeBatches(jsons.slice(0, n), 'get-or-post')).batches;
+    const over = (await encodeBatches(jsons.slice(0, n + 1), 'get-or-post')).batches;
     expect(fits).toHaveLength(1);
     expect(fits[0]!.jzb.length).toBeLessThanOrEqual(GET_URL_LIMIT);
     expect(over.every((b) => b.method === 'POST')).toBe(true);
     // One more event really crosses the limit when compressed whole, so the switch is not an estimate's whim.
     expect(encodeJsonAsJzb(`[${jsons.slice(0, n + 1).join(',')}]`).length).toBeGreaterThan(GET_URL_LIMIT);
-    expect(encodeBatches(jsons.slice(0, n), 'post-only').batches[0]!.method).toBe('POST');
+    expect((await encodeBatches(jsons.slice(0, n), 'post-only')).batches[0]!.method).toBe('POST');
   });
 
-  it('cuts get-only runs (the guide beacon) into several GETs within the limit', () => {
+  it('cuts get-only runs (the guide beacon) into several GETs within the limit', async () => {
     const jsons = Array.from({ length: 40 }, (_, i) => noisyEvent(i, 200));
-    const { batches } = encodeBatches(jsons, 'get-only');
+    const { batches } = await encodeBatches(jsons, 'get-only');
     expect(batches.length).toBeGreaterThan(1);
     expect(batches.every((b) => b.method === 'GET' && b.jzb.length <= GET_URL_LIMIT)).toBe(true);
     expect(batches.reduce((n, b) => n + b.count, 0)).toBe(40);
   });
 
-  it('reports a single event over the send silo after compression instead of sending it', () => {
-    const { batches, oversize } = encodeBatches([noisyEvent(1, 120_000)], 'post-only');
+  it('compresses with the platform zlib stream when given it, readable by an independent inflater', async () => {
+    const deflate = nativeDeflate();
+    expect(deflate, 'Node 20 has CompressionStream').toBeDefined();
+    const jsons = Array.from({ length: 30 }, (_, i) => noisyEvent(i, 300));
+    const { batches } = await encodeBatches(jsons, 'get-or-post', deflate);
+    const events = batches.flatMap((b) => JSON.parse(inflateSync(Buffer.from(b.jzb, 'base64url')).toString('utf8')) as unknown[]);
+    expect(events).toEqual(jsons.map((j) => JSON.parse(j)));
+    expect(Buffer.from(batches[0]!.jzb, 'base64url').subarray(0, 2).toString('hex')).toBe('789c');
+  });
+
+  it('reports a single event over the send silo after compression instead of sending it', async () => {
+    const { batches, oversize } = await encodeBatches([noisyEvent(1, 120_000)], 'post-only');
     expect(batches).toEqual([]);
     expect(oversize).toHaveLength(1);
     expect(oversize[0]!.length).toBeGreaterThan(SEND_SILO_LIMIT);
