@@ -13,3 +13,15 @@ export class HttpError extends Error {
     this.statusCode = statusCode;
   }
 }
+
+/**
+ * Rethrows a database error, as a 400 naming the reason when it is a data exception (SQLSTATE class 22:
+ * jsonb and text refuse \u0000 and lone surrogates): the caller's data, not the server's fault.
+ */
+export function rethrowAsClientDataError(err: unknown, what: string): never {
+  const code = (err as { code?: string }).code;
+  if (typeof code === 'string' && code.startsWith('22')) {
+    throw new HttpError(400, `${what} could not be stored: ${(err as Error).message}`);
+  }
+  throw err;
+}

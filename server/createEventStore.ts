@@ -4,7 +4,7 @@
  */
 import type { Database } from './Database';
 import type { ReceivedEvent } from './checkEventBatch';
-import { HttpError } from './HttpError';
+import { HttpError, rethrowAsClientDataError } from './HttpError';
 
 /** Which beacon an event came in on: ptm.gif (analytics) or guide.gif (guide). */
 export type EventKind = 'analytics' | 'guide';
@@ -142,13 +142,7 @@ export function createEventStore(db: Database): EventStore {
         const result = await db.query<{ id: unknown }>(INSERT, [apiKey, kind, receivedAt, json]);
         return result.rows.length;
       } catch (err) {
-        // SQLSTATE class 22 (data exception): jsonb refuses \u0000 and lone surrogates. The caller's data, not
-        // our fault, so a 400 that names the reason.
-        const code = (err as { code?: string }).code;
-        if (typeof code === 'string' && code.startsWith('22')) {
-          throw new HttpError(400, `events could not be stored: ${(err as Error).message}`);
-        }
-        throw err;
+        rethrowAsClientDataError(err, 'events');
       }
     },
 

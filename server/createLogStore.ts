@@ -3,7 +3,7 @@
  * kept in arrival order for tests and the demo to read back. Plain SQL that PGlite and PostgreSQL both run.
  */
 import type { Database } from './Database';
-import { HttpError } from './HttpError';
+import { rethrowAsClientDataError } from './HttpError';
 
 /** Which call a row came in on: `log` for GET /data/log.gif, `error` for POST /data/errorlog. */
 export type LogKind = 'log' | 'error';
@@ -64,12 +64,7 @@ export function createLogStore(db: Database): LogStore {
       try {
         await db.query(INSERT, [apiKey, log.kind, log.message, log.version, log.visitorId, receivedAt]);
       } catch (err) {
-        // SQLSTATE class 22 (data exception): text columns refuse \u0000. The caller's data, so a 400.
-        const code = (err as { code?: string }).code;
-        if (typeof code === 'string' && code.startsWith('22')) {
-          throw new HttpError(400, `log could not be stored: ${(err as Error).message}`);
-        }
-        throw err;
+        rethrowAsClientDataError(err, 'log');
       }
     },
 
