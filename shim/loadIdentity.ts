@@ -3,14 +3,16 @@
  * themselves are pure (shared/identityRules, shared/sessionRules); this file reads and writes storage.
  */
 import { VISITOR_COOKIE_DAYS } from '../shared/constants';
-import { combineAccountId, normalizeId, resolveInitialVisitor } from '../shared/identityRules';
+import { combineAccountId, normalizeId, randomAlphanumeric, resolveInitialVisitor } from '../shared/identityRules';
 import { MESSAGES } from '../shared/messages';
 import type { Identity, LogLevel, SessionFacts } from '../shared/protocol';
 import type { SessionRecord } from '../shared/sessionRules';
-import { randomId } from './randomId';
 
 /** Uniform [0, 1) from the platform's CSPRNG, for the shared rules' `random` parameter. */
 export const secureRandom = (): number => crypto.getRandomValues(new Uint32Array(1))[0]! / 4_294_967_296;
+
+/** A tab or frame id: 16 alphanumerics from the CSPRNG. */
+export const newTabId = (): string => randomAlphanumeric(16, secureRandom);
 
 /** Reads a storage key, tolerating storage that throws (disabled cookies, sandboxed frames). */
 function read(storage: () => Storage, key: string): string | null {
@@ -113,8 +115,8 @@ export function sessionStore(apiKey: string) {
 export function loadTabFacts(): Pick<SessionFacts, 'tabId' | 'frameId' | 'parentTabId'> {
   let tabId = read(session, '_wm_tabId');
   if (!tabId) {
-    tabId = randomId(16);
+    tabId = newTabId();
     write(session, '_wm_tabId', tabId);
   }
-  return { tabId, frameId: randomId(16), parentTabId: '' };
+  return { tabId, frameId: newTabId(), parentTabId: '' };
 }

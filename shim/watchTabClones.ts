@@ -7,7 +7,7 @@
  *   page holding the same id answers, which catches clones made more than 10 s after the original loaded.
  * A clone takes a new tab id. Child frames share their tab's id and take no part.
  */
-import { randomId } from './randomId';
+import { newTabId } from './loadIdentity';
 
 /** spec: analytics §9 — clone timer 10 s. */
 const CLONE_MARKER_MS = 10_000;
@@ -33,7 +33,7 @@ export function watchTabClones(
   if (window.top !== window) return { tabId, stop: () => undefined };
   let current = tabId;
   const renew = () => {
-    current = randomId(16);
+    current = newTabId();
     try {
       sessionStorage.setItem(TAB_KEY, current);
     } catch {
