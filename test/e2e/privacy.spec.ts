@@ -156,12 +156,17 @@ test.describe('analytics §8, §9 logging and the error log', () => {
     await openHostPage('/e2e/prod', hostPage({ init: `waymark.initialize({ apiKey: 'e2e-privacy', environment: 'prod-eu' });` }));
     await agentReady(page);
     await page.evaluate(() => (window as any).waymark.flushNow());
+    // Once the line is in the history (read without printing), the console must not have it.
+    await expect
+      .poll(() => page.evaluate(() => (window as any).waymark.getLogHistory().some((h: { message: string }) => h.message.startsWith('received status code 503'))))
+      .toBe(true);
     expect(consoleLines.filter((l) => l.includes('[Waymark]'))).toEqual([]);
     const history = await page.evaluate(() => (window as any).waymark.showLogHistory());
     expect(history.map((h: { message: string }) => h.message)).toContain(MESSAGES.badStatus(503, 'down for maintenance'));
     await page.evaluate(() => (window as any).waymark.enableLogging());
     await page.evaluate(() => (window as any).waymark.flushNow());
-    expect(consoleLines.some((l) => l.includes('received status code 503: down for maintenance'))).toBe(true);
+    // The worker's log line reaches the page by its own callback, which may land just after flushNow's answer.
+    await expect.poll(() => consoleLines.some((l) => l.includes('received status code 503: down for maintenance'))).toBe(true);
     await page.evaluate(() => (window as any).waymark.disableLogging());
   });
 });
