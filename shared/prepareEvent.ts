@@ -4,10 +4,9 @@
  * then the envelope. One function, so the two paths cannot drift apart.
  */
 import { applyUrlTransforms, type UrlTransform } from './applyUrlTransforms';
-import { enrichEvent, type EnvelopeContext, type SerializedEvent } from './enrichEvent';
-import type { ElementPath } from './elementPath';
+import type { EnvelopeContext } from './enrichEvent';
 import type { CapturedEvent } from './events';
-import { redact } from './privacyFilter';
+import { createEventSerializer } from './serializeEvent';
 
 /** The filters an event passes through. Both lists are data: they cross to the worker as they are. */
 export interface EventFilters {
@@ -19,28 +18,23 @@ export interface EventFilters {
 
 export const NO_FILTERS: EventFilters = { urlTransforms: [], privacyFilters: [] };
 
-/** A preparer with a one-entry memo of the last URL transformed: consecutive events share their page. */
-export function createEventPreparer(filters: EventFilters): (captured: CapturedEvent, ctx: EnvelopeContext) => SerializedEvent {
+/**
+ * A preparer: URL transforms with a one-entry memo of the last URL transformed (consecutive events share
+ * their page), then the privacy filter and the envelope, written straight to JSON by `createEventSerializer`.
+ */
+export function createEventPreparer(filters: EventFilters): (captured: CapturedEvent, ctx: EnvelopeContext) => string {
   let lastIn = '';
   let lastOut = '';
   const { urlTransforms, privacyFilters } = filters;
+  const serialize = createEventSerializer(privacyFilters);
   return (captured, ctx) => {
-    let event = captured;
-    if (urlTransforms.length) {
+    if (urlTransforms.length && typeof captured.url === 'string') {
       if (captured.url !== lastIn) {
         lastIn = captured.url;
         lastOut = applyUrlTransforms(captured.url, urlTransforms);
       }
-      event = { ...event, url: lastOut };
+      captured = { ...captured, url: lastOut };
     }
-    if (privacyFilters.length) {
-      event = {
-        ...event,
-        url: redact(event.url, privacyFilters) as string,
-        props: redact(event.props, privacyFilters) as Record<string, unknown>,
-        element: event.element ? (redact(event.element, privacyFilters) as ElementPath) : undefined,
-      };
-    }
-    return enrichEvent(event, ctx);
+    return serialize(captured, ctx);
   };
 }

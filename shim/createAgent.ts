@@ -6,7 +6,7 @@
 import { AGENT_VERSION, SESSION_INACTIVITY_MS } from '../shared/constants';
 import { beaconUrl } from '../shared/beaconUrl';
 import type { UrlTransform } from '../shared/applyUrlTransforms';
-import { enrichEvent, type EnvelopeContext, type SerializedEvent } from '../shared/enrichEvent';
+import { enrichEvent, type EnvelopeContext } from '../shared/enrichEvent';
 import type { PrivacyModule, PagePrivacy } from './privacy';
 import type { PromptCaptureRule, PromptsModule } from './prompts';
 import type { CapturedEvent } from '../shared/events';
@@ -134,7 +134,7 @@ interface Running {
   /** The URL an event reports: custom URL source and host-function transforms applied. */
   pageUrl(): string;
   /** What the page-hide path does to an event, the same as the worker does. */
-  prepare(event: CapturedEvent, ctx: EnvelopeContext): SerializedEvent;
+  prepare(event: CapturedEvent, ctx: EnvelopeContext): string;
   bridge: Bridge;
   identity: Identity;
   guides: GuideDisplay | null;
@@ -365,7 +365,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       guides: null,
       // document.URL, not location.href: the same URL (pushState updates both) at a tenth of the cost here.
       pageUrl: privacy?.pageUrl ?? (() => document.URL),
-      prepare: privacy?.prepare ?? enrichEvent,
+      prepare: privacy?.prepare ?? ((event, ctx) => enrichEvent(event, ctx).json),
       session: session.record,
       sessionSavedAt: now,
       uninstall: [],
@@ -568,10 +568,10 @@ const TAIL_BODY_LIMIT = 60_000;
 /** Sends held events as plain JSON POSTs (`{"events":[...]}`), in pieces within the beacon quota. */
 function sendTail(
   init: WorkerInit,
-  prepare: (event: CapturedEvent, ctx: EnvelopeContext) => SerializedEvent,
+  prepare: (event: CapturedEvent, ctx: EnvelopeContext) => string,
   held: Array<{ event: CapturedEvent; identity: Identity }>,
 ): void {
-  const jsons = held.map(({ event, identity }) => prepare(event, { identity, session: init.session, utm: init.utm }).json);
+  const jsons = held.map(({ event, identity }) => prepare(event, { identity, session: init.session, utm: init.utm }));
   let start = 0;
   while (start < jsons.length) {
     let end = start;

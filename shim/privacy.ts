@@ -4,7 +4,7 @@
  * set, so hosts without them never load the code; the agent starts once it is here.
  */
 import { applyUrlTransforms, checkUrlTransform, hasFunctionData, type UrlTransform } from '../shared/applyUrlTransforms';
-import type { EnvelopeContext, SerializedEvent } from '../shared/enrichEvent';
+import type { EnvelopeContext } from '../shared/enrichEvent';
 import type { CapturedEvent } from '../shared/events';
 import { createEventPreparer, type EventFilters } from '../shared/prepareEvent';
 import { checkPrivacyFilter, compilePrivacyFilter } from '../shared/privacyFilter';
@@ -25,7 +25,7 @@ export interface PagePrivacy {
   /** The data-only filters, sent to the worker. */
   filters: EventFilters;
   /** What the page-hide path does to an event: exactly what the worker does. */
-  prepare(event: CapturedEvent, ctx: EnvelopeContext): SerializedEvent;
+  prepare(event: CapturedEvent, ctx: EnvelopeContext): string;
 }
 
 export interface PrivacyModule {

@@ -3,7 +3,7 @@
  * send, retry) and the guide engine; the shim only hands over batches of captured events and DOM facts.
  */
 import { AGENT_VERSION, EVENT_SEND_DELAY_MS } from '../shared/constants';
-import type { EnvelopeContext, SerializedEvent } from '../shared/enrichEvent';
+import type { EnvelopeContext } from '../shared/enrichEvent';
 import type { CapturedEvent } from '../shared/events';
 import { annotateFrustration, createRageClickDetector, createUTurnDetector } from '../shared/detectFrustration';
 import { createEventPreparer } from '../shared/prepareEvent';
@@ -25,7 +25,7 @@ interface Running {
   guides: GuideEngine;
   /** analytics §1 lock: false while event writing is stopped. */
   sending: boolean;
-  prepare(captured: CapturedEvent, ctx: EnvelopeContext): SerializedEvent;
+  prepare(captured: CapturedEvent, ctx: EnvelopeContext): string;
   errors: ErrorReporter;
   segments: SegmentFlags;
   /** The page the latest event came from, for segment flag requests. */
@@ -107,7 +107,7 @@ export function createWorkerApi(ports: WorkerPorts) {
           if (verdict.errorMessage) props = { ...props, errorMessage: verdict.errorMessage };
           captured = { ...captured, props };
         }
-        const { json } = prepare(captured, context);
+        const json = prepare(captured, context);
         items.push({ json, track: captured.type === 'track', sequence: captured.sequence });
       } catch (err) {
         // One malformed event must not cost the batch: report it and go on.
