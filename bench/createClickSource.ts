@@ -24,6 +24,26 @@ export interface ClickSourceOptions {
   clicksPerPage?: number;
   /** `time` of the first event, epoch ms. @default 1795000000000 */
   startTime?: number;
+  /**
+   * 'deep': the app above, 8-12 levels with its attributes (~1,840 characters of JSON a click).
+   * 'compact': the same clicks on a shallow page: BODY and the target's nearest four levels, at most one
+   * attribute a level (~1,000 characters), the size of the original agent's clicks (wire-protocol.md: about
+   * 9 fit in one 1900-character GET, estimated at 5:1). @default 'deep'
+   */
+  profile?: ClickProfile;
+}
+
+/** The two shapes of page the clicks come from; see {@link ClickSourceOptions.profile}. */
+export type ClickProfile = 'deep' | 'compact';
+
+/** Levels a compact click keeps below BODY, and attributes a level keeps. */
+const COMPACT_LEVELS = 4;
+const COMPACT_ATTRS = 1;
+
+/** The shallow page's version of a deep click's levels (outermost first). */
+function compact(levels: Level[]): Level[] {
+  const body: Level = ['BODY', '', '', null, []];
+  return [body, ...levels.slice(-COMPACT_LEVELS).map(([tag, id, cls, title, attrs]): Level => [tag, id, cls, title, attrs.slice(0, COMPACT_ATTRS)])];
 }
 
 /** One level of an element path before flattening: tag, id, class, title, attributes. */
@@ -242,7 +262,8 @@ export function createClickSource(options: ClickSourceOptions = {}): ClickSource
         pick -= a.weight;
         if (pick < 0) break;
       }
-      const levels = area.inShell ? [...SHELL, ...area.levels(random)] : area.levels(random);
+      const deep = area.inShell ? [...SHELL, ...area.levels(random)] : area.levels(random);
+      const levels = options.profile === 'compact' ? compact(deep) : deep;
       events[k] = {
         time: startTime + sequence * 40 + random.int(40),
         url,

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { build } from 'vite';
+import type { ClickProfile } from './createClickSource';
 import type { PipelineRequest, PipelineResponse, PipelineSetup, PipelineTiming, PipelineVariant } from './pipelineWorker';
 import { assertPageSafe } from './runClickBurst';
 import { spreadOf, type Spread } from './summarize';
@@ -28,6 +29,8 @@ export interface PipelineOptions {
   repetitions: number;
   /** Seed of the synthetic clicks. */
   seed: number;
+  /** The shape of page the clicks come from (bench/createClickSource.ts). */
+  profile: ClickProfile;
 }
 
 /** The bundled worker. */
@@ -38,6 +41,7 @@ export interface PipelineBundle {
 
 /** Everything one pipeline bench measured. */
 export interface PipelineRun {
+  profile: ClickProfile;
   bundleBytes: number;
   buildMs: number;
   setup: PipelineSetup;
@@ -151,10 +155,10 @@ export async function measurePipeline(
       if (!answer.ok) throw new Error(`pipeline worker: ${answer.error}`);
       return answer;
     };
-    const setupAnswer = await ask({ type: 'setup', events: options.events, chunk: options.chunk, seed: options.seed });
+    const setupAnswer = await ask({ type: 'setup', events: options.events, chunk: options.chunk, seed: options.seed, profile: options.profile });
     if (!('setup' in setupAnswer)) throw new Error('the pipeline worker answered setup without its facts');
     const setup = setupAnswer.setup;
-    log(`  pipeline setup: ${setup.events} clicks, ${setup.depthMin}-${setup.depthMax} levels, ${setup.meanEventJsonChars.toFixed(0)} JSON chars each, ` +
+    log(`  pipeline setup, ${options.profile} clicks: ${setup.events} clicks, ${setup.depthMin}-${setup.depthMax} levels, ${setup.meanEventJsonChars.toFixed(0)} JSON chars each, ` +
       `${setup.batches} payloads (${setup.getBatches} GET), ${setup.compressionRatio.toFixed(1)}:1, warm-up + checks ${setup.setupMs.toFixed(0)} ms`);
 
     const timings: PipelineRun['timings'] = [];
@@ -162,9 +166,9 @@ export async function measurePipeline(
       const answer = await ask({ type: 'measure' });
       if (!('timings' in answer)) throw new Error('the pipeline worker answered measure without timings');
       timings.push(...answer.timings.map((t) => ({ ...t, repetition })));
-      log(`  pipeline rep ${repetition}: ${answer.timings.map((t) => `${t.variant} ${Math.round(t.events / (t.totalMs / 1000)).toLocaleString('en-US')}/s`).join(', ')}`);
+      log(`  pipeline ${options.profile} rep ${repetition}: ${answer.timings.map((t) => `${t.variant} ${Math.round(t.events / (t.totalMs / 1000)).toLocaleString('en-US')}/s`).join(', ')}`);
     }
-    return { bundleBytes: Buffer.byteLength(bundle.code), buildMs: bundle.buildMs, setup, timings, problems };
+    return { profile: options.profile, bundleBytes: Buffer.byteLength(bundle.code), buildMs: bundle.buildMs, setup, timings, problems };
   } finally {
     await context.close();
   }

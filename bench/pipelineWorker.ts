@@ -26,13 +26,13 @@ import { nativeDeflate } from '../worker/ports';
 const DEFLATE: Deflate = nativeDeflate() ?? fflateDeflate;
 
 
-import { createClickSource, elementPathDepth } from './createClickSource';
+import { createClickSource, elementPathDepth, type ClickProfile } from './createClickSource';
 
 /** What one `measure` times. */
 export type PipelineVariant = 'hostFilters' | 'noFilters' | 'floor';
 
 /** Messages to the worker. */
-export type PipelineRequest = { type: 'setup'; events: number; chunk: number; seed: number } | { type: 'measure' };
+export type PipelineRequest = { type: 'setup'; events: number; chunk: number; seed: number; profile: ClickProfile } | { type: 'measure' };
 
 /** What `setup` found out about the workload; `problems` lists failed checks of the pipeline's output. */
 export interface PipelineSetup {
@@ -108,6 +108,7 @@ interface Workload {
   count: number;
   chunk: number;
   seed: number;
+  profile: ClickProfile;
 }
 
 let workload: Workload | null = null;
@@ -127,7 +128,7 @@ async function pipelineChunk(events: CapturedEvent[], prepare: Preparer, into: P
   const t0 = performance.now();
   // As createWorkerApi's push(): each event prepared alone, by the page's one preparer.
   const jsons: string[] = new Array(events.length);
-  for (let i = 0; i < events.length; i++) jsons[i] = prepare(events[i]!, CONTEXT).json;
+  for (let i = 0; i < events.length; i++) jsons[i] = prepare(events[i]!, CONTEXT);
   const t1 = performance.now();
   // As createSendQueue's encodeRun(): the queued run of events, in get-or-post mode.
   const result = await encodeBatches(jsons, 'get-or-post', DEFLATE);
@@ -182,7 +183,7 @@ async function measure(w: Workload): Promise<PipelineTiming[]> {
     noFilters: startTiming('noFilters', w.count),
     floor: startTiming('floor', w.count),
   };
-  const next = createClickSource({ seed: w.seed });
+  const next = createClickSource({ seed: w.seed, profile: w.profile });
   let chunkIndex = 0;
   for (let from = 0; from < w.count; from += w.chunk, chunkIndex++) {
     const events = next(Math.min(w.chunk, w.count - from));
@@ -202,12 +203,12 @@ async function measure(w: Workload): Promise<PipelineTiming[]> {
 }
 
 /** Checks the workload and the pipeline's output, and warms the code up with one untimed pass. */
-async function setup(count: number, chunk: number, seed: number): Promise<PipelineSetup> {
+async function setup(count: number, chunk: number, seed: number, profile: ClickProfile): Promise<PipelineSetup> {
   const started = performance.now();
   const problems: string[] = [];
   const prepare = createEventPreparer(HOST_FILTERS);
   const pass = startTiming('hostFilters', count);
-  const next = createClickSource({ seed });
+  const next = createClickSource({ seed, profile });
   let depthMin = Infinity;
   let depthMax = 0;
   let batches = 0;
@@ -244,7 +245,7 @@ async function setup(count: number, chunk: number, seed: number): Promise<Pipeli
   }
   if (covered !== count) problems.push(`payloads carry ${covered} events, expected ${count}`);
   if (redactedEvents === 0) problems.push('the privacy filter redacted nothing');
-  workload = { count, chunk, seed };
+  workload = { count, chunk, seed, profile };
   return {
     events: count,
     chunk,
@@ -273,7 +274,7 @@ scope.onmessage = async (event) => {
   const request = event.data;
   try {
     if (request.type === 'setup') {
-      scope.postMessage({ ok: true, setup: await setup(request.events, request.chunk, request.seed) });
+      scope.postMessage({ ok: true, setup: await setup(request.events, request.chunk, request.seed, request.profile) });
     } else if (!workload) {
       scope.postMessage({ ok: false, error: 'measure before setup' });
     } else {
