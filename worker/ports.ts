@@ -40,7 +40,7 @@ export interface WorkerPorts {
 
 /**
  * The platform's zlib stream (CompressionStream 'deflate' is RFC 1950, the jzb format), or undefined where
- * there is none. Native code: ~2.5x fflate's speed here on beacon-sized batches.
+ * there is none. Native code: ~2x fflate's speed here on beacon-sized batches (99 against 56 MB/s of click JSON).
  */
 export function nativeDeflate(): ((data: Uint8Array) => Promise<Uint8Array>) | undefined {
   if (typeof CompressionStream !== 'function') return undefined;
