@@ -84,3 +84,36 @@ export const CLICK_BUFFER_MAX = 9;
 export const U_TURN_WINDOW_MS = 7000;
 /** spec: analytics §9 — an error click's error message is kept to this many characters. */
 export const ERROR_CLICK_MESSAGE_LIMIT = 1500;
+
+/** spec: guides §9 — step-state and throttling storage time-to-live. */
+export const STEP_STATE_TTL_MS = 10_000;
+/** spec: guides §9 — a guide request is stale after 1 hour. */
+export const GUIDE_REQUEST_STALE_MS = 3_600_000;
+/** spec: guides §9 — the blocked-guides flag of a failed availability probe lasts 4 hours. */
+export const GUIDES_BLOCKED_FLAG_MS = 14_400_000;
+/** spec: guides §9 — guide cache timeout. */
+export const GUIDE_CACHE_TIMEOUT_MS = 600_000;
+/** spec: guides §7 — content prefetch batch size. */
+export const CONTENT_PREFETCH_BATCH = 10;
+/** spec: guides §4, §9 — default snooze: 1 day. */
+export const DEFAULT_SNOOZE_MS = 86_400_000;
+/** spec: guides §4, §9 — a multi-step continuation record older than 12 hours is dropped. */
+export const CONTINUATION_EXPIRY_MS = 43_200_000;
+/** spec: guides §4, §9 — redisplay safeguard (health check). */
+export const REDISPLAY_SAFEGUARD_MS = 60_000;
+/** spec: guides §9 — step seen timeout default (guideSeenTimeoutLength). */
+export const STEP_SEEN_TIMEOUT_MS = 10_000;
+/** spec: guides §9 — max guide errors per minute. */
+export const MAX_GUIDE_ERRORS_PER_MINUTE = 30;
+/** spec: guides §8 — the error rate is measured once at least this many errors were seen. */
+export const ERROR_RATE_MIN_SAMPLE = 5;
+/** spec: guides §4, §9 — element activation max targets. */
+export const ELEMENT_ACTIVATION_MAX_TARGETS = 50;
+/** spec: guides §4 — automation target lookup: 10 tries, 250 ms apart; click delay 500 ms. */
+export const AUTOMATION_RETRIES = 10;
+export const AUTOMATION_RETRY_MS = 250;
+export const AUTOMATION_CLICK_DELAY_MS = 500;
+/** spec: guides §8 — a stylesheet that has not loaded after this fails. */
+export const STYLESHEET_TIMEOUT_MS = 10_000;
+/** spec: guides §9 — what's-new seen delay. */
+export const WHATSNEW_SEEN_DELAY_MS = 1000;

@@ -26,37 +26,97 @@ export type StepType = 'tooltip' | 'lightbox' | 'mobile-lightbox' | 'banner' | '
 /** spec: guides §4 "Step seenState". */
 export type SeenState = 'none' | 'active' | 'advanced' | 'dismissed' | 'snoozed' | 'notSeen';
 
+/** spec: guides §3 "Element-match rule": one rule of a step's elementContainsRulesList. */
+export interface ElementContainsRule {
+  matchType: 'equal' | 'notEqual' | 'contains' | 'notContains' | 'greaterThan' | 'lessThan';
+  matchValue: string | number;
+  dataType?: 'number' | 'string';
+}
+
+/** spec: guides §3 Step "hashes": digests of the step's content, checked before anything renders. */
+export interface StepHashes {
+  domHash?: string;
+  domJsonpHash?: string;
+  contentHash?: string;
+  contentJsHash?: string;
+}
+
 export interface GuideStep {
   id: string;
   guideId: string;
   type: StepType;
   elementPathRule?: string;
+  triggerElementPathRule?: string;
+  confirmationElementPathRule?: string;
+  elementContainsRulesList?: ElementContainsRule[];
   regexUrlRule?: string;
   pageId?: string;
   domJson?: DomNode;
   domUrl?: string;
+  domJsonpUrl?: string;
+  buildingBlocksUrl?: string;
+  contentUrl?: string;
+  contentUrlCss?: string;
+  contentUrlJs?: string;
+  hashes?: StepHashes;
   seenState?: SeenState;
   seenReason?: string;
+  /** Epoch ms when a snooze ends (guides §4 Snooze). */
+  snoozeEndTime?: number;
+  dismissCount?: number;
   lastSeenAt?: number;
+  lastUpdatedAt?: number;
+  destinationStepId?: string;
+  /** 'element click' or 'mouseover', or a comma list of them. */
+  advanceMethod?: string;
   attributes?: {
     width?: number;
     height?: number;
     layoutDir?: 'top' | 'bottom' | 'left' | 'right' | 'auto';
+    seenDelay?: number;
+    isRequired?: boolean;
+    stayHidden?: boolean;
     [key: string]: unknown;
   };
   hideCredits?: boolean;
 }
 
+/** spec: guides §3 Guide "redisplay". */
+export interface GuideRedisplay {
+  /** Ms after the last seen time before the guide may show again. */
+  interval?: number;
+  /** Dismissals after which it never repeats; 0 means unlimited. */
+  maxDismissals?: number;
+}
+
 export interface Guide {
   id: string;
   name?: string;
+  /** Combinations of auto, api, badge, dom, launcher, extensionIcon, auto-launcher. */
   launchMethod: string;
+  state?: string;
   isMultiStep?: boolean;
+  /** Adoption guide (guides §4 Auto display ordering). */
+  isTraining?: boolean;
+  /** Control-group guide: never shown (guides §4 Control group). */
+  control?: boolean;
+  appId?: string | number;
+  /** Epoch ms: outside the timebox before this (guides §4 Timebox). */
+  showsAfter?: number;
+  /** Epoch ms: outside the timebox after this. */
+  expiresAfter?: number;
+  publishedAt?: number;
   lastUpdatedAt?: number;
+  redisplay?: GuideRedisplay;
   steps: GuideStep[];
   attributes?: {
     priority?: number;
+    type?: string;
     device?: { desktop?: boolean; mobile?: boolean };
+    isOnboarding?: boolean;
+    isAnnouncement?: boolean;
+    doNotResume?: boolean;
+    overrideAutoThrottling?: boolean;
     [key: string]: unknown;
   };
 }
@@ -70,6 +130,23 @@ export interface LastGuideStepSeen {
   seenReason?: string;
   visitorId?: string;
   destinationStepId?: string;
+  dismissCount?: number;
+  snoozeEndTime?: number;
+  tabId?: string;
+}
+
+/** spec: guides §3 throttling timestamps (epoch ms) of auto-launched guides. */
+export interface ThrottlingTimestamps {
+  latestDismissedAutoAt?: number;
+  latestSnoozedAutoAt?: number;
+  finalAdvancedAutoAt?: number;
+}
+
+/** spec: guides §3 throttling config. */
+export interface ThrottlingConfig {
+  enabled: boolean;
+  interval: number;
+  unit: 'minute' | 'hour' | 'day';
 }
 
 /** The guide load response (guides §3). */

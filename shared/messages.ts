@@ -59,4 +59,32 @@ export const MESSAGES = {
   signedMetadataRequired: 'Signed metadata is required but no jwt and signingKeyName were given',
   /** spec: analytics §8 — a segmentflag.json request failed (status, network, or response shape). */
   segmentFlagsFailed: 'Failed to load segment flags',
+  /** spec: guides §7, §8 — the guide.gif availability probe failed; guides stay blocked for 4 hours. */
+  guidesUnreachable: 'Guides disabled: unreachable endpoint guide.gif',
+  /** spec: guides §8 — callback messages of a refused guide load. */
+  guidesBlocked: 'error: guides are blocked',
+  invalidGuideUrl: 'error: invalid url',
+  /** spec: guides §5, §8 — a content or resource hash that does not verify; the guide is marked failed. */
+  unableToVerifyContent: (url: string) => `Unable to verify content at ${url}`,
+  /** spec: guides §8 — a content script that did not load. */
+  scriptLoadFailed: 'Failed to load script',
+  /** spec: guides §8 — a stylesheet still loading after 10 seconds. */
+  stylesheetTimeout: (url: string) => `Failed to load ${url} within 10 seconds`,
+  /** spec: guides §8 — a content URL that does not parse. */
+  unableToParse: (url: string) => `unable to parse ${url}`,
+  /** spec: guides §5 — a building-block prop outside the allow-list (and not data-* or aria-*). */
+  illegalBuildingBlockKey: (key: string, guideId: string, stepId: string) =>
+    `illegal building block key ${key} found on guide ${guideId} step ${stepId}`,
+  /** spec: guides §5 Config — guide functions without the guides feature in the subscription. */
+  notInSubscription: 'This functionality is not supported by your subscription.',
+  /** spec: guides §4 Continuation — a last-seen record older than 12 hours, logged once. */
+  continuationExpired: 'Multi-step continuation has expired',
+  /** spec: guides §8 — a step not seen within guideSeenTimeoutLength. */
+  stepTimedOut: (guideId: string, stepId: string) => `Guide ${guideId} timed out showing Step ${stepId}`,
+  /** spec: guides §8 — 30 or more guide errors a minute. */
+  errorRateExceeded: 'Exceeded error rate limit, dropping guide',
+  /** spec: guides §4 — an element-activated guide waited too long. */
+  elementActivationTimeout: 'Element activated guide timeout exceeded',
+  /** spec: guides §4 Control group. */
+  controlGroup: 'Guide was not shown because this visitor is in a control group of an active experiment for the guide',
 } as const;
