@@ -3,6 +3,7 @@
  * shown again after a reload (guides §3 "Step" seenState/lastSeenAt, "Other records" last-step-seen record).
  */
 import type { Guide, LastGuideStepSeen, SeenState } from '../shared/guides';
+import { DEFAULT_SNOOZE_MS } from '../shared/constants';
 import type { StepStateEvent } from './createEventStore';
 
 /** spec: guides §4 "Transitions" — the state each guide event leaves its step in. */
@@ -34,10 +35,11 @@ export function applyStepStates(guides: Guide[], states: StepStateEvent[], visit
       if (!state) continue;
       step.seenState = STATE_OF_EVENT[state.type];
       step.lastSeenAt = state.time;
+      if (state.dismissCount > 0) step.dismissCount = state.dismissCount;
       if (state.seenReason !== undefined) step.seenReason = state.seenReason;
       if (state.type === 'guideSnoozed') {
         // spec: guides §4 Snooze — a snoozed step may show again once snoozeEndTime has passed.
-        (step as typeof step & { snoozeEndTime?: number }).snoozeEndTime = snoozeEndTime(state);
+        step.snoozeEndTime = snoozeEndTime(state);
       }
     }
   }
@@ -56,13 +58,12 @@ export function applyStepStates(guides: Guide[], states: StepStateEvent[], visit
         visitorId,
         ...(latest.destinationStepId !== undefined ? { destinationStepId: latest.destinationStepId } : {}),
         ...(latest.type === 'guideSnoozed' ? { snoozeEndTime: snoozeEndTime(latest) } : {}),
+        ...(latest.dismissCount > 0 ? { dismissCount: latest.dismissCount } : {}),
       }
     : {};
   return { guides: result, lastGuideStepSeen };
 }
 
-/** spec: guides §4 Snooze — default duration 1 day. */
-const DEFAULT_SNOOZE_MS = 86_400_000;
 
 function snoozeEndTime(state: StepStateEvent): number {
   return state.time + (state.snoozeDuration ?? DEFAULT_SNOOZE_MS);

@@ -36,6 +36,8 @@ export interface StepStateEvent {
   destinationStepId?: string;
   /** `snooze_duration` of a guideSnoozed event, ms. */
   snoozeDuration?: number;
+  /** guides §3 Step dismissCount: the visitor's guideDismissed events of this step, all time. */
+  dismissCount: number;
 }
 
 /** Storage of received events. */
@@ -88,7 +90,8 @@ returning id`;
 
 const LATEST_STEP_STATES = `
 select distinct on (guide_id, guide_step_id)
-       id, type, guide_id, guide_step_id, time, seen_reason, reason, destination_step_id, snooze_duration
+       id, type, guide_id, guide_step_id, time, seen_reason, reason, destination_step_id, snooze_duration,
+       count(*) filter (where type = 'guideDismissed') over (partition by guide_id, guide_step_id) as dismiss_count
 from (
   select id, type,
          body->'props'->>'guide_id' as guide_id,
@@ -182,6 +185,7 @@ export function createEventStore(db: Database): EventStore {
           ...(seenReason !== null ? { seenReason: String(seenReason) } : {}),
           ...(row.destination_step_id !== null ? { destinationStepId: String(row.destination_step_id) } : {}),
           ...(Number.isFinite(duration) ? { snoozeDuration: duration } : {}),
+          dismissCount: Number(row.dismiss_count ?? 0),
         };
       });
     },

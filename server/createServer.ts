@@ -45,6 +45,11 @@ export interface ServerOptions {
   demoDir?: string;
   /** Log requests with Fastify's logger. @default false */
   logger?: boolean;
+  /**
+   * Visitor ids whose guide.json requests are answered 451 (env WAYMARK_BLOCKED_VISITORS, comma-separated):
+   * how a collector tells the agent to stop tracking a visitor (guides §7, §8). @default []
+   */
+  blockedVisitors?: readonly string[];
 }
 
 /** A listening server. */
@@ -130,7 +135,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     });
 
     registerCors(app);
-    registerDataRoutes(app, { store, guides });
+    registerDataRoutes(app, { store, guides, blockedVisitors: new Set(options.blockedVisitors ?? []) });
     registerApiRoutes(app, store);
     registerLogRoutes(app, logStore);
     registerSegmentFlagRoutes(

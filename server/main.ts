@@ -2,7 +2,8 @@
  * `npm run serve`: the reference server with its settings from the environment.
  * PORT (default 8080), WAYMARK_DATA (PGlite folder), WAYMARK_GUIDES (guide folder), WAYMARK_SEGMENT_RULES
  * (segment rules file), DATABASE_URL
- * (use PostgreSQL instead of PGlite), WAYMARK_LOG=1 (log requests).
+ * (use PostgreSQL instead of PGlite), WAYMARK_LOG=1 (log requests), WAYMARK_BLOCKED_VISITORS (visitor ids
+ * answered 451 on guide.json).
  */
 import { startServer } from './createServer';
 
@@ -20,6 +21,7 @@ const server = await startServer({
   segmentRulesFile: process.env.WAYMARK_SEGMENT_RULES || undefined,
   databaseUrl: process.env.DATABASE_URL || undefined,
   logger: process.env.WAYMARK_LOG === '1',
+  blockedVisitors: (process.env.WAYMARK_BLOCKED_VISITORS ?? '').split(',').map((v) => v.trim()).filter(Boolean),
 }).catch((err: Error) => {
   console.error(`Waymark reference server did not start: ${err.message}`);
   process.exit(1);

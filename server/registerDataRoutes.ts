@@ -16,6 +16,8 @@ import { eventsOfBody, requireApiKey, single } from './readDataRequest';
 export interface DataRoutesOptions {
   store: EventStore;
   guides: GuideCatalog;
+  /** Visitors answered 451 on guide.json (guides §7: the agent stops tracking them). */
+  blockedVisitors?: ReadonlySet<string>;
 }
 
 type Query = Record<string, string | string[] | undefined>;
@@ -25,7 +27,7 @@ type DataRequest = FastifyRequest<{ Params: { apiKey?: string }; Querystring: Qu
 const TRANSPARENT_GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 /** Registers the /data routes. */
-export function registerDataRoutes(app: FastifyInstance, { store, guides }: DataRoutesOptions): void {
+export function registerDataRoutes(app: FastifyInstance, { store, guides, blockedVisitors }: DataRoutesOptions): void {
   const sendGif = (reply: FastifyReply) =>
     reply.type('image/gif').header('cache-control', 'no-store').send(TRANSPARENT_GIF);
 
@@ -66,6 +68,9 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides }: Data
     const { visitorId, url } = payload as { visitorId?: unknown; url?: unknown };
     const all = await guides.list();
     const visitor = typeof visitorId === 'string' && visitorId !== '' ? visitorId : undefined;
+    if (visitor && blockedVisitors?.has(visitor)) {
+      throw new HttpError(451, `visitor ${visitor} may not be tracked (451 Unavailable For Legal Reasons)`);
+    }
     const states = visitor ? await store.latestStepStates(apiKey, visitor) : [];
     const { guides: list, lastGuideStepSeen } = applyStepStates(all, states, visitor ?? '');
     // spec: wire-protocol.md — the agent discards a response whose id differs from its request's id.

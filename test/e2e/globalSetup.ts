@@ -12,7 +12,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const guidesDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-guides-'));
   cpSync('server/demo/guides', guidesDir, { recursive: true });
   cpSync('test/e2e/guides', guidesDir, { recursive: true });
-  const server = await startServer({ port: 0, dataDir: 'memory://', guidesDir });
+  // 'legal-hold-visitor' is answered 451 on guide.json (guides §7): the e2e of a collector that stops tracking.
+  const server = await startServer({ port: 0, dataDir: 'memory://', guidesDir, blockedVisitors: ['legal-hold-visitor'] });
   process.env.WAYMARK_URL = server.url;
   process.env.WAYMARK_GUIDES_DIR = guidesDir;
   return async () => {

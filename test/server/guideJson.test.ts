@@ -104,6 +104,7 @@ describe('guides §4 "Step seenState" from the stored guide events', () => {
       state: 'dismissed',
       seenReason: 'auto',
       visitorId: 'v-dismiss',
+      dismissCount: 1,
     });
     expect(body.guides[1].steps[0].seenState).toBeUndefined();
 
@@ -208,6 +209,38 @@ describe('guide definition files', () => {
       expect(String(warn.mock.calls[0]?.[0])).toMatch(/guide folder .* cannot be read/);
     } finally {
       await lonely.close();
+    }
+  }, SERVER_TIMEOUT);
+});
+
+describe('guides §3 Step dismissCount and §7 status 451', () => {
+  it('counts every dismissal of a step, in the step and in the last-step-seen record', async () => {
+    const props = { guide_id: 'welcome', guide_step_id: 'welcome-1' };
+    const visitor = { visitor_id: 'v-count' };
+    await sendGuideEvents('count', [
+      guideEvent('guideSeen', { ...props, reason: 'auto' }, { ...visitor, browser_time: 1000 }),
+      guideEvent('guideDismissed', { ...props, seen_reason: 'auto' }, { ...visitor, browser_time: 2000 }),
+      guideEvent('guideSeen', { ...props, reason: 'auto' }, { ...visitor, browser_time: 3000 }),
+      guideEvent('guideDismissed', { ...props, seen_reason: 'auto' }, { ...visitor, browser_time: 4000 }),
+    ]);
+    const body = await loadGuides('count', visitorPayload('v-count'));
+    expect(body.guides[0].steps[0]).toMatchObject({ seenState: 'dismissed', lastSeenAt: 4000, dismissCount: 2 });
+    expect(body.lastGuideStepSeen).toMatchObject({ state: 'dismissed', dismissCount: 2 });
+    expect(body.guides[1].steps[0].dismissCount).toBeUndefined();
+  });
+
+  it('answers 451 with a reason for a blocked visitor, by GET and POST, and serves everyone else', async () => {
+    const blocking = await startTestServer({ 'a-welcome.json': lightbox }, { blockedVisitors: ['legal-hold'] });
+    try {
+      const get = await blocking.app.inject({ method: 'GET', url: `/data/guide.json/k?id=1&jzb=${nodeJzb(visitorPayload('legal-hold'))}` });
+      expect(get.statusCode).toBe(451);
+      expect(get.json().error).toMatch(/legal-hold may not be tracked/);
+      const post = await blocking.app.inject({ method: 'POST', url: '/data/guide.json/k?id=2', payload: { events: visitorPayload('legal-hold') } });
+      expect(post.statusCode).toBe(451);
+      const other = await blocking.app.inject({ method: 'GET', url: `/data/guide.json/k?id=3&jzb=${nodeJzb(visitorPayload('free'))}` });
+      expect(other.statusCode).toBe(200);
+    } finally {
+      await blocking.close();
     }
   }, SERVER_TIMEOUT);
 });
