@@ -6,7 +6,7 @@
 import type { UrlTransform } from './applyUrlTransforms';
 import type { CapturedEvent, GuideEventType } from './events';
 import type { AgentError, Outcome } from './errors';
-import type { DomNode, StepType } from './guides';
+import type { DomNode, StepType, ThrottlingConfig, ThrottlingTimestamps } from './guides';
 
 /** Bumped whenever a message shape changes; the handshake refuses a mismatch. */
 export const PROTOCOL_VERSION = 1;
@@ -66,6 +66,40 @@ export interface WorkerInit {
   disableStackTraces?: boolean;
   /** The tab's last page loads before this one, oldest first: U-turns across full navigations (analytics §4). */
   recentPages?: Array<{ url: string; time: number }>;
+  /** Guide engine settings and the guide state the shim keeps for this visitor (guides §4, §7). */
+  guides?: GuideSettings;
+}
+
+/** Guide engine settings (guides §4, §5, §7, §8), and what the shim kept of the engine's state. */
+export interface GuideSettings {
+  /** guides §8 guideTimeout / guides.timeout: a guide load is given up after this many ms. @default none */
+  timeoutMs?: number;
+  /** guides §5: no guides for anonymous visitors. @default false */
+  dropAnonymous?: boolean;
+  /** guides §5: guide events are blocked, so guides are too. @default false */
+  guideEventsBlocked?: boolean;
+  /** guides §3 throttling config. @default off */
+  throttling?: ThrottlingConfig;
+  /** guides §4 Auto display: adoption (isTraining) guides before the others, or after. @default 'before' */
+  adoptionGuides?: 'before' | 'after';
+  /** Adds debug=true to guide.json. @default false */
+  debug?: boolean;
+  /** Script and style origins guide content may load from (guides §5); the content host is always allowed. */
+  allowedOrigins?: string[];
+  /** What an earlier page of this visitor left (see ShimCallbacks.guideState). */
+  state?: GuideState;
+}
+
+/** Guide state that outlives a page: kept by the shim in local storage, per api key and visitor. */
+export interface GuideState {
+  /** Whose state it is: a page of another visitor ignores it. */
+  visitorId: string;
+  /** guides §7, §9: the availability probe's verdict and until when it holds (4 hours). */
+  probe?: { ok: boolean; until: number };
+  /** guides §3 throttling timestamps of auto-launched guides. */
+  timestamps?: ThrottlingTimestamps;
+  /** guides §7: the collector answered 451 for this visitor: no tracking, no guide loading. */
+  denied?: boolean;
 }
 
 /**
@@ -99,6 +133,8 @@ export interface ShimCallbacks {
   campaign(utm: Record<string, string>): void;
   /** The visitor's segment flags, each time the collector answers (analytics §7). */
   segmentFlags(flags: string[]): void;
+  /** Guide state to keep for the next page of this visitor (probe verdict, throttling, a 451). */
+  guideState(state: GuideState): void;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';

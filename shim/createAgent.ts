@@ -11,7 +11,8 @@ import type { PrivacyModule, PagePrivacy } from './privacy';
 import type { PromptCaptureRule, PromptsModule } from './prompts';
 import type { CapturedEvent } from '../shared/events';
 import { MESSAGES } from '../shared/messages';
-import type { FlushReport, Identity, Metadata, WorkerInit } from '../shared/protocol';
+import type { FlushReport, GuideState, Identity, Metadata, WorkerInit } from '../shared/protocol';
+import type { ThrottlingConfig } from '../shared/guides';
 import { createBridge, startWorker, type Bridge } from './createBridge';
 import { createGuideDisplay, type GuideDisplay } from './createGuideDisplay';
 import { createLogger, type Logger } from './createLogger';
@@ -46,7 +47,25 @@ export interface InitializeOptions {
   captureText?: boolean;
   /** guides §1: no guides at all. @default false */
   disableGuides?: boolean;
-  guides?: { disabled?: boolean };
+  guides?: {
+    disabled?: boolean;
+    /** guides §8: give a guide load up after this many ms. */
+    timeout?: number;
+    /** guides §5 delayGuides: hold the guide loop until startGuides() (true) or for this many ms. */
+    delay?: boolean | number;
+    /** guides §5: no guides for anonymous visitors. @default false */
+    dropAnonymous?: boolean;
+    /** guides §3, §4 throttling of auto-launched guides. @default off */
+    throttling?: ThrottlingConfig;
+    /** guides §4 Auto display: adoption guides before or after the others. @default 'before' */
+    adoptionGuides?: 'before' | 'after';
+    /** guides §5: origins guide scripts and styles may come from, besides the content host. */
+    allowedOrigins?: string[];
+  };
+  /** guides §8: the same as guides.timeout. */
+  guideTimeout?: number;
+  /** guides §5: the same as guides.delay. */
+  delayGuides?: boolean | number;
   /** analytics §7: send every event beacon by POST, never GET. @default false */
   sendEventsWithPostOnly?: boolean;
   /** Signed metadata (analytics §3): both or neither. Validation rules: issue #4. */
@@ -318,6 +337,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     const session = nextSession(sessions.read(), now, identity.visitorId, secureRandom);
     sessions.write(session.record);
     const campaignKey = `_wm_campaign.${options.apiKey}`;
+    const guideStateKey = `_wm_guides.${options.apiKey}`;
+    const guideState = readJson<GuideState>(guideStateKey);
     const tab = loadTabFacts();
     // A duplicated tab starts with the original's tab id; the clone takes a new one (analytics §4).
     tab.tabId = watchTabClones(options.apiKey, tab.tabId, tab.frameId, (tabId) => {
@@ -344,19 +365,25 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       urlTransforms: privacy ? [...privacy.filters.urlTransforms] : [],
       privacyFilters: privacy ? [...privacy.filters.privacyFilters] : [],
       disableStackTraces: options.disableStackTraces === true,
+      guides: {
+        timeoutMs: options.guides?.timeout ?? options.guideTimeout,
+        dropAnonymous: options.guides?.dropAnonymous === true,
+        throttling: options.guides?.throttling,
+        adoptionGuides: options.guides?.adoptionGuides,
+        allowedOrigins: options.guides?.allowedOrigins,
+        state: guideState?.visitorId === identity.visitorId ? guideState : undefined,
+      },
     };
     const worker = startWorker(new URL('waymark.worker.js', env.assetBase).href, log);
-    const bridge = createBridge(
-      worker,
-      init,
-      log,
-      (utm) => {
+    const bridge = createBridge(worker, init, log, {
+      campaign: (utm) => {
         // The session's traffic source as the worker classified it: kept for the session's later pages.
         init.utm = utm;
         writeJson(campaignKey, utm);
       },
-      (flags) => (segmentFlags = flags),
-    );
+      segmentFlags: (flags) => (segmentFlags = flags),
+      guideState: (state) => writeJson(guideStateKey, state),
+    });
     running = {
       options,
       init,

@@ -7,7 +7,7 @@
 import { proxy, releaseProxy, wrap, type Endpoint } from 'comlink';
 import { CAPTURE_BATCH_MS } from '../shared/constants';
 import type { CapturedEvent } from '../shared/events';
-import { PROTOCOL_VERSION, type ClickVerdictMessage, type Identity, type LogLevel, type SessionFacts, type WorkerApi, type WorkerInit } from '../shared/protocol';
+import { PROTOCOL_VERSION, type ClickVerdictMessage, type Identity, type LogLevel, type SessionFacts, type ShimCallbacks, type WorkerApi, type WorkerInit } from '../shared/protocol';
 
 /**
  * The worker API as the shim calls it: every method answers with a promise. Declared here rather than with
@@ -64,8 +64,7 @@ export function createBridge(
   endpoint: Endpoint & { terminate?(): void },
   init: WorkerInit,
   log: (level: LogLevel, message: string) => void,
-  onCampaign: (utm: Record<string, string>) => void = () => undefined,
-  onSegmentFlags: (flags: string[]) => void = () => undefined,
+  on: Partial<Pick<ShimCallbacks, 'campaign' | 'segmentFlags' | 'guideState'>> = {},
 ): Bridge {
   let sequence = 0;
   let identity = init.identity;
@@ -89,7 +88,15 @@ export function createBridge(
     },
     (err: unknown) => log('error', `the Waymark worker did not answer: ${String(err)}`),
   );
-  void api.init(init, proxy({ log, delivered, campaign: onCampaign, segmentFlags: onSegmentFlags }));
+  const ignore = () => undefined;
+  const callbacks: ShimCallbacks = {
+    log,
+    delivered,
+    campaign: on.campaign ?? ignore,
+    segmentFlags: on.segmentFlags ?? ignore,
+    guideState: on.guideState ?? ignore,
+  };
+  void api.init(init, proxy(callbacks));
 
   let buffer: CapturedEvent[] = [];
   let verdicts: ClickVerdictMessage[] = [];

@@ -3,14 +3,16 @@
  * judge which auto steps may show (shared/selectAutoSteps), resolve step content, and turn the visitor's
  * actions on a shown step into guide events on the guide beacon.
  */
-import { GUIDE_EVENT_FLUSH_MS } from '../shared/constants';
+import { GUIDE_EVENT_FLUSH_MS, GUIDES_BLOCKED_FLAG_MS } from '../shared/constants';
+import { isAnonymousVisitorId } from '../shared/identityRules';
+import { requestGuideList } from './requestGuideList';
 import { beaconUrl } from '../shared/beaconUrl';
 import { ERROR_CODES, fail, ok, type Outcome } from '../shared/errors';
 import type { GuideEventProps, GuideEventType, WireGuideEvent } from '../shared/events';
 import type { Guide, GuideLoadResponse, GuideStep } from '../shared/guides';
 import { encodeJzb } from '../shared/jzb';
 import { MESSAGES } from '../shared/messages';
-import type { GuideLoadResult, LogLevel, SeenReason, StepAction, StepToShow, WorkerInit } from '../shared/protocol';
+import type { GuideLoadResult, GuideState, LogLevel, SeenReason, StepAction, StepToShow, WorkerInit } from '../shared/protocol';
 import { selectAutoSteps } from '../shared/selectAutoSteps';
 import { asDomNode, asGuideLoadResponse, checkGuideLoadResponse, checkStepContent } from '../shared/validateGuidePayload';
 import { createSendQueue, type SendQueue } from './createSendQueue';
@@ -28,6 +30,12 @@ export interface GuideEngineDeps {
   persistKey?: string;
   /** Query parameters added to every guide beacon. */
   params?: () => Record<string, string | undefined>;
+  /** Signed metadata, when valid: guide.json then goes by POST carrying it (guides §7). */
+  auth?: () => { jwt: string; signingKeyName: string } | undefined;
+  /** Keeps guide state for the visitor's next page (the shim's local storage). */
+  saveState?: (state: GuideState) => void;
+  /** The collector answered 451: the caller stops all tracking of the visitor (guides §7, §8). */
+  onDenied?: () => void;
 }
 
 export interface GuideEngine {
@@ -43,6 +51,41 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   let guides: Guide[] = [];
   /** When each shown step went on screen, for durations. */
   const shownAt = new Map<string, number>();
+  /** What outlives the page (probe verdict, throttling timestamps, a 451), as the shim kept it. */
+  const state: GuideState = { ...config.guides?.state, visitorId: config.identity.visitorId };
+  const saveState = () => deps.saveState?.({ ...state, visitorId: config.identity.visitorId });
+
+  /** A refused load: the spec's callback message, logged with why. */
+  function refuse(message: string, why: string): Outcome<never> {
+    log('warn', `${message} (${why})`);
+    return fail(ERROR_CODES.badPayload, message);
+  }
+
+  /**
+   * spec: guides §7 "Availability probe", §8, §9 — GET guide.gif with the jzb of [] once; its verdict holds for
+   * 4 hours. A failure logs 'Guides disabled: unreachable endpoint guide.gif' and blocks guides until then.
+   */
+  let probing: Promise<boolean> | null = null;
+  function probe(): Promise<boolean> {
+    const now = ports.clock.now();
+    if (state.probe && state.probe.until > now) return Promise.resolve(state.probe.ok);
+    probing ??= (async () => {
+      let ok = false;
+      try {
+        const url = beaconUrl(config.dataHost, 'guide.gif', config.apiKey, { jzb: encodeJzb([]), ct: now, v: config.agentVersion });
+        const response = await ports.transport.request({ method: 'GET', url });
+        ok = response.status >= 200 && response.status < 300;
+      } catch {
+        ok = false;
+      }
+      if (!ok) log('error', MESSAGES.guidesUnreachable);
+      state.probe = { ok, until: ports.clock.now() + GUIDES_BLOCKED_FLAG_MS };
+      saveState();
+      probing = null;
+      return ok;
+    })();
+    return probing;
+  }
 
   const events = createSendQueue({
     apiKey: config.apiKey,
@@ -119,32 +162,49 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     events,
 
     async load(url) {
+      const settings = config.guides ?? {};
+      // spec: guides §5, §7, §8 — loading is refused for a visitor the collector answered 451 for, for
+      // anonymous visitors with dropAnonymous, while guide events are blocked, and for pages that are not web URLs.
+      if (state.denied) return refuse(MESSAGES.guidesBlocked, 'the collector answered 451 for this visitor');
+      if (settings.dropAnonymous && isAnonymousVisitorId(config.identity.visitorId)) {
+        return refuse(MESSAGES.guidesBlocked, 'dropAnonymous is set and the visitor is anonymous');
+      }
+      if (settings.guideEventsBlocked) return refuse(MESSAGES.guidesBlocked, 'guide events are blocked');
+      if (!/^https?:\/\/[^/]/i.test(url)) return refuse(MESSAGES.invalidGuideUrl, `${url || '(empty)'} is not a web page URL`);
+      if (!(await probe())) return refuse(MESSAGES.guidesBlocked, MESSAGES.guidesUnreachable);
+
       const id = String(++requestId);
-      const payload = {
-        visitorId: config.identity.visitorId,
-        accountId: config.identity.accountId,
-        url,
-        oldVisitorId: config.identity.oldVisitorId,
-        metadata: config.metadata,
-      };
-      const requestUrl = beaconUrl(config.dataHost, 'guide.json', config.apiKey, {
+      const answer = await requestGuideList(ports, {
+        apiKey: config.apiKey,
+        dataHost: config.dataHost,
+        agentVersion: config.agentVersion,
         id,
-        jzb: encodeJzb(payload),
-        v: config.agentVersion,
-        ct: ports.clock.now(),
+        payload: {
+          visitorId: config.identity.visitorId,
+          accountId: config.identity.accountId,
+          url,
+          oldVisitorId: config.identity.oldVisitorId,
+          metadata: config.metadata,
+        },
+        acc: deps.params?.().acc,
+        auth: deps.auth?.(),
+        debug: settings.debug,
+        timeoutMs: settings.timeoutMs,
       });
-      let body: unknown;
-      try {
-        const response = await ports.transport.request({ method: 'GET', url: requestUrl });
-        if (response.status < 200 || response.status >= 300) {
-          throw new Error(MESSAGES.badStatus(response.status, response.statusText));
-        }
-        body = JSON.parse(await response.text());
-      } catch (err) {
-        const message = `${MESSAGES.loadGuideFailed}: ${(err as Error).message}`;
+      if (answer.kind === 'denied') {
+        // spec: guides §7, §8 — 451: stop tracking the visitor and deny future loading.
+        state.denied = true;
+        saveState();
+        log('warn', 'guide.json answered 451: tracking of this visitor stops and guides are no longer loaded');
+        deps.onDenied?.();
+        return fail(ERROR_CODES.badPayload, `${MESSAGES.guidesBlocked} (451)`);
+      }
+      if (answer.kind !== 'ok') {
+        const message = `${MESSAGES.loadGuideFailed}: ${answer.message}`;
         log('error', message);
         return fail(ERROR_CODES.network, message);
       }
+      const body = answer.body;
       const problem = checkGuideLoadResponse(body);
       if (problem) {
         log('error', `${MESSAGES.loadGuideFailed}: ${problem}`);

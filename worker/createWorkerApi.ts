@@ -186,6 +186,12 @@ export function createWorkerApi(ports: WorkerPorts) {
           isSending: () => running?.sending !== false,
           persistKey: persistKey('guide.gif'),
           params: beaconParams,
+          auth,
+          saveState: (guideState) => void Promise.resolve(callbacks?.guideState(guideState)).catch(() => undefined),
+          // spec: guides §7, §8 — a 451 stops tracking of the visitor: nothing more is written for this page.
+          onDenied: () => {
+            if (running) running.sending = false;
+          },
         }),
         sending: true,
         url: config.campaign?.pageUrl ?? '',
@@ -216,6 +222,11 @@ export function createWorkerApi(ports: WorkerPorts) {
           log,
         }),
       };
+      if (config.guides?.state?.denied) {
+        // spec: guides §7, §8 — the collector answered 451 for this visitor on an earlier page.
+        running.sending = false;
+        log('warn', 'tracking of this visitor is stopped: the collector answered 451 on an earlier page');
+      }
       // What earlier page loads could not send goes first (analytics §9 durability).
       void analytics.restore().then((n) => n && log('info', `sending ${n} events left unsent by an earlier page`));
       void running.guides.events.restore();

@@ -3,7 +3,8 @@ import type { WireGuideEvent } from '../../shared/events';
 import type { Guide, GuideLoadResponse } from '../../shared/guides';
 import { decodeJzb } from '../../shared/jzb';
 import { MESSAGES } from '../../shared/messages';
-import type { WorkerInit } from '../../shared/protocol';
+import type { GuideState, WorkerInit } from '../../shared/protocol';
+import { ANONYMOUS_VISITOR_PREFIX } from '../../shared/constants';
 import { selectAutoSteps } from '../../shared/selectAutoSteps';
 import { checkStepContent } from '../../shared/validateGuidePayload';
 import { createGuideEngine } from '../../worker/createGuideEngine';
@@ -77,6 +78,8 @@ describe('guides §7 guide loading and guide events', () => {
     metadata: { visitor: {}, account: {}, parentAccount: {} },
     utm: {},
     device: 'desktop',
+    // The availability probe passed on an earlier page (its own tests are below).
+    guides: { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } },
   };
 
   function setup(body: unknown) {
@@ -137,5 +140,111 @@ describe('guides §7 guide loading and guide events', () => {
     expect(next.ok && next.value).toMatchObject({ stepId: 'm-2', stepIndex: 1, stepCount: 2, reason: 'continue' });
     const last = await engine.stepAction({ guideId: 'm', stepId: 'm-2', action: 'advance', url: 'http://h/' });
     expect(last).toEqual({ ok: true, value: null });
+  });
+});
+
+describe('guides §5, §7, §8 guide loading refusals, probe, 451, POST and timeout', () => {
+  const base: WorkerInit = {
+    apiKey: 'k',
+    dataHost: 'http://127.0.0.1:9',
+    contentHost: 'http://127.0.0.1:9',
+    agentVersion: 't',
+    identity: { visitorId: 'v', accountId: 'a' },
+    session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
+    metadata: { visitor: {}, account: {}, parentAccount: {} },
+    utm: {},
+    device: 'desktop',
+  };
+
+  function setup(config: WorkerInit, extra: Partial<Parameters<typeof createGuideEngine>[0]> = {}) {
+    const clock = createFakeClock();
+    const transport = createFakeTransport();
+    const logs: string[] = [];
+    const saved: GuideState[] = [];
+    let denied = 0;
+    const engine = createGuideEngine({
+      config, ports: { clock, transport }, log: (_l, m) => void logs.push(m), nextSequence: () => 0, isSending: () => true,
+      saveState: (s) => void saved.push(s), onDenied: () => void denied++, ...extra,
+    });
+    return { clock, transport, engine, logs, saved, denied: () => denied };
+  }
+
+  it("probes guide.gif once with the jzb of [], and on failure logs 'Guides disabled: unreachable endpoint guide.gif' and blocks for 4 hours", async () => {
+    const { clock, transport, engine, logs, saved } = setup(base);
+    transport.bodies.push({ match: '/data/guide.gif/', status: 503, body: 'down' });
+    const first = await engine.load('http://h/');
+    expect(first).toEqual({ ok: false, error: { code: 'bad_payload', message: 'error: guides are blocked' } });
+    expect(logs).toContain('Guides disabled: unreachable endpoint guide.gif');
+    const probe = transport.requests[0]!;
+    expect(decodeJzb(queryOf(probe.url).get('jzb')!)).toEqual([]);
+    expect(queryOf(probe.url).get('v')).toBe('t');
+    expect(saved.at(-1)).toEqual({ visitorId: 'v', probe: { ok: false, until: clock.now() + 14_400_000 } });
+    // Within the 4 hours no request at all; guide.json is never asked.
+    await clock.advance(14_400_000 - 1);
+    await engine.load('http://h/');
+    expect(transport.requests).toHaveLength(1);
+    expect(transport.requests.some((r) => r.url.includes('/guide.json/'))).toBe(false);
+  });
+
+  it('a probe verdict kept by an earlier page is used until it expires', async () => {
+    const now = createFakeClock().now();
+    const { transport, engine } = setup({ ...base, guides: { state: { visitorId: 'v', probe: { ok: false, until: now + 1000 } } } });
+    expect((await engine.load('http://h/')).ok).toBe(false);
+    expect(transport.requests).toHaveLength(0);
+  });
+
+  it("refuses anonymous visitors with dropAnonymous, blocked guide events, and non-web URLs ('error: invalid url')", async () => {
+    const anonymous = setup({ ...base, identity: { visitorId: '_WM_anon_abcdefghijk'.replace('_WM_anon_', ANONYMOUS_VISITOR_PREFIX), accountId: '' }, guides: { dropAnonymous: true } });
+    expect(await anonymous.engine.load('http://h/')).toMatchObject({ ok: false, error: { message: MESSAGES.guidesBlocked } });
+    const blocked = setup({ ...base, guides: { guideEventsBlocked: true } });
+    expect(await blocked.engine.load('http://h/')).toMatchObject({ ok: false, error: { message: 'error: guides are blocked' } });
+    const local = setup(base);
+    expect(await local.engine.load('file:///C:/page.html')).toMatchObject({ ok: false, error: { message: 'error: invalid url' } });
+    expect(local.transport.requests).toHaveLength(0);
+  });
+
+  it('451 stops tracking and denies every later load, kept for the next page', async () => {
+    const { transport, engine, saved, denied } = setup({ ...base, guides: { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } } });
+    transport.bodies.push({ match: '/data/guide.json/', status: 451, body: '{"error":"no"}' });
+    expect((await engine.load('http://h/')).ok).toBe(false);
+    expect(denied()).toBe(1);
+    expect(saved.at(-1)).toMatchObject({ denied: true });
+    const requests = transport.requests.length;
+    expect(await engine.load('http://h/')).toMatchObject({ ok: false, error: { message: 'error: guides are blocked' } });
+    expect(transport.requests).toHaveLength(requests);
+  });
+
+  it('POSTs {events: jzb, jwt, signingKeyName} when signed metadata is set, with acc', async () => {
+    const { transport, engine } = setup(
+      { ...base, guides: { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } } },
+      { auth: () => ({ jwt: 'a.b.c', signingKeyName: 'key' }), params: () => ({ acc: 'YQ' }) },
+    );
+    transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify({ guides: [], lastGuideStepSeen: {} }) });
+    expect((await engine.load('http://h/')).ok).toBe(true);
+    const post = transport.requests.find((r) => r.url.includes('/guide.json/'))!;
+    expect(post.method).toBe('POST');
+    expect(queryOf(post.url).get('jzb')).toBeNull();
+    expect(queryOf(post.url).get('acc')).toBe('YQ');
+    const body = JSON.parse(post.body!);
+    expect(body).toMatchObject({ jwt: 'a.b.c', signingKeyName: 'key' });
+    expect(decodeJzb(body.events)).toMatchObject({ visitorId: 'v', url: 'http://h/' });
+  });
+
+  it('guideTimeout gives the load up: a late answer is ignored', async () => {
+    const clock = createFakeClock();
+    const logs: string[] = [];
+    let answer: (value: { status: number; statusText: string; text: () => Promise<string> }) => void = () => undefined;
+    const engine = createGuideEngine({
+      config: { ...base, guides: { timeoutMs: 2000, state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } } },
+      ports: { clock, transport: { request: () => new Promise((resolve) => (answer = resolve)) } },
+      log: (_l, m) => void logs.push(m), nextSequence: () => 0, isSending: () => true,
+    });
+    const pending = engine.load('http://h/');
+    await new Promise((resolve) => setImmediate(resolve)); // the request (and its timer) is under way
+    await clock.advance(2000);
+    const result = await pending;
+    expect(result).toMatchObject({ ok: false });
+    expect(logs[0]).toBe('Post loadGuide request failed: guide.json did not answer within 2000 ms (guideTimeout)');
+    answer({ status: 200, statusText: 'OK', text: async () => JSON.stringify({ guides: [], lastGuideStepSeen: {} }) });
   });
 });
