@@ -1,0 +1,489 @@
+import { describe, expect, it } from 'vitest';
+import {
+  applyGuideTransition,
+  CANCELABLE_HOOK_OF,
+  defaultSeenReason,
+  type GuideTransition,
+  type TransitionContext,
+  type TransitionResult,
+} from '../../shared/applyGuideTransition';
+import { DEFAULT_SNOOZE_MS } from '../../shared/constants';
+import type { Guide, GuideStep } from '../../shared/guides';
+import type { SeenReason } from '../../shared/protocol';
+
+const NOW = 1_700_000_000_000;
+/** When the active step of a fixture went on screen: 4.25 s before NOW. */
+const SHOWN_AT = NOW - 4_250;
+const UPDATED_AT = 1_699_000_000_000;
+
+/** Freezes an object and everything it holds, so any mutation by the code under test throws. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+const step = (guideId: string, id: string, extra: Partial<GuideStep> = {}): GuideStep => ({ id, guideId, type: 'tooltip', ...extra });
+
+/** A 3-step auto guide on its first step, shown 4.25 s ago. */
+function guide3(overrides: Record<string, Partial<GuideStep>> = {}, extra: Partial<Guide> = {}): Guide {
+  return deepFreeze({
+    id: 'g3',
+    launchMethod: 'auto',
+    isMultiStep: true,
+    lastUpdatedAt: UPDATED_AT,
+    steps: [
+      step('g3', 's1', { seenState: 'active', seenReason: 'auto', lastSeenAt: SHOWN_AT, ...overrides.s1 }),
+      step('g3', 's2', overrides.s2),
+      step('g3', 's3', overrides.s3),
+    ],
+    ...extra,
+  });
+}
+
+/** A 4-step api guide that nobody has seen yet. */
+function guide4(overrides: Record<string, Partial<GuideStep>> = {}, extra: Partial<Guide> = {}): Guide {
+  return deepFreeze({
+    id: 'g4',
+    launchMethod: 'api',
+    isMultiStep: true,
+    lastUpdatedAt: UPDATED_AT,
+    steps: ['a1', 'a2', 'a3', 'a4'].map((id) => step('g4', id, overrides[id])),
+    ...extra,
+  });
+}
+
+/** Applies a transition and checks it neither mutated its input nor was refused. */
+function apply(guide: Guide, transition: GuideTransition, ctx: Partial<TransitionContext> = {}) {
+  const before = structuredClone(guide);
+  const result = applyGuideTransition(guide, transition, { now: NOW, ...ctx });
+  expect(guide).toEqual(before);
+  if (!result.ok) throw new Error(`unexpected refusal: ${result.refusal}`);
+  expect(result.guide).not.toBe(guide);
+  return result;
+}
+
+/** Applies a transition that must be refused, and returns the refusal. */
+function refusal(guide: Guide, transition: GuideTransition, ctx: Partial<TransitionContext> = {}): string {
+  const before = structuredClone(guide);
+  const result: TransitionResult = applyGuideTransition(guide, transition, { now: NOW, ...ctx });
+  expect(guide).toEqual(before);
+  if (result.ok) throw new Error(`expected a refusal of ${JSON.stringify(transition)}`);
+  expect(Object.keys(result)).toEqual(['ok', 'refusal']);
+  expect(result.refusal.trim().length).toBeGreaterThan(0);
+  return result.refusal;
+}
+
+const states = (guide: Guide) => guide.steps.map((s) => s.seenState ?? 'none');
+
+describe('guides §4 Transitions: Show', () => {
+  it('sets the step active with lastSeenAt and seenReason, and records guideSeen', () => {
+    const r = apply(guide4(), { type: 'show', stepId: 'a1', reason: 'api' });
+    expect(r.guide.steps[0]).toEqual({ id: 'a1', guideId: 'g4', type: 'tooltip', seenState: 'active', lastSeenAt: NOW, seenReason: 'api' });
+    expect(r.events).toEqual([
+      { type: 'guideSeen', props: { guide_id: 'g4', guide_step_id: 'a1', reason: 'api', last_updated_at: UPDATED_AT, duration: 0 } },
+    ]);
+    expect(r.show).toBe('a1');
+    expect(r.hooks).toEqual([]);
+    expect(r.timestamps).toEqual({});
+    expect(r.warnings).toEqual([]);
+    expect(states(r.guide)).toEqual(['active', 'none', 'none', 'none']);
+  });
+
+  it('clears every snoozed step of the guide, reporting each with guideSnoozeCanceled before guideSeen', () => {
+    const g = guide4({
+      a2: { seenState: 'snoozed', snoozeEndTime: NOW + 1000, seenReason: 'auto' },
+      a4: { seenState: 'snoozed', snoozeEndTime: NOW - 1000 },
+    });
+    const r = apply(g, { type: 'show', stepId: 'a1', reason: 'continue' });
+    expect(r.events).toEqual([
+      { type: 'guideSnoozeCanceled', props: { guide_id: 'g4', guide_step_id: 'a2' } },
+      { type: 'guideSnoozeCanceled', props: { guide_id: 'g4', guide_step_id: 'a4' } },
+      { type: 'guideSeen', props: { guide_id: 'g4', guide_step_id: 'a1', reason: 'continue', last_updated_at: UPDATED_AT, duration: 0 } },
+    ]);
+    expect(states(r.guide)).toEqual(['active', 'none', 'none', 'none']);
+    expect(r.guide.steps[1]).not.toHaveProperty('snoozeEndTime');
+    expect(r.guide.steps[3]).not.toHaveProperty('snoozeEndTime');
+  });
+
+  it('showing a snoozed step again cancels its snooze and makes it active', () => {
+    const r = apply(guide4({ a2: { seenState: 'snoozed', snoozeEndTime: NOW - 1 } }), { type: 'show', stepId: 'a2', reason: 'auto' });
+    expect(r.events.map((e) => e.type)).toEqual(['guideSnoozeCanceled', 'guideSeen']);
+    expect(r.guide.steps[1]).toEqual({ id: 'a2', guideId: 'g4', type: 'tooltip', seenState: 'active', lastSeenAt: NOW, seenReason: 'auto' });
+  });
+
+  it('replacing the shown step sets it back to none and fires updated', () => {
+    const r = apply(guide3(), { type: 'show', stepId: 's3', reason: 'permalink' });
+    expect(states(r.guide)).toEqual(['none', 'none', 'active']);
+    expect(r.show).toBe('s3');
+    expect(r.hooks).toEqual(['updated']);
+  });
+
+  it('showing the step already on screen again refreshes it and fires updated', () => {
+    const r = apply(guide3(), { type: 'show', stepId: 's1', reason: 'api' });
+    expect(r.guide.steps[0]).toMatchObject({ seenState: 'active', lastSeenAt: NOW, seenReason: 'api' });
+    expect(r.hooks).toEqual(['updated']);
+  });
+
+  it.each([
+    ['auto', 'auto'],
+    ['api', 'api'],
+    ['badge,api', 'api'],
+    ['dom-launcher', 'dom'],
+    ['launcher', 'launcher'],
+    ['auto-launcher', 'auto'],
+    ['extensionIcon', 'api'],
+    ['', 'api'],
+  ] as const)('defaults a missing seen reason from launchMethod %j to %j', (launchMethod, expected) => {
+    expect(defaultSeenReason({ id: 'g', launchMethod, steps: [] })).toBe(expected);
+  });
+
+  it.each([
+    ['an empty reason', '', 'no seen reason'],
+    ['no reason', undefined, 'no seen reason'],
+    ['an unknown reason', 'sideways', "unknown seen reason 'sideways'"],
+  ])('logs %s as critical and defaults it from the launch method', (_label, reason, said) => {
+    const g = guide4({}, { launchMethod: 'badge,dom' });
+    const r = apply(g, { type: 'show', stepId: 'a2', reason: reason as unknown as SeenReason });
+    expect(r.warnings).toEqual([
+      `critical: step a2 of guide g4 was shown with ${said}; defaulted to 'badge' from launchMethod 'badge,dom'`,
+    ]);
+    expect(r.guide.steps[1].seenReason).toBe('badge');
+    expect(r.events).toEqual([
+      { type: 'guideSeen', props: { guide_id: 'g4', guide_step_id: 'a2', reason: 'badge', last_updated_at: UPDATED_AT, duration: 0 } },
+    ]);
+  });
+
+  it('refuses an unknown step', () => {
+    expect(refusal(guide3(), { type: 'show', stepId: 'nope', reason: 'api' })).toBe('guide g3 has no step nope');
+  });
+});
+
+describe('guides §4 Transitions: Advance', () => {
+  it('advances to the next step: guideAdvanced with duration and destination, show the next', () => {
+    const r = apply(guide3(), { type: 'advance', stepId: 's1' }, { autoLaunched: true });
+    expect(r.events).toEqual([
+      {
+        type: 'guideAdvanced',
+        props: { guide_id: 'g3', guide_step_id: 's1', seen_reason: 'auto', duration: 4_250, destination_step_id: 's2' },
+      },
+    ]);
+    expect(states(r.guide)).toEqual(['advanced', 'none', 'none']);
+    expect(r.guide.steps[0].destinationStepId).toBe('s2');
+    expect(r.show).toBe('s2');
+    expect(r.hooks).toEqual(['advanced', 'beforeUpdate', 'updated']);
+    expect(r.timestamps).toEqual({}); // not the final advance, even though auto-launched
+    expect(r.warnings).toEqual([]);
+  });
+
+  it('advancing the last step increments dismissCount, hides, and omits destination_step_id', () => {
+    const g = guide3({
+      s1: { seenState: 'advanced' },
+      s2: { seenState: 'advanced' },
+      s3: { seenState: 'active', seenReason: 'continue', lastSeenAt: NOW - 900, dismissCount: 2 },
+    });
+    const r = apply(g, { type: 'advance', stepId: 's3' });
+    expect(r.events).toEqual([{ type: 'guideAdvanced', props: { guide_id: 'g3', guide_step_id: 's3', seen_reason: 'continue', duration: 900 } }]);
+    expect(r.events[0].props).not.toHaveProperty('destination_step_id');
+    expect(r.guide.steps[2]).toMatchObject({ seenState: 'advanced', dismissCount: 3 });
+    expect(r.guide.steps[2]).not.toHaveProperty('destinationStepId');
+    expect(r.show).toBeNull();
+    expect(r.hooks).toEqual(['advanced', 'beforeUnmount', 'unmounted']);
+    expect(r.timestamps).toEqual({});
+  });
+
+  it('the final advance of an auto-launched guide sets finalAdvancedAutoAt', () => {
+    const g = guide3({ s1: { seenState: 'advanced' }, s2: { seenState: 'advanced' }, s3: { seenState: 'active', lastSeenAt: NOW } });
+    const r = apply(g, { type: 'advance', stepId: 's3' }, { autoLaunched: true });
+    expect(r.timestamps).toEqual({ finalAdvancedAutoAt: NOW });
+    expect(r.guide.steps[2].dismissCount).toBe(1);
+  });
+
+  it('advancing a one-step guide is its final advance', () => {
+    const g = deepFreeze<Guide>({ id: 'g1', launchMethod: 'auto', steps: [step('g1', 'only', { seenState: 'active', seenReason: 'auto', lastSeenAt: SHOWN_AT })] });
+    const r = apply(g, { type: 'advance', stepId: 'only' }, { autoLaunched: true });
+    expect(r.show).toBeNull();
+    expect(r.guide.steps[0]).toMatchObject({ seenState: 'advanced', dismissCount: 1 });
+    expect(r.timestamps).toEqual({ finalAdvancedAutoAt: NOW });
+  });
+
+  it('jumping several steps marks the skipped steps advanced', () => {
+    const g = guide4({ a2: { seenState: 'active', seenReason: 'api', lastSeenAt: SHOWN_AT }, a3: { seenState: 'snoozed', snoozeEndTime: NOW + 5 } });
+    const r = apply(g, { type: 'advance', stepId: 'a2', destinationStepId: 'a4' });
+    // a1 is earlier than the step that becomes active next, a3 is skipped: both are marked advanced.
+    expect(states(r.guide)).toEqual(['advanced', 'advanced', 'advanced', 'none']);
+    expect(r.guide.steps[2]).not.toHaveProperty('snoozeEndTime');
+    expect(r.events).toEqual([
+      {
+        type: 'guideAdvanced',
+        props: { guide_id: 'g4', guide_step_id: 'a2', seen_reason: 'api', duration: 4_250, destination_step_id: 'a4' },
+      },
+    ]);
+    expect(r.show).toBe('a4');
+    expect(r.guide.steps[3].dismissCount).toBeUndefined(); // only the last step's own advance counts
+  });
+
+  it('jumps from the first to the third of four steps', () => {
+    const r = apply(guide4({ a1: { seenState: 'active', lastSeenAt: SHOWN_AT } }), { type: 'advance', stepId: 'a1', destinationStepId: 'a3' });
+    expect(states(r.guide)).toEqual(['advanced', 'advanced', 'none', 'none']);
+    expect(r.show).toBe('a3');
+  });
+
+  it('a 2-step guide advances from its first step to its last (the next step)', () => {
+    const g = deepFreeze<Guide>({ id: 'g2', launchMethod: 'auto', steps: [step('g2', 'b1', { seenState: 'active' }), step('g2', 'b2')] });
+    expect(apply(g, { type: 'advance', stepId: 'b1', destinationStepId: 'b2' }).show).toBe('b2');
+    expect(apply(g, { type: 'advance', stepId: 'b1' }).show).toBe('b2');
+  });
+
+  it('force advances an already advanced step again', () => {
+    const r = apply(guide3({ s1: { seenState: 'advanced', seenReason: 'auto', lastSeenAt: SHOWN_AT } }), { type: 'advance', stepId: 's1', force: true });
+    expect(r.show).toBe('s2');
+    // Not on screen, so no time on screen; the seen reason stays the step's.
+    expect(r.events[0].props).toEqual({ guide_id: 'g3', guide_step_id: 's1', seen_reason: 'auto', duration: 0, destination_step_id: 's2' });
+  });
+
+  it('a step without a seen reason reports the launch method default, and duration 0 without lastSeenAt', () => {
+    const r = apply(guide4({ a1: { seenState: 'active' } }), { type: 'advance', stepId: 'a1' });
+    expect(r.events[0].props).toEqual({ guide_id: 'g4', guide_step_id: 'a1', seen_reason: 'api', duration: 0, destination_step_id: 'a2' });
+  });
+
+  it('refuses an already advanced step', () => {
+    expect(refusal(guide3({ s1: { seenState: 'advanced' } }), { type: 'advance', stepId: 's1' })).toBe('step s1 of guide g3 is already advanced');
+  });
+
+  it('refuses when locked, even when forced', () => {
+    expect(refusal(guide3(), { type: 'advance', stepId: 's1' }, { locked: true })).toBe('guide g3 is locked: step s1 cannot advance');
+    expect(refusal(guide3(), { type: 'advance', stepId: 's1', force: true }, { locked: true })).toBe('guide g3 is locked: step s1 cannot advance');
+  });
+
+  it('refuses skipping directly from the first to the last step', () => {
+    expect(refusal(guide3(), { type: 'advance', stepId: 's1', destinationStepId: 's3' })).toBe(
+      'cannot skip from the first step s1 straight to the last step s3 of guide g3',
+    );
+    expect(refusal(guide4(), { type: 'advance', stepId: 'a1', destinationStepId: 'a4', force: true })).toBe(
+      'cannot skip from the first step a1 straight to the last step a4 of guide g4',
+    );
+  });
+
+  it('refuses an unknown destination', () => {
+    expect(refusal(guide3(), { type: 'advance', stepId: 's1', destinationStepId: 'zz' })).toBe('cannot advance step s1: guide g3 has no step zz');
+  });
+
+  it('refuses the step itself as destination', () => {
+    expect(refusal(guide3(), { type: 'advance', stepId: 's1', destinationStepId: 's1' })).toBe('cannot advance step s1 of guide g3 to itself');
+  });
+
+  it('refuses an earlier destination (going back is previous)', () => {
+    expect(refusal(guide4({ a3: { seenState: 'active' } }), { type: 'advance', stepId: 'a3', destinationStepId: 'a2' })).toBe(
+      'cannot advance step a3 of guide g4 back to earlier step a2; use previous',
+    );
+  });
+
+  it('refuses an unknown step', () => {
+    expect(refusal(guide3(), { type: 'advance', stepId: 'nope' })).toBe('guide g3 has no step nope');
+  });
+});
+
+describe('guides §4 Transitions: Previous', () => {
+  it('goes back one step, recording an advance event to the destination step', () => {
+    const g = guide3({
+      s1: { seenState: 'advanced', lastSeenAt: SHOWN_AT - 10_000 },
+      s2: { seenState: 'active', seenReason: 'continue', lastSeenAt: SHOWN_AT },
+    });
+    const r = apply(g, { type: 'previous', stepId: 's2' }, { autoLaunched: true });
+    expect(r.events).toEqual([
+      {
+        type: 'guideAdvanced',
+        props: { guide_id: 'g3', guide_step_id: 's2', seen_reason: 'continue', duration: 4_250, destination_step_id: 's1' },
+      },
+    ]);
+    expect(r.show).toBe('s1');
+    expect(r.guide.steps[1]).toMatchObject({ seenState: 'advanced', destinationStepId: 's1' });
+    expect(r.guide.steps[0]).toBe(g.steps[0]); // becomes active when the caller shows it
+    expect(r.hooks).toEqual(['beforeUpdate', 'updated']);
+    expect(r.timestamps).toEqual({});
+  });
+
+  it('goes back by the given number of steps; steps in between keep their state', () => {
+    const g = guide4({
+      a1: { seenState: 'advanced' },
+      a2: { seenState: 'advanced' },
+      a3: { seenState: 'active', seenReason: 'api', lastSeenAt: SHOWN_AT },
+    });
+    const r = apply(g, { type: 'previous', stepId: 'a3', steps: 2 });
+    expect(r.show).toBe('a1');
+    expect(r.events[0].props).toEqual({ guide_id: 'g4', guide_step_id: 'a3', seen_reason: 'api', duration: 4_250, destination_step_id: 'a1' });
+    expect(states(r.guide)).toEqual(['advanced', 'advanced', 'advanced', 'none']);
+  });
+
+  it('refuses the first step', () => {
+    expect(refusal(guide3(), { type: 'previous', stepId: 's1' })).toBe('step s1 is the first step of guide g3: there is no previous step');
+  });
+
+  it('refuses an already advanced step', () => {
+    expect(refusal(guide3({ s2: { seenState: 'advanced' } }), { type: 'previous', stepId: 's2' })).toBe('step s2 of guide g3 is already advanced');
+  });
+
+  it('refuses going back before the first step', () => {
+    expect(refusal(guide4({ a3: { seenState: 'active' } }), { type: 'previous', stepId: 'a3', steps: 3 })).toBe(
+      'cannot go back 3 steps from step a3 of guide g4: it is only 2 steps from the first',
+    );
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('refuses steps = %s', (steps) => {
+    expect(refusal(guide3({ s3: { seenState: 'active' } }), { type: 'previous', stepId: 's3', steps })).toBe(
+      `cannot go back ${steps} steps: steps must be a positive whole number`,
+    );
+  });
+
+  it('refuses an unknown step', () => {
+    expect(refusal(guide3(), { type: 'previous', stepId: 'nope' })).toBe('guide g3 has no step nope');
+  });
+});
+
+describe('guides §4 Transitions: Dismiss', () => {
+  it('records guideDismissed, increments dismissCount and hides', () => {
+    const r = apply(guide3(), { type: 'dismiss', stepId: 's1' });
+    expect(r.events).toEqual([{ type: 'guideDismissed', props: { guide_id: 'g3', guide_step_id: 's1', seen_reason: 'auto', duration: 4_250 } }]);
+    expect(r.guide.steps[0]).toMatchObject({ seenState: 'dismissed', dismissCount: 1 });
+    expect(r.show).toBeNull();
+    expect(r.hooks).toEqual(['beforeUnmount', 'unmounted', 'dismissed', 'hidden']);
+    expect(r.timestamps).toEqual({});
+  });
+
+  it('adds to an existing dismissCount and drops a snooze end time', () => {
+    const r = apply(guide3({ s2: { seenState: 'snoozed', snoozeEndTime: NOW + 60_000, dismissCount: 4 } }), { type: 'dismiss', stepId: 's2' });
+    expect(r.guide.steps[1]).toEqual({ id: 's2', guideId: 'g3', type: 'tooltip', seenState: 'dismissed', dismissCount: 5 });
+  });
+
+  it('sets latestDismissedAutoAt only for an auto-launched guide', () => {
+    expect(apply(guide3(), { type: 'dismiss', stepId: 's1' }, { autoLaunched: true }).timestamps).toEqual({ latestDismissedAutoAt: NOW });
+    expect(apply(guide3(), { type: 'dismiss', stepId: 's1' }, { autoLaunched: false }).timestamps).toEqual({});
+  });
+
+  it('refuses an already dismissed step', () => {
+    expect(refusal(guide3({ s1: { seenState: 'dismissed' } }), { type: 'dismiss', stepId: 's1' })).toBe('step s1 of guide g3 is already dismissed');
+  });
+
+  it('refuses an unknown step', () => {
+    expect(refusal(guide3(), { type: 'dismiss', stepId: 'nope' })).toBe('guide g3 has no step nope');
+  });
+});
+
+describe('guides §4 Transitions: Snooze', () => {
+  it('snoozes for exactly 86,400,000 ms by default', () => {
+    expect(DEFAULT_SNOOZE_MS).toBe(86_400_000);
+    const r = apply(guide3(), { type: 'snooze', stepId: 's1' });
+    expect(r.events).toEqual([
+      {
+        type: 'guideSnoozed',
+        props: { guide_id: 'g3', guide_step_id: 's1', seen_reason: 'auto', duration: 4_250, snooze_duration: 86_400_000 },
+      },
+    ]);
+    expect(r.guide.steps[0]).toMatchObject({ seenState: 'snoozed', snoozeEndTime: NOW + 86_400_000 });
+    expect(r.guide.steps[0].dismissCount).toBeUndefined();
+    expect(r.show).toBeNull();
+    expect(r.hooks).toEqual(['beforeUnmount', 'unmounted', 'snoozed', 'hidden']);
+    expect(r.timestamps).toEqual({});
+  });
+
+  it('snoozes for the given duration', () => {
+    const r = apply(guide3(), { type: 'snooze', stepId: 's1', durationMs: 3_600_000 });
+    expect(r.events[0].props.snooze_duration).toBe(3_600_000);
+    expect(r.guide.steps[0].snoozeEndTime).toBe(NOW + 3_600_000);
+  });
+
+  it('sets latestSnoozedAutoAt only for an auto-launched guide', () => {
+    expect(apply(guide3(), { type: 'snooze', stepId: 's1' }, { autoLaunched: true }).timestamps).toEqual({ latestSnoozedAutoAt: NOW });
+    expect(apply(guide3(), { type: 'snooze', stepId: 's1' }).timestamps).toEqual({});
+  });
+
+  it('refuses an already snoozed step', () => {
+    expect(refusal(guide3({ s1: { seenState: 'snoozed', snoozeEndTime: NOW + 1 } }), { type: 'snooze', stepId: 's1' })).toBe(
+      'step s1 of guide g3 is already snoozed',
+    );
+  });
+
+  it.each([0, -5, Number.NaN, Number.POSITIVE_INFINITY])('refuses a duration of %s ms', (durationMs) => {
+    expect(refusal(guide3(), { type: 'snooze', stepId: 's1', durationMs })).toBe(
+      `cannot snooze step s1 of guide g3 for ${durationMs} ms: the duration must be a positive finite number`,
+    );
+  });
+
+  it('refuses an unknown step', () => {
+    expect(refusal(guide3(), { type: 'snooze', stepId: 'nope' })).toBe('guide g3 has no step nope');
+  });
+});
+
+describe('guides §4 Transitions: goToStep', () => {
+  it('a later target is an advance to it', () => {
+    const g = guide4({ a1: { seenState: 'active', seenReason: 'api', lastSeenAt: SHOWN_AT } });
+    const r = apply(g, { type: 'goToStep', stepId: 'a1', targetStepId: 'a3' });
+    expect(r).toEqual(apply(g, { type: 'advance', stepId: 'a1', destinationStepId: 'a3' }));
+    expect(r.show).toBe('a3');
+    expect(states(r.guide)).toEqual(['advanced', 'advanced', 'none', 'none']);
+  });
+
+  it('an earlier target is a previous by the distance to it', () => {
+    const g = guide4({ a1: { seenState: 'advanced' }, a2: { seenState: 'advanced' }, a4: { seenState: 'active', lastSeenAt: SHOWN_AT } });
+    const r = apply(g, { type: 'goToStep', stepId: 'a4', targetStepId: 'a2' });
+    expect(r).toEqual(apply(g, { type: 'previous', stepId: 'a4', steps: 2 }));
+    expect(r.show).toBe('a2');
+    expect(r.events[0].props.destination_step_id).toBe('a2');
+  });
+
+  it('refuses the same step', () => {
+    expect(refusal(guide3(), { type: 'goToStep', stepId: 's1', targetStepId: 's1' })).toBe('goToStep: step s1 of guide g3 is already the current step');
+  });
+
+  it('refuses a missing step id', () => {
+    expect(refusal(guide3(), { type: 'goToStep', stepId: 's1', targetStepId: '' })).toBe('goToStep from step s1 of guide g3 names no target step');
+    expect(refusal(guide3(), { type: 'goToStep', stepId: 's1' } as unknown as GuideTransition)).toBe(
+      'goToStep from step s1 of guide g3 names no target step',
+    );
+  });
+
+  it('refuses an unknown step', () => {
+    expect(refusal(guide3(), { type: 'goToStep', stepId: 's1', targetStepId: 's9' })).toBe('goToStep: guide g3 has no step s9');
+    expect(refusal(guide3(), { type: 'goToStep', stepId: 's0', targetStepId: 's2' })).toBe('goToStep: guide g3 has no step s0');
+  });
+
+  it("keeps advance's and previous' refusals", () => {
+    expect(refusal(guide3(), { type: 'goToStep', stepId: 's1', targetStepId: 's2' }, { locked: true })).toBe('guide g3 is locked: step s1 cannot advance');
+    expect(refusal(guide3(), { type: 'goToStep', stepId: 's1', targetStepId: 's3' })).toBe(
+      'cannot skip from the first step s1 straight to the last step s3 of guide g3',
+    );
+    expect(refusal(guide3({ s3: { seenState: 'advanced' } }), { type: 'goToStep', stepId: 's3', targetStepId: 's1' })).toBe(
+      'step s3 of guide g3 is already advanced',
+    );
+  });
+});
+
+describe('guides §4 Transitions: Guide lifecycle hooks', () => {
+  it('names the cancelable hook the caller runs before each transition', () => {
+    expect(CANCELABLE_HOOK_OF).toEqual({
+      show: 'beforeMount',
+      advance: 'beforeAdvance',
+      previous: 'beforePrevious',
+      dismiss: 'beforeDismiss',
+      snooze: 'beforeSnooze',
+      goToStep: 'beforeAdvance',
+    });
+  });
+});
+
+describe('guides §4 Throttling: timestamps only for auto-launched guides', () => {
+  const lastActive = () => guide3({ s1: { seenState: 'advanced' }, s2: { seenState: 'advanced' }, s3: { seenState: 'active', lastSeenAt: SHOWN_AT } });
+  it.each<[string, () => Guide, GuideTransition]>([
+    ['show', guide4, { type: 'show', stepId: 'a1', reason: 'auto' }],
+    ['advance (not final)', guide3, { type: 'advance', stepId: 's1' }],
+    ['previous', lastActive, { type: 'previous', stepId: 's3' }],
+    ['final advance', lastActive, { type: 'advance', stepId: 's3' }],
+    ['dismiss', guide3, { type: 'dismiss', stepId: 's1' }],
+    ['snooze', guide3, { type: 'snooze', stepId: 's1' }],
+  ])('%s of a guide not launched automatically sets none', (_name, make, transition) => {
+    expect(apply(make(), transition, { autoLaunched: false }).timestamps).toEqual({});
+  });
+});
