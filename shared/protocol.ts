@@ -174,9 +174,15 @@ export interface GuideLoadResult {
 export interface StepAction {
   guideId: string;
   stepId: string;
-  action: 'seen' | 'dismiss' | 'advance' | 'activity';
+  action: 'seen' | 'dismiss' | 'advance' | 'previous' | 'snooze' | 'goToStep' | 'activity';
   /** For seen: how the step came to be shown. */
   reason?: SeenReason;
+  /** For goToStep: the step to go to; for advance: a destination other than the next step. */
+  targetStepId?: string;
+  /** For previous: how many steps back. @default 1 */
+  steps?: number;
+  /** For snooze: how long, ms. @default 1 day */
+  snoozeMs?: number;
   /** ms the step was on screen, for dismiss and advance. */
   duration?: number;
   /** For activity: the clicked element of the guide. */
@@ -219,8 +225,24 @@ export interface WorkerApi {
   loadGuides(url: string): Promise<Outcome<GuideLoadResult>>;
   /** The step to show for a guide shown by API (first step, or `stepId`). */
   stepForGuide(guideId: string, stepId?: string): Promise<Outcome<StepToShow>>;
-  /** Records a visitor action on a shown step; for advance it returns the next step to show, if any. */
+  /**
+   * Applies a visitor action on a shown step (guides §4 Transitions) and records its guide events; answers
+   * the step to show next (null: hide), or the refusal.
+   */
   stepAction(action: StepAction): Promise<Outcome<StepToShow | null>>;
+  /** The id of the loaded guide with this name, for showGuideByName. */
+  guideIdByName(name: string): Promise<string | null>;
+  /** Why each loaded guide shows or not, as the last load judged it: the guide debugger's view. */
+  guideDiagnostics(): Promise<GuideDiagnostics>;
+}
+
+/** guides §4: what the engine made of the last guide load (the issue's "why is this guide not showing"). */
+export interface GuideDiagnostics {
+  url: string;
+  loadedAt: number | null;
+  /** The last load's refusal or failure, when it did not load. */
+  loadError: string | null;
+  guides: Array<{ id: string; name?: string; completion: 'complete' | 'in progress' | 'not started'; candidate: boolean; reason: string }>;
 }
 
 export type { GuideEventType };

@@ -83,6 +83,8 @@ export const deviceRule: EligibilityRule = {
 export const notDismissedRule: EligibilityRule = {
   name: 'notDismissed',
   evaluate: ({ guide, lastGuideStepSeen }) => {
+    // spec: guides §4 Repeat — a guide with a redisplay setting may come back; the repeat rule decides.
+    if (guide.redisplay?.interval !== undefined) return pass('redisplay: the repeat rule decides');
     if (guide.steps.some((s) => s.seenState === 'dismissed')) return refuse('guide was dismissed');
     if (lastGuideStepSeen.guideId === guide.id && lastGuideStepSeen.state === 'dismissed') {
       return refuse('guide was dismissed (lastGuideStepSeen)');

@@ -11,10 +11,11 @@ import type { PrivacyModule, PagePrivacy } from './privacy';
 import type { PromptCaptureRule, PromptsModule } from './prompts';
 import type { CapturedEvent } from '../shared/events';
 import { MESSAGES } from '../shared/messages';
-import type { FlushReport, GuideState, Identity, Metadata, WorkerInit } from '../shared/protocol';
+import type { FlushReport, GuideDiagnostics, GuideState, Identity, Metadata, WorkerInit } from '../shared/protocol';
 import type { ThrottlingConfig } from '../shared/guides';
 import { createBridge, startWorker, type Bridge } from './createBridge';
-import { createGuideDisplay, type GuideDisplay } from './createGuideDisplay';
+import { createGuideDisplay, type ActiveGuide, type GuideDisplay, type GuideHook, type GuideNotice, type GuideNoticeName } from './createGuideDisplay';
+import type { HookName } from '../shared/applyGuideTransition';
 import { createLogger, type Logger } from './createLogger';
 import { clearIdentity, resolveIdentify } from '../shared/identityRules';
 import { nextSession, type SessionRecord } from '../shared/sessionRules';
@@ -122,7 +123,34 @@ export interface WaymarkApi {
   getAccountId(): string | null;
   flushNow(): Promise<FlushReport | null>;
   showGuideById(guideId: string, stepId?: string): Promise<boolean>;
+  showGuideByName(name: string): Promise<boolean>;
   hideGuides(): void;
+  /** guides §4 goToStep on the guide shown now. */
+  goToStep(stepId: string): Promise<boolean>;
+  /** The guide shown now, or null. */
+  getActiveGuide(): ActiveGuide | null;
+  /** The guides the loop would show on this page, the shown one first. */
+  getActiveGuides(): ActiveGuide[];
+  onGuideAdvanced(listener: (notice: GuideNotice) => void): () => void;
+  onGuidePrevious(listener: (notice: GuideNotice) => void): () => void;
+  onGuideDismissed(listener: (notice: GuideNotice) => void): () => void;
+  onGuideSnoozed(listener: (notice: GuideNotice) => void): () => void;
+  /**
+   * guides §4 lifecycle hooks: beforeMount, beforeAdvance, beforePrevious, beforeDismiss and beforeSnooze
+   * cancel by returning false; the others (beforeUnmount, beforeUpdate, updated, unmounted, advanced,
+   * dismissed, snoozed, hidden) are told. Returns the function that removes the hook.
+   */
+  addGuideHook(name: HookName, hook: GuideHook): () => void;
+  /** Runs the guide loop (after delayGuides, or stopGuides). */
+  startGuides(): void;
+  /** Pauses the guide loop and hides what it shows. */
+  stopGuides(): void;
+  /** Asks the collector for this page's guides again. */
+  loadGuides(): Promise<void>;
+  setGuidesDisabled(disabled: boolean): void;
+  areGuidesDisabled(): boolean;
+  /** Why each loaded guide shows or not (the last load's verdicts); also printed to the console. */
+  debugGuides(): Promise<GuideDiagnostics | null>;
   isReady(): boolean;
   getVersion(): string;
   /** The visitor's segment flags as the collector last answered; [] until it has. */
@@ -181,6 +209,36 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
   let segmentFlags: string[] = [];
   /** Commands given before the agent runs, replayed in order once it does (guides §1). */
   const pending: Array<(r: Running) => void> = [];
+
+  /** guides §5 setGuidesDisabled: the loop is paused and nothing new shows. */
+  let guidesDisabled = false;
+
+  /** Runs `fn` on the guide display once the agent runs; `fallback` when guides are off. */
+  function withGuides<T>(fn: (g: GuideDisplay) => Promise<T>, fallback: T): Promise<T> {
+    return new Promise((resolve) => {
+      whenRunning((r) => {
+        if (!r.guides) {
+          log('warn', 'guides are disabled');
+          resolve(fallback);
+          return;
+        }
+        fn(r.guides).then(resolve, () => resolve(fallback));
+      }, undefined);
+    });
+  }
+
+  /** onGuideXxx: listens once the agent runs; returns the function that stops listening. */
+  function subscribe(name: GuideNoticeName, listener: (notice: GuideNotice) => void): () => void {
+    let remove = () => undefined as void;
+    let removed = false;
+    whenRunning((r) => {
+      if (!removed && r.guides) remove = r.guides.on(name, listener);
+    }, undefined);
+    return () => {
+      removed = true;
+      remove();
+    };
+  }
 
   function whenRunning<T>(fn: (r: Running) => T, fallback: T): T {
     if (running) return fn(running);
@@ -434,7 +492,18 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     capture({ type: 'load', props: { load_time: Math.round((nav?.loadEventEnd || performance.now()) * 10) / 10 } });
 
     if (!options.disableGuides && !options.guides?.disabled) {
-      running.guides = createGuideDisplay({ bridge, overlayUrl: new URL('waymark.overlay.js', env.assetBase).href, log });
+      const delay = options.guides?.delay ?? options.delayGuides;
+      running.guides = createGuideDisplay({
+        bridge,
+        overlayUrl: new URL('waymark.overlay.js', env.assetBase).href,
+        log,
+        // guides §5 delayGuides: true holds the loop until startGuides(); a number of ms starts it then.
+        delayed: delay === true || (typeof delay === 'number' && delay > 0),
+      });
+      if (typeof delay === 'number' && delay > 0) {
+        const guides = running.guides;
+        setTimeout(() => guidesDisabled || guides.start(), delay);
+      }
     }
     if (Array.isArray(options.promptCapture) && options.promptCapture.length) installPrompts(options.promptCapture, privacy);
     const queued = pending.splice(0);
@@ -553,6 +622,52 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
 
     hideGuides() {
       guard(() => whenRunning((r) => r.guides?.hideGuides(), undefined));
+    },
+
+    showGuideByName(name) {
+      return withGuides((g) => g.showGuideByName(String(name)), false);
+    },
+    goToStep(stepId) {
+      return withGuides((g) => g.goToStep(String(stepId)), false);
+    },
+    getActiveGuide: () => running?.guides?.getActiveGuide() ?? null,
+    getActiveGuides: () => running?.guides?.getActiveGuides() ?? [],
+    onGuideAdvanced: (listener) => subscribe('advanced', listener),
+    onGuidePrevious: (listener) => subscribe('previous', listener),
+    onGuideDismissed: (listener) => subscribe('dismissed', listener),
+    onGuideSnoozed: (listener) => subscribe('snoozed', listener),
+    addGuideHook(name, hook) {
+      let remove = () => undefined as void;
+      let removed = false;
+      whenRunning((r) => {
+        if (!removed && r.guides) remove = r.guides.addHook(name, hook);
+      }, undefined);
+      return () => {
+        removed = true;
+        remove();
+      };
+    },
+    startGuides() {
+      guidesDisabled = false;
+      whenRunning((r) => r.guides?.start(), undefined);
+    },
+    stopGuides() {
+      whenRunning((r) => r.guides?.pause(), undefined);
+    },
+    loadGuides() {
+      return withGuides(async (g) => void (await g.reload()), undefined);
+    },
+    setGuidesDisabled(disabled) {
+      guidesDisabled = disabled === true;
+      whenRunning((r) => (guidesDisabled ? r.guides?.pause() : r.guides?.start()), undefined);
+    },
+    areGuidesDisabled: () => guidesDisabled || !running?.guides,
+    async debugGuides() {
+      if (!running) return null;
+      const diagnostics = await running.bridge.call((w) => w.guideDiagnostics());
+      for (const g of diagnostics.guides) log('info', `guide ${g.id}${g.name ? ` (${g.name})` : ''}: ${g.candidate ? 'may show' : 'not shown'}, ${g.reason}; ${g.completion}`);
+      if (diagnostics.loadError) log('info', `last guide load: ${diagnostics.loadError}`);
+      return diagnostics;
     },
 
     stopSendingEvents() {

@@ -7,6 +7,7 @@ import { GUIDE_LOOP_IDLE_MS } from '../shared/constants';
 import type { GuideAction } from '../shared/guides';
 import { MESSAGES } from '../shared/messages';
 import type { LogLevel, StepAction, StepToShow } from '../shared/protocol';
+import type { HookName } from '../shared/applyGuideTransition';
 import type { Overlay, OverlayModule, UiElement } from '../overlay/api';
 import type { Bridge } from './createBridge';
 
@@ -14,27 +15,80 @@ export interface GuideDisplayOptions {
   bridge: Bridge;
   overlayUrl: string;
   log(level: LogLevel, message: string): void;
+  /** guides §5 delayGuides: the loop starts paused, until startGuides(). @default false */
+  delayed?: boolean;
 }
+
+/** What a guide subscription hears (guides §4: onGuideAdvanced, onGuidePrevious, onGuideDismissed, onGuideSnoozed). */
+export interface GuideNotice {
+  guideId: string;
+  stepId: string;
+  /** The step shown next, when there is one. */
+  nextStepId?: string;
+}
+
+/** The guide a visitor sees now (getActiveGuide). */
+export interface ActiveGuide {
+  guideId: string;
+  guideName: string;
+  stepId: string;
+  stepIndex: number;
+  stepCount: number;
+  reason: string;
+}
+
+export type GuideNoticeName = 'advanced' | 'previous' | 'dismissed' | 'snoozed';
+
+/**
+ * A host's lifecycle hook (guides §4). The cancelable ones (beforeMount, beforeAdvance, beforePrevious,
+ * beforeDismiss, beforeSnooze) cancel the transition by returning false.
+ */
+export type GuideHook = (guide: ActiveGuide) => unknown;
 
 export interface GuideDisplay {
   /** Shows the first step (or `stepId`) of a loaded guide; resolves false with a log when it cannot. */
   showGuideById(guideId: string, stepId?: string): Promise<boolean>;
+  showGuideByName(name: string): Promise<boolean>;
   hideGuides(): void;
+  /** guides §4 goToStep on the shown guide. */
+  goToStep(stepId: string): Promise<boolean>;
+  getActiveGuide(): ActiveGuide | null;
+  /** The steps the loop would show on this page, in order (the shown one first). */
+  getActiveGuides(): ActiveGuide[];
+  on(name: GuideNoticeName, listener: (notice: GuideNotice) => void): () => void;
+  addHook(name: HookName, hook: GuideHook): () => void;
+  /** startGuides / stopGuides: run or pause the guide loop (a paused loop hides what it showed). */
+  start(): void;
+  pause(): void;
+  /** loadGuides: ask the worker again for this page. */
+  reload(): Promise<void>;
   stop(): void;
 }
 
-export function createGuideDisplay({ bridge, overlayUrl, log }: GuideDisplayOptions): GuideDisplay {
+export function createGuideDisplay({ bridge, overlayUrl, log, delayed }: GuideDisplayOptions): GuideDisplay {
   let candidates: StepToShow[] = [];
   let shown: { step: StepToShow; since: number } | null = null;
   /** Steps hidden by hideGuides or already handled on this page: not auto-shown again. */
   const suppressed = new Set<string>();
   let loadedUrl = '';
   let loading = false;
+  /** guides §4 Guide loop: skipped while paused (stopGuides, delayGuides). */
+  let paused = delayed === true;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let overlay: Promise<Overlay> | null = null;
   const noTargetLogged = new Set<string>();
+  const listeners = new Map<GuideNoticeName, Set<(notice: GuideNotice) => void>>();
+  const hooks = new Map<HookName, Set<GuideHook>>();
 
   const keyOf = (s: { guideId: string; stepId: string }) => `${s.guideId}/${s.stepId}`;
+  const describe = (step: StepToShow): ActiveGuide => ({
+    guideId: step.guideId,
+    guideName: step.guideName,
+    stepId: step.stepId,
+    stepIndex: step.stepIndex,
+    stepCount: step.stepCount,
+    reason: step.reason,
+  });
 
   function getOverlay(): Promise<Overlay> {
     overlay ??= (import(/* @vite-ignore */ overlayUrl) as Promise<OverlayModule>).then((m) => m.createOverlay(document));
@@ -45,6 +99,29 @@ export function createGuideDisplay({ bridge, overlayUrl, log }: GuideDisplayOpti
     return bridge.call((api) =>
       api.stepAction({ guideId: step.guideId, stepId: step.stepId, action, url: location.href, ...extra }),
     );
+  }
+
+  /** Runs a host's hooks; false when a cancelable one returned false (guides §4 lifecycle hooks). */
+  function runHooks(name: HookName, step: StepToShow): boolean {
+    let go = true;
+    for (const hook of hooks.get(name) ?? []) {
+      try {
+        if (hook(describe(step)) === false) go = false;
+      } catch (err) {
+        log('error', `guide hook ${name} threw: ${(err as Error)?.message ?? String(err)}`);
+      }
+    }
+    return go;
+  }
+
+  function notify(name: GuideNoticeName, notice: GuideNotice): void {
+    for (const listener of listeners.get(name) ?? []) {
+      try {
+        listener(notice);
+      } catch (err) {
+        log('error', `guide listener of ${name} threw: ${(err as Error)?.message ?? String(err)}`);
+      }
+    }
   }
 
   /** The target of a step, when the page has it and it is visible; lightboxes need none. */
@@ -62,23 +139,21 @@ export function createGuideDisplay({ bridge, overlayUrl, log }: GuideDisplayOpti
     return rect.width > 0 || rect.height > 0 ? el : false;
   }
 
-  async function show(step: StepToShow, target: Element | null): Promise<void> {
+  async function show(step: StepToShow, target: Element | null): Promise<boolean> {
+    if (!runHooks('beforeMount', step)) {
+      log('info', `guide ${step.guideId} step ${step.stepId}: beforeMount canceled the display`);
+      suppressed.add(keyOf(step));
+      return false;
+    }
     shown = { step, since: Date.now() };
     const view = await getOverlay();
-    if (shown?.step !== step) return;
+    if (shown?.step !== step) return false;
     view.show(step, target, {
       onAction: (actions, ui) => void onAction(step, actions, ui),
-      onDismiss: (ui) => void dismiss(step, ui),
+      onDismiss: (ui) => void transition(step, 'dismiss', ui ? { ...ui, actions: ['dismissGuide'] } : null),
     });
     await act('seen', step, { reason: step.reason });
-  }
-
-  async function dismiss(step: StepToShow, ui: UiElement | null): Promise<void> {
-    if (shown?.step !== step) return;
-    const duration = Date.now() - shown.since;
-    close(step);
-    if (ui) await act('activity', step, { uiElement: { ...ui, actions: ['dismissGuide'] } });
-    await act('dismiss', step, { duration });
+    return true;
   }
 
   function close(step: StepToShow): void {
@@ -88,26 +163,100 @@ export function createGuideDisplay({ bridge, overlayUrl, log }: GuideDisplayOpti
     void getOverlay().then((v) => v.hide());
   }
 
+  const CANCELABLE: Record<'advance' | 'previous' | 'dismiss' | 'snooze' | 'goToStep', HookName> = {
+    advance: 'beforeAdvance',
+    previous: 'beforePrevious',
+    dismiss: 'beforeDismiss',
+    snooze: 'beforeSnooze',
+    goToStep: 'beforeAdvance',
+  };
+  const NOTICE: Partial<Record<StepAction['action'], GuideNoticeName>> = {
+    advance: 'advanced',
+    goToStep: 'advanced',
+    previous: 'previous',
+    dismiss: 'dismissed',
+    snooze: 'snoozed',
+  };
+
+  /**
+   * One visitor transition on the shown step (guides §4): the cancelable hook, the worker's state machine
+   * (which may refuse), then the next step or nothing, then the subscriptions and the after-hooks.
+   */
+  async function transition(
+    step: StepToShow,
+    action: 'advance' | 'previous' | 'dismiss' | 'snooze' | 'goToStep',
+    ui: UiElementAction | null,
+    extra: Partial<StepAction> = {},
+  ): Promise<boolean> {
+    if (shown?.step !== step) return false;
+    if (!runHooks(CANCELABLE[action], step)) {
+      log('info', `guide ${step.guideId}: ${CANCELABLE[action]} canceled ${action}`);
+      return false;
+    }
+    if (ui) await act('activity', step, { uiElement: ui });
+    const result = await act(action, step, extra);
+    if (!result.ok) {
+      log('warn', result.error.message);
+      return false;
+    }
+    runHooks('beforeUnmount', step);
+    close(step);
+    runHooks('unmounted', step);
+    const next = result.value;
+    const notice = NOTICE[action];
+    if (notice) notify(notice, { guideId: step.guideId, stepId: step.stepId, nextStepId: next?.stepId });
+    if (action === 'dismiss') runHooks('dismissed', step);
+    if (action === 'snooze') runHooks('snoozed', step);
+    if (action === 'advance' || action === 'goToStep') runHooks('advanced', step);
+    if (next) {
+      suppressed.delete(keyOf(next));
+      const target = targetOf(next);
+      if (target === false) {
+        // The next step's element is elsewhere (another page): the loop shows it when it appears.
+        candidates.unshift(next);
+        tick();
+      } else {
+        await show(next, target);
+      }
+    } else {
+      runHooks('hidden', step);
+    }
+    return true;
+  }
+
   async function onAction(step: StepToShow, actions: GuideAction[], ui: UiElement): Promise<void> {
     if (shown?.step !== step) return;
-    const duration = Date.now() - shown.since;
-    await act('activity', step, { uiElement: { ...ui, actions: actions.map((a) => a.action) } });
+    const activity = { ...ui, actions: actions.map((a) => a.action) };
     for (const a of actions) {
-      if (a.action === 'dismissGuide') return dismiss(step, null);
-      if (a.action === 'advanceGuide') {
-        const next = await act('advance', step, { duration });
-        close(step);
-        if (next.ok && next.value) {
-          candidates.unshift(next.value);
-          tick();
+      const parameter = a.parameters?.[0];
+      switch (a.action) {
+        case 'dismissGuide':
+          await transition(step, 'dismiss', activity);
+          return;
+        case 'advanceGuide':
+          await transition(step, 'advance', activity);
+          return;
+        case 'previousStep':
+          await transition(step, 'previous', activity);
+          return;
+        case 'snoozeGuide':
+          await transition(step, 'snooze', activity, typeof parameter === 'number' && parameter > 0 ? { snoozeMs: parameter } : {});
+          return;
+        case 'goToStep':
+          await transition(step, 'goToStep', activity, { targetStepId: String(parameter ?? '') });
+          return;
+        case 'showGuide':
+          await act('activity', step, { uiElement: activity });
+          if (parameter !== undefined) await api.showGuideById(String(parameter));
+          return;
+        case 'openLink': {
+          const href = String(parameter ?? '');
+          if (/^https?:/i.test(href)) window.open(href, '_blank', 'noopener');
+          break;
         }
-        return;
-      }
-      if (a.action === 'openLink') {
-        const href = String(a.parameters?.[0] ?? '');
-        if (/^https?:/i.test(href)) window.open(href, '_blank', 'noopener');
       }
     }
+    await act('activity', step, { uiElement: activity });
   }
 
   async function load(url: string): Promise<void> {
@@ -115,7 +264,9 @@ export function createGuideDisplay({ bridge, overlayUrl, log }: GuideDisplayOpti
     loadedUrl = url;
     try {
       const result = await bridge.call((api) => api.loadGuides(url));
-      if (result.ok && loadedUrl === url) candidates = result.value.candidates;
+      if (loadedUrl !== url) return;
+      if (result.ok) candidates = result.value.candidates;
+      else candidates = [];
     } finally {
       loading = false;
     }
@@ -124,10 +275,10 @@ export function createGuideDisplay({ bridge, overlayUrl, log }: GuideDisplayOpti
   function tick(): void {
     if (timer !== null) clearTimeout(timer);
     timer = setTimeout(tick, GUIDE_LOOP_IDLE_MS);
-    if (loading) return;
+    if (loading || paused) return;
     if (location.href !== loadedUrl) {
       // An SPA page change: eligibility depends on the URL, so ask again (guides §4 page rules).
-      if (shown && shown.step.reason === 'auto') {
+      if (shown && shown.step.reason !== 'api') {
         const step = shown.step;
         shown = null;
         void getOverlay().then((v) => v.hide());
@@ -154,9 +305,9 @@ export function createGuideDisplay({ bridge, overlayUrl, log }: GuideDisplayOpti
 
   tick();
 
-  return {
+  const api: GuideDisplay = {
     async showGuideById(guideId, stepId) {
-      const result = await bridge.call((api) => api.stepForGuide(guideId, stepId));
+      const result = await bridge.call((w) => w.stepForGuide(guideId, stepId));
       if (!result.ok) {
         log('warn', result.error.message);
         return false;
@@ -166,15 +317,62 @@ export function createGuideDisplay({ bridge, overlayUrl, log }: GuideDisplayOpti
         log('info', `${MESSAGES.noElementForStep} ${result.value.stepId} of guide ${guideId}`);
         return false;
       }
-      if (shown) getOverlay().then((v) => v.hide());
-      await show(result.value, target);
-      return true;
+      if (shown) void getOverlay().then((v) => v.hide());
+      return show(result.value, target);
+    },
+    async showGuideByName(name) {
+      const id = await bridge.call((w) => w.guideIdByName(name));
+      if (!id) {
+        log('warn', `no loaded guide is named ${name}`);
+        return false;
+      }
+      return api.showGuideById(id);
     },
     hideGuides() {
       if (!shown) return;
-      suppressed.add(keyOf(shown.step));
+      const step = shown.step;
+      suppressed.add(keyOf(step));
+      runHooks('beforeUnmount', step);
       shown = null;
       void getOverlay().then((v) => v.hide());
+      runHooks('unmounted', step);
+      runHooks('hidden', step);
+    },
+    async goToStep(stepId) {
+      if (!shown) {
+        log('warn', 'goToStep: no guide is shown');
+        return false;
+      }
+      return transition(shown.step, 'goToStep', null, { targetStepId: stepId });
+    },
+    getActiveGuide: () => (shown ? describe(shown.step) : null),
+    getActiveGuides() {
+      const list = candidates.filter((c) => !suppressed.has(keyOf(c)) && c !== shown?.step).map(describe);
+      return shown ? [describe(shown.step), ...list] : list;
+    },
+    on(name, listener) {
+      const set = listeners.get(name) ?? new Set();
+      listeners.set(name, set);
+      set.add(listener);
+      return () => void set.delete(listener);
+    },
+    addHook(name, hook) {
+      const set = hooks.get(name) ?? new Set();
+      hooks.set(name, set);
+      set.add(hook);
+      return () => void set.delete(hook);
+    },
+    start() {
+      paused = false;
+      tick();
+    },
+    pause() {
+      paused = true;
+      api.hideGuides();
+    },
+    async reload() {
+      await load(location.href);
+      tick();
     },
     stop() {
       if (timer !== null) clearTimeout(timer);
@@ -182,4 +380,8 @@ export function createGuideDisplay({ bridge, overlayUrl, log }: GuideDisplayOpti
       if (overlay) void overlay.then((v) => v.destroy());
     },
   };
+  return api;
 }
+
+/** A clicked element of a guide with the actions it ran, for guideActivity. */
+type UiElementAction = UiElement & { actions: string[] };

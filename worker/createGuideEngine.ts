@@ -12,8 +12,11 @@ import type { GuideEventProps, GuideEventType, WireGuideEvent } from '../shared/
 import type { Guide, GuideLoadResponse, GuideStep } from '../shared/guides';
 import { encodeJzb } from '../shared/jzb';
 import { MESSAGES } from '../shared/messages';
-import type { GuideLoadResult, GuideState, LogLevel, SeenReason, StepAction, StepToShow, WorkerInit } from '../shared/protocol';
-import { selectAutoSteps } from '../shared/selectAutoSteps';
+import type { GuideDiagnostics, GuideLoadResult, GuideState, LogLevel, SeenReason, StepAction, StepToShow, WorkerInit } from '../shared/protocol';
+import { applyGuideTransition, type GuideTransition } from '../shared/applyGuideTransition';
+import { chooseAutoSteps } from '../shared/chooseAutoSteps';
+import { completionStatus } from '../shared/continuationStep';
+import { recentChangeKey } from '../shared/guideRules';
 import { asDomNode, asGuideLoadResponse, checkGuideLoadResponse, checkStepContent } from '../shared/validateGuidePayload';
 import { createSendQueue, type SendQueue } from './createSendQueue';
 import type { WorkerPorts } from './ports';
@@ -42,6 +45,8 @@ export interface GuideEngine {
   load(url: string): Promise<Outcome<GuideLoadResult>>;
   stepForGuide(guideId: string, stepId?: string): Promise<Outcome<StepToShow>>;
   stepAction(action: StepAction): Promise<Outcome<StepToShow | null>>;
+  guideIdByName(name: string): Promise<string | null>;
+  guideDiagnostics(): Promise<GuideDiagnostics>;
   events: SendQueue;
 }
 
@@ -49,8 +54,15 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   const { config, ports, log } = deps;
   let requestId = 0;
   let guides: Guide[] = [];
-  /** When each shown step went on screen, for durations. */
-  const shownAt = new Map<string, number>();
+  /** How each guide was last shown (its seen reason): auto-launched guides set throttling timestamps. */
+  const shownReason = new Map<string, SeenReason>();
+  /** guides §4 Health check: when each step last went advanced, dismissed or snoozed. */
+  const recentChanges: Record<string, number> = {};
+  /** Guides whose expired continuation was logged ('Multi-step continuation has expired' once). */
+  const expiredLogged = new Set<string>();
+  /** The last load's verdict per guide, for guideDiagnostics. */
+  const verdicts = new Map<string, { candidate: boolean; reason: string }>();
+  let diagnostics: Omit<GuideDiagnostics, 'guides'> = { url: '', loadedAt: null, loadError: null };
   /** What outlives the page (probe verdict, throttling timestamps, a 451), as the shim kept it. */
   const state: GuideState = { ...config.guides?.state, visitorId: config.identity.visitorId };
   const saveState = () => deps.saveState?.({ ...state, visitorId: config.identity.visitorId });
@@ -58,6 +70,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   /** A refused load: the spec's callback message, logged with why. */
   function refuse(message: string, why: string): Outcome<never> {
     log('warn', `${message} (${why})`);
+    diagnostics = { ...diagnostics, loadError: `${message} (${why})` };
     return fail(ERROR_CODES.badPayload, message);
   }
 
@@ -152,6 +165,20 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     });
   }
 
+  /** The state-machine transition of a visitor action (guides §4 Transitions). */
+  function transitionOf(action: StepAction): GuideTransition {
+    const stepId = action.stepId;
+    switch (action.action) {
+      case 'seen': return { type: 'show', stepId, reason: action.reason ?? 'auto' };
+      case 'advance': return { type: 'advance', stepId, destinationStepId: action.targetStepId };
+      case 'previous': return { type: 'previous', stepId, steps: action.steps };
+      case 'dismiss': return { type: 'dismiss', stepId };
+      case 'snooze': return { type: 'snooze', stepId, durationMs: action.snoozeMs };
+      case 'goToStep': return { type: 'goToStep', stepId, targetStepId: action.targetStepId ?? '' };
+      default: throw new Error(`no transition for ${action.action}`);
+    }
+  }
+
   function find(guideId: string, stepId: string): { guide: Guide; step: GuideStep } | null {
     const guide = guides.find((g) => g.id === guideId);
     const step = guide?.steps.find((s) => s.id === stepId);
@@ -217,14 +244,32 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       }
       if (String(requestId) !== id) return fail(ERROR_CODES.badPayload, 'a newer guide request replaced this one');
       guides = response.guides;
-      const choice = selectAutoSteps(response, url, config.device);
-      for (const s of choice.skipped) log('debug', `guide ${s.guideId} not shown: ${s.reason}`);
+      const now = ports.clock.now();
+      const choice = chooseAutoSteps(response, {
+        url,
+        device: config.device,
+        adoptionGuides: settings.adoptionGuides,
+        schedule: { now, throttling: settings.throttling, timestamps: state.timestamps, recentChanges },
+      });
+      for (const guideId of choice.expiredContinuations) {
+        if (expiredLogged.has(guideId)) continue;
+        expiredLogged.add(guideId);
+        log('info', `${MESSAGES.continuationExpired} (guide ${guideId})`);
+      }
       const candidates: StepToShow[] = [];
-      for (const { guide, step } of choice.eligible) {
-        const resolved = await resolveStep(guide, step, 'auto');
+      for (const { guide, step, reason } of choice.eligible) {
+        const resolved = await resolveStep(guide, step, reason);
         if (resolved.ok) candidates.push(resolved.value);
         else choice.skipped.push({ guideId: guide.id, stepId: step.id, reason: resolved.error.message });
       }
+      verdicts.clear();
+      for (const c of candidates) verdicts.set(c.guideId, { candidate: true, reason: `shows step ${c.stepId} (${c.reason})` });
+      for (const s of choice.skipped) {
+        verdicts.set(s.guideId, { candidate: false, reason: s.reason });
+        // spec: guides §4 Repeat — a redisplay that comes too early is an error worth seeing.
+        log(s.reason.startsWith('repeat: redisplay too early') ? 'error' : 'debug', `guide ${s.guideId} not shown: ${s.reason}`);
+      }
+      diagnostics = { url, loadedAt: now, loadError: null };
       return ok({ candidates, skipped: choice.skipped });
     },
 
@@ -240,47 +285,52 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       const found = find(action.guideId, action.stepId);
       if (!found) return fail(ERROR_CODES.unknownGuide, `no step ${action.stepId} in guide ${action.guideId}`);
       const { guide, step } = found;
-      const key = `${guide.id}/${step.id}`;
-      const base = { guide_id: guide.id, guide_step_id: step.id };
-      const duration = action.duration ?? ports.clock.now() - (shownAt.get(key) ?? ports.clock.now());
-      switch (action.action) {
-        case 'seen': {
-          shownAt.set(key, ports.clock.now());
-          step.seenState = 'active';
-          step.seenReason = action.reason ?? 'auto';
-          record('guideSeen', { ...base, reason: step.seenReason, last_updated_at: guide.lastUpdatedAt, duration: 0 }, action.url);
-          return ok(null);
-        }
-        case 'dismiss': {
-          step.seenState = 'dismissed';
-          record('guideDismissed', { ...base, seen_reason: step.seenReason ?? 'auto', duration }, action.url);
-          return ok(null);
-        }
-        case 'advance': {
-          step.seenState = 'advanced';
-          const next = guide.steps[guide.steps.indexOf(step) + 1];
-          record(
-            'guideAdvanced',
-            { ...base, seen_reason: step.seenReason ?? 'auto', duration, destination_step_id: next?.id },
-            action.url,
-          );
-          return next ? resolveStep(guide, next, 'continue') : ok(null);
-        }
-        case 'activity': {
-          const ui = action.uiElement;
-          record(
-            'guideActivity',
-            {
-              ...base,
-              ui_element_id: ui?.id ?? '',
-              ui_element_type: ui?.type ?? '',
-              ui_element_actions: (ui?.actions ?? []).map((a) => ({ action: a })),
-            },
-            action.url,
-          );
-          return ok(null);
-        }
+      if (action.action === 'activity') {
+        const ui = action.uiElement;
+        record('guideActivity', {
+          guide_id: guide.id,
+          guide_step_id: step.id,
+          ui_element_id: ui?.id ?? '',
+          ui_element_type: ui?.type ?? '',
+          ui_element_actions: (ui?.actions ?? []).map((a) => ({ action: a })),
+        }, action.url);
+        return ok(null);
       }
+      const transition = transitionOf(action);
+      const now = ports.clock.now();
+      // spec: guides §4 Throttling — only auto-launched guides set the throttling timestamps.
+      const autoLaunched = (shownReason.get(guide.id) ?? step.seenReason) === 'auto';
+      const result = applyGuideTransition(guide, transition, { now, autoLaunched });
+      if (!result.ok) {
+        log('warn', `guide ${action.action} refused: ${result.refusal}`);
+        return fail(ERROR_CODES.badPayload, result.refusal);
+      }
+      for (const warning of result.warnings) log('error', warning);
+      guides = guides.map((g) => (g.id === guide.id ? result.guide : g));
+      for (const e of result.events) record(e.type, e.props, action.url);
+      if (transition.type === 'show') shownReason.set(guide.id, transition.reason);
+      else recentChanges[recentChangeKey(guide.id, step.id)] = now;
+      if (Object.keys(result.timestamps).length) {
+        state.timestamps = { ...state.timestamps, ...result.timestamps };
+        saveState();
+      }
+      if (!result.show || transition.type === 'show') return ok(null);
+      const next = result.guide.steps.find((s) => s.id === result.show);
+      return next ? resolveStep(result.guide, next, 'continue') : ok(null);
+    },
+
+    async guideIdByName(name) {
+      return guides.find((g) => g.name === name)?.id ?? null;
+    },
+
+    async guideDiagnostics() {
+      return {
+        ...diagnostics,
+        guides: guides.map((g) => {
+          const verdict = verdicts.get(g.id);
+          return { id: g.id, name: g.name, completion: completionStatus(g), candidate: verdict?.candidate ?? false, reason: verdict?.reason ?? 'not judged yet' };
+        }),
+      };
     },
   };
 }

@@ -235,7 +235,14 @@ export function createWorkerApi(ports: WorkerPorts) {
     },
 
     push(events, judged) {
-      if (!running || !running.sending) return;
+      if (!running) return;
+      if (!running.sending) {
+        // Not written (analytics §1 lock, or a 451): acknowledged all the same, so the shim does not hold
+        // them for its page-hide beacon.
+        const last = events[events.length - 1];
+        if (last) void Promise.resolve(callbacks?.delivered(last.sequence)).catch(() => undefined);
+        return;
+      }
       if (events.length) running.url = events[events.length - 1]!.url;
       for (const event of events) waiting.push(event);
       for (const v of judged ?? []) {
@@ -294,6 +301,14 @@ export function createWorkerApi(ports: WorkerPorts) {
     async stepAction(action) {
       if (!running) return notInitialized();
       return running.guides.stepAction(action);
+    },
+
+    async guideIdByName(name) {
+      return running ? running.guides.guideIdByName(name) : null;
+    },
+
+    async guideDiagnostics() {
+      return running ? running.guides.guideDiagnostics() : { url: '', loadedAt: null, loadError: 'Waymark is not initialized', guides: [] };
     },
   } satisfies WorkerApi;
   return api;
