@@ -6,6 +6,8 @@
  * - overlay: dist/agent/waymark.overlay.js  ES module with React, imported lazily by the shim
  * - privacy: dist/agent/waymark.privacy.js  ES module: URL transforms and privacy filter, imported by the
  *                                           shim only when those options are set
+ * - guides:  dist/agent/waymark.guides.js   ES module: the guide loop and guide API, imported by the shim at
+ *                                           start when guides are on (the overlay comes later, with a guide)
  * - esm:     dist/esm/waymark.js            the npm entry (`import { initialize } from 'waymark'`)
  * - demo:    dist/demo/                     the demo host app served by the reference server
  */
@@ -39,6 +41,7 @@ const targets: Record<string, UserConfig> = {
   overlay: library('overlay/index.tsx', 'dist/agent', 'waymark.overlay.js', 'es'),
   privacy: library('shim/privacy.ts', 'dist/agent', 'waymark.privacy.js', 'es'),
   prompts: library('shim/prompts.ts', 'dist/agent', 'waymark.prompts.js', 'es'),
+  guides: library('shim/createGuideDisplay.ts', 'dist/agent', 'waymark.guides.js', 'es'),
   esm: library('shim/esm.ts', 'dist/esm', 'waymark.js', 'es'),
   demo: {
     root: resolve(root, 'server/demo'),

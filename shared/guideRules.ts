@@ -138,15 +138,15 @@ export const throttlingRule: ScheduleRule = {
 
 /**
  * The schedule rules in the order they are checked: lasting refusals about the guide first (control group,
- * announcement, timebox), then the step's state (health check, snooze, repeat), then app-wide pacing
+ * announcement, timebox), then the step's state (snooze, which lasts longer than the health check's minute, then health check, repeat), then app-wide pacing
  * (throttling), so a reason names the most lasting obstacle. Run them after `AUTO_DISPLAY_RULES`.
  */
 export const SCHEDULE_RULES: readonly ScheduleRule[] = [
   controlGroupRule,
   announcementRule,
   timeboxRule,
-  healthCheckRule,
   snoozedRule,
+  healthCheckRule,
   repeatRule,
   throttlingRule,
 ];

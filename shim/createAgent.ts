@@ -14,7 +14,7 @@ import { MESSAGES } from '../shared/messages';
 import type { FlushReport, GuideDiagnostics, GuideState, Identity, Metadata, WorkerInit } from '../shared/protocol';
 import type { ThrottlingConfig } from '../shared/guides';
 import { createBridge, startWorker, type Bridge } from './createBridge';
-import { createGuideDisplay, type ActiveGuide, type GuideDisplay, type GuideHook, type GuideNotice, type GuideNoticeName } from './createGuideDisplay';
+import type { ActiveGuide, GuideDisplay, GuideDisplayModule, GuideHook, GuideNotice, GuideNoticeName } from './createGuideDisplay';
 import type { HookName } from '../shared/applyGuideTransition';
 import { createLogger, type Logger } from './createLogger';
 import { clearIdentity, resolveIdentify } from '../shared/identityRules';
@@ -184,7 +184,10 @@ interface Running {
   prepare(event: CapturedEvent, ctx: EnvelopeContext): string;
   bridge: Bridge;
   identity: Identity;
+  /** Set once waymark.guides.js has loaded (null while loading, or with guides off). */
   guides: GuideDisplay | null;
+  /** Resolves with the guide display once its chunk is here; null when guides are off or it failed. */
+  guidesReady: Promise<GuideDisplay | null>;
   /** The session as this page knows it; written back to the shared record at most once a minute. */
   session: SessionRecord;
   sessionSavedAt: number;
@@ -217,23 +220,30 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
   function withGuides<T>(fn: (g: GuideDisplay) => Promise<T>, fallback: T): Promise<T> {
     return new Promise((resolve) => {
       whenRunning((r) => {
-        if (!r.guides) {
-          log('warn', 'guides are disabled');
-          resolve(fallback);
-          return;
-        }
-        fn(r.guides).then(resolve, () => resolve(fallback));
+        void r.guidesReady.then((g) => {
+          if (!g) {
+            log('warn', 'guides are disabled');
+            resolve(fallback);
+            return;
+          }
+          fn(g).then(resolve, () => resolve(fallback));
+        });
       }, undefined);
     });
+  }
+
+  /** Runs `fn` on the guide display once it is here (nothing when guides are off). */
+  function onGuides(fn: (g: GuideDisplay) => void): void {
+    whenRunning((r) => void r.guidesReady.then((g) => g && fn(g)), undefined);
   }
 
   /** onGuideXxx: listens once the agent runs; returns the function that stops listening. */
   function subscribe(name: GuideNoticeName, listener: (notice: GuideNotice) => void): () => void {
     let remove = () => undefined as void;
     let removed = false;
-    whenRunning((r) => {
-      if (!removed && r.guides) remove = r.guides.on(name, listener);
-    }, undefined);
+    onGuides((g) => {
+      if (!removed) remove = g.on(name, listener);
+    });
     return () => {
       removed = true;
       remove();
@@ -448,6 +458,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       bridge,
       identity,
       guides: null,
+      guidesReady: Promise.resolve(null),
       // document.URL, not location.href: the same URL (pushState updates both) at a tenth of the cost here.
       pageUrl: privacy?.pageUrl ?? (() => document.URL),
       prepare: privacy?.prepare ?? ((event, ctx) => enrichEvent(event, ctx).json),
@@ -493,17 +504,27 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
 
     if (!options.disableGuides && !options.guides?.disabled) {
       const delay = options.guides?.delay ?? options.delayGuides;
-      running.guides = createGuideDisplay({
-        bridge,
-        overlayUrl: new URL('waymark.overlay.js', env.assetBase).href,
-        log,
-        // guides §5 delayGuides: true holds the loop until startGuides(); a number of ms starts it then.
-        delayed: delay === true || (typeof delay === 'number' && delay > 0),
-      });
-      if (typeof delay === 'number' && delay > 0) {
-        const guides = running.guides;
-        setTimeout(() => guidesDisabled || guides.start(), delay);
-      }
+      // The guide loop and its API are a chunk of their own (waymark.guides.js), so the initial shim stays
+      // small; it is fetched now, the overlay (React) only when a guide shows.
+      const url = new URL('waymark.guides.js', env.assetBase).href;
+      const r = running;
+      r.guidesReady = (import(/* @vite-ignore */ url) as Promise<GuideDisplayModule>).then(
+        (m) => {
+          const display = m.createGuideDisplay({
+            bridge,
+            overlayUrl: new URL('waymark.overlay.js', env.assetBase).href,
+            log,
+            // guides §5 delayGuides: true holds the loop until startGuides(); a number of ms starts it then.
+            delayed: guidesDisabled || delay === true || (typeof delay === 'number' && delay > 0),
+          });
+          if (typeof delay === 'number' && delay > 0) setTimeout(() => guidesDisabled || display.start(), delay);
+          return (r.guides = display);
+        },
+        (err: unknown) => {
+          log('error', `the guides module did not load (${url}): ${String(err)}`);
+          return null;
+        },
+      );
     }
     if (Array.isArray(options.promptCapture) && options.promptCapture.length) installPrompts(options.promptCapture, privacy);
     const queued = pending.splice(0);
@@ -608,20 +629,11 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     },
 
     showGuideById(guideId, stepId) {
-      return new Promise((resolve) => {
-        whenRunning((r) => {
-          if (!r.guides) {
-            log('warn', 'guides are disabled');
-            resolve(false);
-            return;
-          }
-          r.guides.showGuideById(String(guideId), stepId).then(resolve, () => resolve(false));
-        }, undefined);
-      });
+      return withGuides((g) => g.showGuideById(String(guideId), stepId), false);
     },
 
     hideGuides() {
-      guard(() => whenRunning((r) => r.guides?.hideGuides(), undefined));
+      guard(() => onGuides((g) => g.hideGuides()));
     },
 
     showGuideByName(name) {
@@ -639,9 +651,9 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     addGuideHook(name, hook) {
       let remove = () => undefined as void;
       let removed = false;
-      whenRunning((r) => {
-        if (!removed && r.guides) remove = r.guides.addHook(name, hook);
-      }, undefined);
+      onGuides((g) => {
+        if (!removed) remove = g.addHook(name, hook);
+      });
       return () => {
         removed = true;
         remove();
@@ -649,19 +661,19 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     },
     startGuides() {
       guidesDisabled = false;
-      whenRunning((r) => r.guides?.start(), undefined);
+      onGuides((g) => g.start());
     },
     stopGuides() {
-      whenRunning((r) => r.guides?.pause(), undefined);
+      onGuides((g) => g.pause());
     },
     loadGuides() {
       return withGuides(async (g) => void (await g.reload()), undefined);
     },
     setGuidesDisabled(disabled) {
       guidesDisabled = disabled === true;
-      whenRunning((r) => (guidesDisabled ? r.guides?.pause() : r.guides?.start()), undefined);
+      onGuides((g) => (guidesDisabled ? g.pause() : g.start()));
     },
-    areGuidesDisabled: () => guidesDisabled || !running?.guides,
+    areGuidesDisabled: () => guidesDisabled || (running !== null && running.options.disableGuides === true) || running?.options.guides?.disabled === true,
     async debugGuides() {
       if (!running) return null;
       const diagnostics = await running.bridge.call((w) => w.guideDiagnostics());

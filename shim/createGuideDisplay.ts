@@ -45,6 +45,11 @@ export type GuideNoticeName = 'advanced' | 'previous' | 'dismissed' | 'snoozed';
  */
 export type GuideHook = (guide: ActiveGuide) => unknown;
 
+/** What waymark.guides.js exports (the shim imports it at start when guides are on). */
+export interface GuideDisplayModule {
+  createGuideDisplay(options: GuideDisplayOptions): GuideDisplay;
+}
+
 export interface GuideDisplay {
   /** Shows the first step (or `stepId`) of a loaded guide; resolves false with a log when it cannot. */
   showGuideById(guideId: string, stepId?: string): Promise<boolean>;

@@ -17,7 +17,10 @@ import { applyGuideTransition, type GuideTransition } from '../shared/applyGuide
 import { chooseAutoSteps } from '../shared/chooseAutoSteps';
 import { completionStatus } from '../shared/continuationStep';
 import { recentChangeKey } from '../shared/guideRules';
-import { asDomNode, asGuideLoadResponse, checkGuideLoadResponse, checkStepContent } from '../shared/validateGuidePayload';
+import { asDomNode, asGuideLoadResponse, checkGuideLoadResponse } from '../shared/validateGuidePayload';
+import { checkBuildingBlocks } from '../shared/checkBuildingBlocks';
+import { isAllowedAssetUrl } from './isAllowedAssetUrl';
+import { defaultDigest, verifyContentHash } from './verifyContentHash';
 import { createSendQueue, type SendQueue } from './createSendQueue';
 import type { WorkerPorts } from './ports';
 
@@ -131,24 +134,35 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   }
 
   async function resolveStep(guide: Guide, step: GuideStep, reason: SeenReason): Promise<Outcome<StepToShow>> {
+    if (failed.has(guide.id)) return fail(ERROR_CODES.badPayload, `guide ${guide.id} failed earlier on this page: ${failed.get(guide.id)}`);
     let content: unknown = step.domJson;
     if (content === undefined && step.domUrl) {
-      const url = new URL(step.domUrl, `${config.contentHost}/`).href;
+      const checked = isAllowedAssetUrl(step.domUrl, `${config.contentHost}/`, [config.contentHost, ...(config.guides?.allowedOrigins ?? [])]);
+      if (!checked.ok) return markFailed(guide, checked.message);
+      const url = checked.href;
+      let text: string;
       try {
         const response = await ports.transport.request({ method: 'GET', url });
         if (response.status < 200 || response.status >= 300) throw new Error(`status ${response.status}`);
-        content = JSON.parse(await response.text());
+        text = await response.text();
       } catch (err) {
         const message = `${MESSAGES.contentLoadFailed}: ${url} (${(err as Error).message})`;
         log('error', message);
         return fail(ERROR_CODES.badPayload, message);
       }
+      // spec: guides §5, §8 — content must verify against its hash before it is even parsed; a mismatch
+      // marks the guide failed and it is never rendered.
+      const verified = await verifyContentHash(new TextEncoder().encode(text), url, step.hashes?.domHash, ports.digest ?? defaultDigest);
+      if (!verified.ok) return markFailed(guide, verified.message);
+      try {
+        content = JSON.parse(text);
+      } catch {
+        return markFailed(guide, `${MESSAGES.contentNotJson}: ${url}`);
+      }
     }
-    const problem = checkStepContent(content);
-    if (problem) {
-      log('error', `${problem} (guide ${guide.id} step ${step.id})`);
-      return fail(ERROR_CODES.badPayload, problem);
-    }
+    const blocks = checkBuildingBlocks(content, guide.id, step.id);
+    if (!blocks.ok) return markFailed(guide, blocks.message);
+    content = blocks.content;
     return ok({
       guideId: guide.id,
       guideName: guide.name ?? guide.id,
@@ -177,6 +191,14 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       case 'goToStep': return { type: 'goToStep', stepId, targetStepId: action.targetStepId ?? '' };
       default: throw new Error(`no transition for ${action.action}`);
     }
+  }
+
+  /** guides §5, §8: a guide whose content did not verify or validate is failed for the page, with why. */
+  const failed = new Map<string, string>();
+  function markFailed(guide: Guide, message: string): Outcome<never> {
+    failed.set(guide.id, message);
+    log('error', message);
+    return fail(ERROR_CODES.badPayload, message);
   }
 
   function find(guideId: string, stepId: string): { guide: Guide; step: GuideStep } | null {

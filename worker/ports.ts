@@ -36,6 +36,8 @@ export interface WorkerPorts {
   store?: QueueStore;
   /** zlib compression for jzb. @default fflate (see encodeBatches) */
   deflate?: (data: Uint8Array) => Promise<Uint8Array>;
+  /** SHA digests for content hashes (guides §5). @default crypto.subtle.digest */
+  digest?: (algorithm: 'SHA-256' | 'SHA-384' | 'SHA-512', data: Uint8Array) => Promise<ArrayBuffer>;
 }
 
 /**

@@ -429,8 +429,8 @@ describe('guides §4 Auto display schedule rules', () => {
   const run = (g: Guide, schedule: Partial<ScheduleFacts> = {}) => evaluateScheduleRules(SCHEDULE_RULES, ctx(g, schedule));
   const throttled = { throttling: { enabled: true, interval: 30, unit: 'minute' as const }, timestamps: { latestDismissedAutoAt: T - MINUTE } };
 
-  it('checks in a fixed order', () => {
-    expect(SCHEDULE_RULES.map((r) => r.name)).toEqual(['controlGroup', 'announcement', 'timebox', 'healthCheck', 'snoozed', 'repeat', 'throttling']);
+  it('checks in a fixed order: a snooze (a day) is named before the health check (a minute)', () => {
+    expect(SCHEDULE_RULES.map((r) => r.name)).toEqual(['controlGroup', 'announcement', 'timebox', 'snoozed', 'healthCheck', 'repeat', 'throttling']);
   });
 
   it('guides §4 Control group: never shown, with the spec message', () => {

@@ -1,0 +1,156 @@
+/**
+ * The guide engine against the real reference server (issue #5): continuation of a multi-step guide across a
+ * reload, snooze kept across reloads, content that fails its hash never rendered, and a 451 that stops
+ * tracking. Guides are test/e2e/guides/*.json, copied into the server's guide folder by the global setup.
+ */
+import { encodeJzb } from '../../shared/jzb';
+import { MESSAGES } from '../../shared/messages';
+import { agentReady, expect, hostPage, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
+
+const lightbox = '[data-waymark-overlay] .wm-lightbox';
+
+test.describe('guides §4 Continuation (multi-step)', () => {
+  test('a 3-step guide advanced, reloaded mid-way, resumes at the step it was on, and Back goes back', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('resume');
+    await openHostPage('/e2e/resume', hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });` }));
+    const step = page.locator(lightbox);
+    await expect(step).toContainText('Tour one');
+    await expect(step).toContainText('Step 1 of 3');
+    await step.getByRole('button', { name: 'Next' }).click();
+    await expect(step).toContainText('Tour two');
+    // The collector must hold the advance and the second guideSeen before the reload asks for guide.json.
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor }, (e) => e.filter((x) => x.type === 'guideSeen').length === 2);
+
+    await page.reload();
+    await expect(step).toContainText('Tour two');
+    await expect(step).toContainText('Step 2 of 3');
+    await step.getByRole('button', { name: 'Back' }).click();
+    await expect(step).toContainText('Tour one');
+    await step.getByRole('button', { name: 'Next' }).click();
+    await expect(step).toContainText('Tour two');
+    await step.getByRole('button', { name: 'Next' }).click();
+    await expect(step).toContainText('Tour three');
+    await step.getByRole('button', { name: 'Done' }).click();
+    await expect(step).toHaveCount(0);
+
+    const events = await waitForEvents(
+      serverUrl,
+      { apiKey: 'e2e', visitorId: visitor },
+      (e) => e.some((x) => x.type === 'guideAdvanced' && x.props.guide_step_id === 'e2e-resume-3'),
+    );
+    const seen = events.filter((e) => e.type === 'guideSeen').map((e) => `${e.props.guide_step_id}:${e.props.reason}`);
+    expect(seen).toEqual([
+      'e2e-resume-1:auto',
+      'e2e-resume-2:continue',
+      'e2e-resume-2:continue', // after the reload: the continuation of the last-seen record
+      'e2e-resume-1:continue',
+      'e2e-resume-2:continue',
+      'e2e-resume-3:continue',
+    ]);
+    const back = events.filter((e) => e.type === 'guideAdvanced' && e.props.guide_step_id === 'e2e-resume-2')[0]!;
+    expect(back.props.destination_step_id).toBe('e2e-resume-1');
+
+    // Finished: a later page shows nothing of it, and the debugger says why.
+    await page.reload();
+    await agentReady(page);
+    await page.waitForTimeout(1500);
+    await expect(step).toHaveCount(0);
+    const diagnostics = await page.evaluate(() => (window as any).waymark.debugGuides());
+    const resume = diagnostics.guides.find((g: { id: string }) => g.id === 'e2e-resume');
+    expect(resume).toMatchObject({ candidate: false, completion: 'complete' });
+  });
+});
+
+test.describe('guides §4 Snooze', () => {
+  test('a snoozed guide hides, records guideSnoozed for a day, and is not shown again until its end time', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('snooze');
+    await openHostPage('/e2e/snooze', hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });` }));
+    const step = page.locator(lightbox);
+    await expect(step).toContainText('Try this later');
+    await step.getByRole('button', { name: 'Remind me tomorrow' }).click();
+    await expect(step).toHaveCount(0);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const events = await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor }, (e) => e.some((x) => x.type === 'guideSnoozed'));
+    expect(events.find((e) => e.type === 'guideSnoozed')!.props).toMatchObject({ guide_id: 'e2e-snooze', snooze_duration: 86_400_000 });
+
+    await page.reload();
+    await agentReady(page);
+    await page.waitForTimeout(1500);
+    await expect(step).toHaveCount(0);
+    const diagnostics = await page.evaluate(() => (window as any).waymark.debugGuides());
+    const snoozed = diagnostics.guides.find((g: { id: string }) => g.id === 'e2e-snooze');
+    expect(snoozed.reason).toMatch(/^snoozed: step e2e-snooze-1 is snoozed until /);
+
+    // A snooze that has ended: another visitor whose stored snooze (1 minute) ended a minute ago sees the
+    // guide again. (The worker's clock cannot be moved from the test, so the history is moved instead.)
+    const ended = uniqueId('snooze-ended');
+    const snoozedAt = Date.now() - 120_000;
+    const event = {
+      type: 'guideSnoozed', browser_time: snoozedAt, visitor_id: ended, account_id: '', url: `${serverUrl}/e2e/snooze`,
+      props: { guide_id: 'e2e-snooze', guide_step_id: 'e2e-snooze-1', seen_reason: 'auto', duration: 500, snooze_duration: 60_000 },
+      sequence: 0, sessionId: 'S'.repeat(16), tabId: 'tab-snooze', frameId: 'f',
+    };
+    const stored = await fetch(`${serverUrl}/data/guide.gif/e2e?v=test&ct=${Date.now()}&jzb=${encodeJzb([event])}`);
+    expect(stored.status).toBe(200);
+    await openHostPage('/e2e/snooze', hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${ended}' } });` }));
+    await expect(step).toContainText('Try this later');
+    const seen = await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: ended }, (e) => e.some((x) => x.type === 'guideSeen'));
+    expect(seen.find((e) => e.type === 'guideSeen')!.props).toMatchObject({ guide_step_id: 'e2e-snooze-1', reason: 'auto' });
+  });
+});
+
+test.describe('guides §5 content hashes', () => {
+  const authentic = '{"type":"div","props":{"id":"guide-base"},"children":[{"type":"h2","props":{},"content":"Verified content"}]}';
+
+  test('content whose hash verifies renders', async ({ page, serverUrl, openHostPage }) => {
+    await page.route(`${serverUrl}/e2e-content/verified.dom.json`, (route) => route.fulfill({ contentType: 'application/json', body: authentic }));
+    await openHostPage('/e2e/verified', hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${uniqueId('verified')}' } });` }));
+    await expect(page.locator(lightbox)).toContainText('Verified content');
+  });
+
+  test.describe('tampered', () => {
+    test.use({ allowAgentErrors: [/Unable to verify content at /] });
+
+    test("tampered content is never rendered: 'Unable to verify content at ...' and no guideSeen", async ({ page, serverUrl, openHostPage, consoleLines }) => {
+      const visitor = uniqueId('tampered');
+      const tampered = authentic.replace('Verified content', 'Tampered content');
+      await page.route(`${serverUrl}/e2e-content/tampered.dom.json`, (route) => route.fulfill({ contentType: 'application/json', body: tampered }));
+      await openHostPage('/e2e/tampered', hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });` }));
+      await agentReady(page);
+      const message = MESSAGES.unableToVerifyContent(`${serverUrl}/e2e-content/tampered.dom.json`);
+      await expect.poll(() => consoleLines.some((l) => l.includes(message))).toBe(true);
+      await page.waitForTimeout(1000);
+      await expect(page.locator('[data-waymark-overlay] .wm-lightbox')).toHaveCount(0);
+      await page.evaluate(() => (window as any).waymark.flushNow());
+      const events = await storedEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor });
+      expect(events.some((e) => e.type === 'load')).toBe(true);
+      expect(events.filter((e) => e.type === 'guideSeen')).toEqual([]);
+    });
+  });
+});
+
+test.describe('guides §7 status 451', () => {
+  test('a 451 on guide.json stops tracking of the visitor: no guide, and nothing more is stored', async ({ page, serverUrl, openHostPage, consoleLines }) => {
+    // The global setup starts the server with 'legal-hold-visitor' blocked.
+    await openHostPage(
+      '/e2e/legal',
+      hostPage({ init: `waymark.initialize({ apiKey: 'e2e-451', visitor: { id: 'legal-hold-visitor' } });`, body: '<button id="b">Click</button>' }),
+    );
+    await agentReady(page);
+    await expect.poll(() => consoleLines.some((l) => l.includes('guide.json answered 451'))).toBe(true);
+    await page.click('#b');
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    await page.waitForTimeout(1500);
+    const after = await storedEvents(serverUrl, { apiKey: 'e2e-451', visitorId: 'legal-hold-visitor' });
+    expect(after.filter((e) => e.type === 'click')).toEqual([]);
+    // The next page remembers it: no guide.json request at all.
+    const guideRequests: string[] = [];
+    page.on('request', (r) => r.url().includes('/guide.json/') && guideRequests.push(r.url()));
+    await page.reload();
+    await agentReady(page);
+    await page.waitForTimeout(1000);
+    expect(guideRequests).toEqual([]);
+    expect(await page.evaluate(() => (window as any).waymark.debugGuides().then((d: any) => d.loadError))).toContain(MESSAGES.guidesBlocked);
+  });
+});
