@@ -26,20 +26,20 @@ describe('demo guides (server/demo/guides), checked with the agent\'s own rules'
   it('pass the agent\'s shape checks of a guide.json response and of step content', async () => {
     const response = await load('visitor-demo', 'http://127.0.0.1:8080/');
     expect(checkGuideLoadResponse(response)).toBeNull();
-    expect(response.guides.map((g) => g.id)).toEqual(['reports-tip', 'welcome']);
+    expect(response.guides.map((g) => g.id)).toEqual(['reports-tip', 'settings-tour', 'welcome']);
     for (const guide of response.guides) {
       for (const step of guide.steps) expect(checkStepContent(step.domJson), step.id).toBeNull();
     }
   });
 
-  it('show the welcome lightbox on Home only and the reports tooltip on Reports only', async () => {
+  it('show the welcome lightbox on Home only, the reports tooltip on Reports only, the tour on Settings only', async () => {
     const response = await load('visitor-demo', 'http://127.0.0.1:8080/');
     const base = 'http://127.0.0.1:8080';
     expect(shownOn(response, `${base}/`)).toEqual(['welcome/welcome-1']);
     expect(shownOn(response, `${base}/?utm_source=x#top`)).toEqual(['welcome/welcome-1']);
     expect(shownOn(response, `${base}/reports`)).toEqual(['reports-tip/reports-tip-1']);
     expect(shownOn(response, `${base}/reports/`)).toEqual(['reports-tip/reports-tip-1']);
-    expect(shownOn(response, `${base}/settings`)).toEqual([]);
+    expect(shownOn(response, `${base}/settings`)).toEqual(['settings-tour/settings-tour-1']);
     expect(shownOn(response, `${base}/reportsx`)).toEqual([]);
   });
 
