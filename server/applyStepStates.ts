@@ -12,7 +12,11 @@ const STATE_OF_EVENT: Record<StepStateEvent['type'], SeenState> = {
   guideAdvanced: 'advanced',
   guideDismissed: 'dismissed',
   guideSnoozed: 'snoozed',
-};
+  // guides §4 Control group: the steps of a control-group guide are notSeen, recorded once.
+  control: 'notSeen',
+  // guides §4 Step timeout: a step not seen in time is notSeen.
+  guideTimeout: 'notSeen',
+}
 
 /** The guide list for one visitor, and their last-step-seen record. */
 export interface VisitorGuides {

@@ -20,7 +20,7 @@ export interface EventFilter {
 }
 
 /** The guide event types that set a step's seenState (guides §4 "Step seenState"). */
-export const STATE_EVENT_TYPES = ['guideSeen', 'guideAdvanced', 'guideDismissed', 'guideSnoozed'] as const;
+export const STATE_EVENT_TYPES = ['guideSeen', 'guideAdvanced', 'guideDismissed', 'guideSnoozed', 'control', 'guideTimeout'] as const;
 
 /** The latest state-setting guide event of one step for one visitor. */
 export interface StepStateEvent {

@@ -103,6 +103,8 @@ export interface GuideEventProps {
   ui_element_id?: string;
   ui_element_type?: string;
   ui_element_actions?: Array<{ action: string }>;
+  /** guideTimeout: the step seen timeout that ran out, ms. */
+  guideSeenTimeoutLength?: number;
 }
 
 /** One guide event as sent in the guide beacon's jzb array. */

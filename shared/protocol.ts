@@ -6,7 +6,7 @@
 import type { UrlTransform } from './applyUrlTransforms';
 import type { CapturedEvent, GuideEventType } from './events';
 import type { AgentError, Outcome } from './errors';
-import type { DomNode, StepType, ThrottlingConfig, ThrottlingTimestamps } from './guides';
+import type { DomNode, ElementContainsRule, StepType, ThrottlingConfig, ThrottlingTimestamps } from './guides';
 
 /** Bumped whenever a message shape changes; the handshake refuses a mismatch. */
 export const PROTOCOL_VERSION = 1;
@@ -155,6 +155,8 @@ export interface StepToShow {
   stepIndex: number;
   stepCount: number;
   elementPathRule?: string;
+  /** guides §3, §5: what the target must contain; judged by the shim, which has the element. */
+  elementContainsRulesList?: ElementContainsRule[];
   content: DomNode;
   attributes: Record<string, unknown>;
   hideCredits: boolean;
@@ -174,7 +176,10 @@ export interface GuideLoadResult {
 export interface StepAction {
   guideId: string;
   stepId: string;
-  action: 'seen' | 'dismiss' | 'advance' | 'previous' | 'snooze' | 'goToStep' | 'activity';
+  action: 'seen' | 'dismiss' | 'advance' | 'previous' | 'snooze' | 'goToStep' | 'activity' | 'timeout';
+  /** For timeout: why the step was not seen in time (guides §4 Step timeout), and the timeout, ms. */
+  timeoutReason?: 'page' | 'element' | 'other';
+  timeoutMs?: number;
   /** For seen: how the step came to be shown. */
   reason?: SeenReason;
   /** For goToStep: the step to go to; for advance: a destination other than the next step. */

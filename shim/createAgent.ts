@@ -3,7 +3,7 @@
  * main thread, so it does only what needs the page: read options and storage, listen to the DOM, and
  * hand the rest to the worker. No method ever throws into the host: failures are logged.
  */
-import { AGENT_VERSION, SESSION_INACTIVITY_MS } from '../shared/constants';
+import { AGENT_VERSION, SESSION_INACTIVITY_MS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
 import { beaconUrl } from '../shared/beaconUrl';
 import type { UrlTransform } from '../shared/applyUrlTransforms';
 import { enrichEvent, type EnvelopeContext } from '../shared/enrichEvent';
@@ -62,6 +62,11 @@ export interface InitializeOptions {
     adoptionGuides?: 'before' | 'after';
     /** guides §5: origins guide scripts and styles may come from, besides the content host. */
     allowedOrigins?: string[];
+    /**
+     * guides §4 Step timeout: true (10,000 ms) or a guideSeenTimeoutLength in ms: a step whose element has
+     * not appeared by then is reported with a guideTimeout event. @default off
+     */
+    seenTimeout?: boolean | number;
   };
   /** guides §8: the same as guides.timeout. */
   guideTimeout?: number;
@@ -504,6 +509,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
 
     if (!options.disableGuides && !options.guides?.disabled) {
       const delay = options.guides?.delay ?? options.delayGuides;
+      const seenTimeout = options.guides?.seenTimeout;
       // The guide loop and its API are a chunk of their own (waymark.guides.js), so the initial shim stays
       // small; it is fetched now, the overlay (React) only when a guide shows.
       const url = new URL('waymark.guides.js', env.assetBase).href;
@@ -516,6 +522,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
             log,
             // guides §5 delayGuides: true holds the loop until startGuides(); a number of ms starts it then.
             delayed: guidesDisabled || delay === true || (typeof delay === 'number' && delay > 0),
+            seenTimeoutMs: seenTimeout === true ? STEP_SEEN_TIMEOUT_MS : typeof seenTimeout === 'number' ? seenTimeout : undefined,
           });
           if (typeof delay === 'number' && delay > 0) setTimeout(() => guidesDisabled || display.start(), delay);
           return (r.guides = display);

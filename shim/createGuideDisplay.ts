@@ -5,6 +5,7 @@
  */
 import { GUIDE_LOOP_IDLE_MS } from '../shared/constants';
 import type { GuideAction } from '../shared/guides';
+import { matchesContainsRules } from '../shared/matchesContainsRules';
 import { MESSAGES } from '../shared/messages';
 import type { LogLevel, StepAction, StepToShow } from '../shared/protocol';
 import type { HookName } from '../shared/applyGuideTransition';
@@ -17,6 +18,11 @@ export interface GuideDisplayOptions {
   log(level: LogLevel, message: string): void;
   /** guides §5 delayGuides: the loop starts paused, until startGuides(). @default false */
   delayed?: boolean;
+  /**
+   * guides §4 Step timeout (guideSeenTimeoutLength): a candidate step whose target has not appeared after
+   * this many ms is reported timed out. @default off
+   */
+  seenTimeoutMs?: number;
 }
 
 /** What a guide subscription hears (guides §4: onGuideAdvanced, onGuidePrevious, onGuideDismissed, onGuideSnoozed). */
@@ -70,7 +76,7 @@ export interface GuideDisplay {
   stop(): void;
 }
 
-export function createGuideDisplay({ bridge, overlayUrl, log, delayed }: GuideDisplayOptions): GuideDisplay {
+export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeoutMs }: GuideDisplayOptions): GuideDisplay {
   let candidates: StepToShow[] = [];
   let shown: { step: StepToShow; since: number } | null = null;
   /** Steps hidden by hideGuides or already handled on this page: not auto-shown again. */
@@ -82,6 +88,8 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed }: GuideDi
   let timer: ReturnType<typeof setTimeout> | null = null;
   let overlay: Promise<Overlay> | null = null;
   const noTargetLogged = new Set<string>();
+  /** When each candidate's target was first missing, for the step seen timeout. */
+  const waitingSince = new Map<string, number>();
   const listeners = new Map<GuideNoticeName, Set<(notice: GuideNotice) => void>>();
   const hooks = new Map<HookName, Set<GuideHook>>();
 
@@ -141,7 +149,19 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed }: GuideDi
     }
     if (!el) return false;
     const rect = el.getBoundingClientRect();
-    return rect.width > 0 || rect.height > 0 ? el : false;
+    if (rect.width <= 0 && rect.height <= 0) return false;
+    if (step.elementContainsRulesList?.length) {
+      // guides §5: every element contains rule must pass on the target's text; number rules fail on non-numbers.
+      const verdict = matchesContainsRules(step.elementContainsRulesList, el.textContent ?? '');
+      if (!verdict.pass) {
+        if (!noTargetLogged.has(`${keyOf(step)}#rules`)) {
+          noTargetLogged.add(`${keyOf(step)}#rules`);
+          log('debug', `guide ${step.guideId} step ${step.stepId} waits: ${verdict.reason}`);
+        }
+        return false;
+      }
+    }
+    return el;
   }
 
   async function show(step: StepToShow, target: Element | null): Promise<boolean> {
@@ -297,7 +317,16 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed }: GuideDi
       if (suppressed.has(keyOf(step))) continue;
       const target = targetOf(step);
       if (target === false) {
-        if (!noTargetLogged.has(keyOf(step))) {
+        if (seenTimeoutMs !== undefined && seenTimeoutMs > 0) {
+          const since = waitingSince.get(keyOf(step)) ?? Date.now();
+          waitingSince.set(keyOf(step), since);
+          if (Date.now() - since >= seenTimeoutMs) {
+            suppressed.add(keyOf(step));
+            void act('timeout', step, { timeoutReason: 'element', timeoutMs: seenTimeoutMs });
+            continue;
+          }
+        }
+        if (!noTargetLogged.has(keyOf(step)) && !noTargetLogged.has(`${keyOf(step)}#rules`)) {
           noTargetLogged.add(keyOf(step));
           log('info', `${MESSAGES.noElementForStep} ${step.stepId} of guide ${step.guideId}`);
         }

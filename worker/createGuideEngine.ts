@@ -15,6 +15,7 @@ import { MESSAGES } from '../shared/messages';
 import type { GuideDiagnostics, GuideLoadResult, GuideState, LogLevel, SeenReason, StepAction, StepToShow, WorkerInit } from '../shared/protocol';
 import { applyGuideTransition, type GuideTransition } from '../shared/applyGuideTransition';
 import { chooseAutoSteps } from '../shared/chooseAutoSteps';
+import { createErrorRateLimit, type ErrorRateLimit } from '../shared/createErrorRateLimit';
 import { completionStatus } from '../shared/continuationStep';
 import { recentChangeKey } from '../shared/guideRules';
 import { asDomNode, asGuideLoadResponse, checkGuideLoadResponse } from '../shared/validateGuidePayload';
@@ -61,6 +62,8 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   const shownReason = new Map<string, SeenReason>();
   /** guides §4 Health check: when each step last went advanced, dismissed or snoozed. */
   const recentChanges: Record<string, number> = {};
+  /** Control-group guides whose control event this page recorded. */
+  const controlRecorded = new Set<string>();
   /** Guides whose expired continuation was logged ('Multi-step continuation has expired' once). */
   const expiredLogged = new Set<string>();
   /** The last load's verdict per guide, for guideDiagnostics. */
@@ -148,6 +151,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       } catch (err) {
         const message = `${MESSAGES.contentLoadFailed}: ${url} (${(err as Error).message})`;
         log('error', message);
+        countError(guide);
         return fail(ERROR_CODES.badPayload, message);
       }
       // spec: guides §5, §8 — content must verify against its hash before it is even parsed; a mismatch
@@ -171,6 +175,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       stepIndex: guide.steps.indexOf(step),
       stepCount: guide.steps.length,
       elementPathRule: step.elementPathRule,
+      elementContainsRulesList: step.elementContainsRulesList,
       content: asDomNode(content),
       attributes: step.attributes ?? {},
       hideCredits: step.hideCredits === true,
@@ -198,7 +203,19 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   function markFailed(guide: Guide, message: string): Outcome<never> {
     failed.set(guide.id, message);
     log('error', message);
+    countError(guide);
     return fail(ERROR_CODES.badPayload, message);
+  }
+
+  /** spec: guides §8 — 30 or more errors a minute for a guide drop it ('Exceeded error rate limit, dropping guide'). */
+  const errorRates = new Map<string, ErrorRateLimit>();
+  function countError(guide: Guide): void {
+    let limit = errorRates.get(guide.id);
+    if (!limit) errorRates.set(guide.id, (limit = createErrorRateLimit()));
+    const verdict = limit.record(ports.clock.now());
+    if (!verdict.exceeded || failed.get(guide.id) === verdict.message) return;
+    failed.set(guide.id, verdict.message);
+    log('error', `${verdict.message} ${guide.id}`);
   }
 
   function find(guideId: string, stepId: string): { guide: Guide; step: GuideStep } | null {
@@ -284,6 +301,17 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
         if (resolved.ok) candidates.push(resolved.value);
         else choice.skipped.push({ guideId: guide.id, stepId: step.id, reason: resolved.error.message });
       }
+      for (const s of choice.skipped) {
+        if (!s.reason.startsWith('controlGroup:')) continue;
+        // spec: guides §4 Control group — never shown; its steps are marked notSeen and a control event is
+        // recorded once (the collector keeps the notSeen state, so later pages do not record it again).
+        const guide = guides.find((g) => g.id === s.guideId);
+        if (!guide || controlRecorded.has(guide.id) || guide.steps.some((st) => st.seenState === 'notSeen')) continue;
+        controlRecorded.add(guide.id);
+        log('info', `${MESSAGES.controlGroup} (guide ${guide.id})`);
+        guides = guides.map((g) => (g === guide ? { ...g, steps: g.steps.map((st) => ({ ...st, seenState: 'notSeen' as const })) } : g));
+        record('control', { guide_id: guide.id, guide_step_id: guide.steps[0]?.id ?? '', reason: 'control' }, url);
+      }
       verdicts.clear();
       for (const c of candidates) verdicts.set(c.guideId, { candidate: true, reason: `shows step ${c.stepId} (${c.reason})` });
       for (const s of choice.skipped) {
@@ -316,6 +344,19 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
           ui_element_type: ui?.type ?? '',
           ui_element_actions: (ui?.actions ?? []).map((a) => ({ action: a })),
         }, action.url);
+        return ok(null);
+      }
+      if (action.action === 'timeout') {
+        // spec: guides §4 Step timeout, §8 — logged, a guideTimeout event with the reason, and the step is
+        // marked notSeen (timed out) so it is not tried again.
+        log('warn', MESSAGES.stepTimedOut(guide.id, step.id));
+        record('guideTimeout', {
+          guide_id: guide.id,
+          guide_step_id: step.id,
+          reason: action.timeoutReason ?? 'other',
+          guideSeenTimeoutLength: action.timeoutMs,
+        }, action.url);
+        guides = guides.map((g) => (g.id === guide.id ? { ...g, steps: g.steps.map((st) => (st.id === step.id ? { ...st, seenState: 'notSeen' as const } : st)) } : g));
         return ok(null);
       }
       const transition = transitionOf(action);

@@ -154,3 +154,32 @@ test.describe('guides §7 status 451', () => {
     expect(await page.evaluate(() => (window as any).waymark.debugGuides().then((d: any) => d.loadError))).toContain(MESSAGES.guidesBlocked);
   });
 });
+
+test.describe('guides §4 element rules and step timeout', () => {
+  test('a step whose element contains rule fails waits, and shows once the element text passes', async ({ page, openHostPage }) => {
+    await openHostPage(
+      '/e2e/contains',
+      hostPage({
+        init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${uniqueId('contains')}' } });`,
+        body: '<p style="margin:80px">Items: <span id="e2e-count">3</span></p>',
+      }),
+    );
+    await agentReady(page);
+    await page.waitForTimeout(1500);
+    const tip = page.locator('[data-waymark-overlay] .wm-tooltip');
+    await expect(tip).toHaveCount(0);
+    await page.evaluate(() => (document.getElementById('e2e-count')!.textContent = '7'));
+    await expect(tip).toContainText('Over five');
+  });
+
+  test("a step whose element never appears times out: 'Guide {id} timed out showing Step {id}' and a stored guideTimeout", async ({ page, serverUrl, openHostPage, consoleLines }) => {
+    const visitor = uniqueId('timeout');
+    await openHostPage('/e2e/timeout', hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' }, guides: { seenTimeout: 1500 } });` }));
+    await expect.poll(() => consoleLines.some((l) => l.includes(MESSAGES.stepTimedOut('e2e-timeout', 'e2e-timeout-1')))).toBe(true);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const events = await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor }, (e) => e.some((x) => x.type === 'guideTimeout'));
+    expect(events.find((e) => e.type === 'guideTimeout')!.props).toEqual({
+      guide_id: 'e2e-timeout', guide_step_id: 'e2e-timeout-1', reason: 'element', guideSeenTimeoutLength: 1500,
+    });
+  });
+});

@@ -248,3 +248,79 @@ describe('guides §5, §7, §8 guide loading refusals, probe, 451, POST and time
     answer({ status: 200, statusText: 'OK', text: async () => JSON.stringify({ guides: [], lastGuideStepSeen: {} }) });
   });
 });
+
+describe('guides §4 control group, step timeout, error rate and continuation expiry in the engine', () => {
+  const config: WorkerInit = {
+    apiKey: 'k',
+    dataHost: 'http://127.0.0.1:9',
+    contentHost: 'http://127.0.0.1:9',
+    agentVersion: 't',
+    identity: { visitorId: 'v', accountId: 'a' },
+    session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
+    metadata: { visitor: {}, account: {}, parentAccount: {} },
+    utm: {},
+    device: 'desktop',
+    guides: { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } },
+  };
+
+  function setup(body: unknown | (() => unknown)) {
+    const clock = createFakeClock();
+    const transport = createFakeTransport();
+    const logs: string[] = [];
+    const engine = createGuideEngine({ config, ports: { clock, transport }, log: (_l, m) => void logs.push(m), nextSequence: () => 0, isSending: () => true });
+    transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify(body) });
+    const sentEvents = async () => {
+      await clock.advance(1000);
+      return transport.requests
+        .filter((r) => r.url.includes('/data/guide.gif/') && !queryOf(r.url).get('jzb')!.startsWith('eJyLjgUAARUAuQ'))
+        .flatMap((r) => decodeJzb(queryOf(r.url).get('jzb')!) as WireGuideEvent[]);
+    };
+    return { clock, transport, engine, logs, sentEvents };
+  }
+
+  it("a control-group guide is never shown: the spec message, one control event, its steps notSeen", async () => {
+    const { engine, logs, sentEvents } = setup(load([guide('exp', { control: true, steps: [step('exp-1'), step('exp-2')] })]));
+    const first = await engine.load('http://h/');
+    expect(first.ok && first.value.candidates).toEqual([]);
+    expect(first.ok && first.value.skipped[0]!.reason).toBe(`controlGroup: ${MESSAGES.controlGroup}`);
+    await engine.load('http://h/other');
+    expect(logs.filter((l) => l.startsWith(MESSAGES.controlGroup))).toHaveLength(1);
+    const events = await sentEvents();
+    expect(events.map((e) => [e.type, e.props.guide_id, e.props.guide_step_id])).toEqual([['control', 'exp', 'exp-1']]);
+  });
+
+  it("a step not seen in time: 'Guide {id} timed out showing Step {id}' and a guideTimeout event with its reason", async () => {
+    const { engine, logs, sentEvents } = setup(load([guide('g')]));
+    await engine.load('http://h/');
+    await engine.stepAction({ guideId: 'g', stepId: 'g-1', action: 'timeout', timeoutReason: 'element', timeoutMs: 10_000, url: 'http://h/' });
+    expect(logs).toContain('Guide g timed out showing Step g-1');
+    const events = await sentEvents();
+    expect(events.map((e) => e.type)).toEqual(['guideTimeout']);
+    expect(events[0]!.props).toEqual({ guide_id: 'g', guide_step_id: 'g-1', reason: 'element', guideSeenTimeoutLength: 10_000 });
+  });
+
+  it("drops a guide whose content keeps failing: 'Exceeded error rate limit, dropping guide' at 5 errors in 10 s", async () => {
+    const { clock, transport, engine, logs } = setup(load([guide('flaky', { steps: [{ id: 'flaky-1', guideId: 'flaky', type: 'lightbox', domUrl: '/c/flaky.json' }] })]));
+    transport.bodies.push({ match: '/c/flaky.json', status: 503, body: 'down' });
+    for (let i = 0; i < 5; i++) {
+      await engine.load(`http://h/${i}`);
+      await clock.advance(1000);
+    }
+    expect(logs.filter((l) => l.startsWith('Failed to load content'))).toHaveLength(5);
+    expect(logs).toContain('Exceeded error rate limit, dropping guide flaky');
+    const before = transport.requests.filter((r) => r.url.includes('/c/flaky.json')).length;
+    const after = await engine.load('http://h/later');
+    expect(after.ok && after.value.skipped[0]!.reason).toMatch(/failed earlier on this page: Exceeded error rate limit, dropping guide/);
+    expect(transport.requests.filter((r) => r.url.includes('/c/flaky.json'))).toHaveLength(before);
+  });
+
+  it("an expired multi-step continuation logs 'Multi-step continuation has expired' once and starts over", async () => {
+    const now = createFakeClock().now();
+    const tour = guide('tour', { isMultiStep: true, steps: [step('tour-1'), step('tour-2')] });
+    const { engine, logs } = setup(load([tour], { guideId: 'tour', guideStepId: 'tour-2', state: 'active', time: now - 43_200_001 }));
+    const first = await engine.load('http://h/');
+    expect(first.ok && first.value.candidates.map((c) => `${c.stepId}:${c.reason}`)).toEqual(['tour-1:auto']);
+    await engine.load('http://h/again');
+    expect(logs.filter((l) => l.startsWith(MESSAGES.continuationExpired))).toHaveLength(1);
+  });
+});
