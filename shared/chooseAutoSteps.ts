@@ -16,6 +16,8 @@ export interface AutoChoiceOptions {
   schedule: ScheduleFacts;
   /** guides §4: adoption (isTraining) guides before the others or after. @default 'before' */
   adoptionGuides?: 'before' | 'after';
+  /** The rules to run. @default ALL_AUTO_RULES */
+  rules?: readonly ScheduleRule[];
 }
 
 export interface AutoChoice {
@@ -46,7 +48,7 @@ export function chooseAutoSteps(response: GuideLoadResponse, options: AutoChoice
       // spec: guides §4 Repeat — a guide with a redisplay setting starts over once every step was seen.
       step = nextStepOf(guide) ?? (guide.redisplay?.interval !== undefined ? guide.steps[0] : undefined);
     }
-    const result = evaluateScheduleRules(ALL_AUTO_RULES, {
+    const result = evaluateScheduleRules(options.rules ?? ALL_AUTO_RULES, {
       guide,
       step,
       url: options.url,

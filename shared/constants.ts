@@ -117,3 +117,9 @@ export const AUTOMATION_CLICK_DELAY_MS = 500;
 export const STYLESHEET_TIMEOUT_MS = 10_000;
 /** spec: guides §9 — what's-new seen delay. */
 export const WHATSNEW_SEEN_DELAY_MS = 1000;
+
+/**
+ * guides §2 URL triggers: the permalink parameter (query or hash; the spec does not spell its name), its
+ * c__ variant, the optional step parameter, and the once-parameter that removes them after use.
+ */
+export const PERMALINK_PARAMS = { guide: 'waymark_guide', step: 'waymark_step', once: 'waymark_once', prefix: 'c__' } as const;

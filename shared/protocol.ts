@@ -168,6 +168,11 @@ export interface StepToShow {
 /** What a guide load hands back: the auto steps to try, in display order. */
 export interface GuideLoadResult {
   candidates: StepToShow[];
+  /**
+   * guides §3 attributes.activation, §4 element activation: guides that show when the visitor does `event`
+   * on an element matching `selector` (launch method dom), when their rules other than launch method allow.
+   */
+  activations: Array<{ guideId: string; event: string; selector: string }>;
   /** Guides that were loaded but not eligible, with why: what a debugger would show. */
   skipped: Array<{ guideId: string; stepId?: string; reason: string }>;
 }
@@ -229,7 +234,7 @@ export interface WorkerApi {
   /** Requests guide.json for the page and returns the displayable auto steps in order. */
   loadGuides(url: string): Promise<Outcome<GuideLoadResult>>;
   /** The step to show for a guide shown by API (first step, or `stepId`). */
-  stepForGuide(guideId: string, stepId?: string): Promise<Outcome<StepToShow>>;
+  stepForGuide(guideId: string, stepId?: string, reason?: SeenReason): Promise<Outcome<StepToShow>>;
   /**
    * Applies a visitor action on a shown step (guides §4 Transitions) and records its guide events; answers
    * the step to show next (null: hide), or the refusal.

@@ -28,11 +28,15 @@ export interface EligibilityRule {
 const pass = (reason = 'ok'): RuleResult => ({ pass: true, reason });
 const refuse = (reason: string): RuleResult => ({ pass: false, reason });
 
+/** The launch methods a guide names: combinations such as 'auto-launcher' or 'api,dom' (guides §3). */
+export function launchMethods(guide: Pick<Guide, 'launchMethod'>): string[] {
+  return String(guide.launchMethod ?? '').split(/[-,\s]+/);
+}
+
 /** A guide shows by itself only when its launch method includes auto (wire-protocol.md). */
 export const autoLaunchRule: EligibilityRule = {
   name: 'launchMethod',
-  evaluate: ({ guide }) =>
-    String(guide.launchMethod ?? '').split(/[-,\s]+/).includes('auto') ? pass() : refuse(`launchMethod '${guide.launchMethod}' has no auto`),
+  evaluate: ({ guide }) => (launchMethods(guide).includes('auto') ? pass() : refuse(`launchMethod '${guide.launchMethod}' has no auto`)),
 };
 
 /** spec: guides §5 — any step with a pageId needs a regexUrlRule, otherwise the guide is dropped. */

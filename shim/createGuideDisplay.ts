@@ -3,11 +3,11 @@
  * steps may show; this loop supplies the DOM facts (is the target there and visible), lazily loads the
  * overlay, renders the first step whose facts hold, and reports what the visitor does with it.
  */
-import { GUIDE_LOOP_IDLE_MS } from '../shared/constants';
+import { ELEMENT_ACTIVATION_MAX_TARGETS, GUIDE_LOOP_IDLE_MS, PERMALINK_PARAMS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
 import type { GuideAction } from '../shared/guides';
 import { matchesContainsRules } from '../shared/matchesContainsRules';
 import { MESSAGES } from '../shared/messages';
-import type { LogLevel, StepAction, StepToShow } from '../shared/protocol';
+import type { LogLevel, SeenReason, StepAction, StepToShow } from '../shared/protocol';
 import type { HookName } from '../shared/applyGuideTransition';
 import type { Overlay, OverlayModule, UiElement } from '../overlay/api';
 import type { Bridge } from './createBridge';
@@ -88,6 +88,8 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
   let timer: ReturnType<typeof setTimeout> | null = null;
   let overlay: Promise<Overlay> | null = null;
   const noTargetLogged = new Set<string>();
+  /** Addresses whose permalink was already opened. */
+  const handledPermalinks = new Set<string>();
   /** When each candidate's target was first missing, for the step seen timeout. */
   const waitingSince = new Map<string, number>();
   const listeners = new Map<GuideNoticeName, Set<(notice: GuideNotice) => void>>();
@@ -164,8 +166,9 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     return el;
   }
 
-  async function show(step: StepToShow, target: Element | null): Promise<boolean> {
-    if (!runHooks('beforeMount', step)) {
+  async function show(step: StepToShow, target: Element | null, update = false): Promise<boolean> {
+    // A guide moving to its next step updates (beforeUpdate/updated); a guide appearing mounts (beforeMount).
+    if (!update && !runHooks('beforeMount', step)) {
       log('info', `guide ${step.guideId} step ${step.stepId}: beforeMount canceled the display`);
       suppressed.add(keyOf(step));
       return false;
@@ -224,10 +227,11 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       log('warn', result.error.message);
       return false;
     }
-    runHooks('beforeUnmount', step);
-    close(step);
-    runHooks('unmounted', step);
     const next = result.value;
+    if (next) runHooks('beforeUpdate', step);
+    else runHooks('beforeUnmount', step);
+    close(step);
+    if (!next) runHooks('unmounted', step);
     const notice = NOTICE[action];
     if (notice) notify(notice, { guideId: step.guideId, stepId: step.stepId, nextStepId: next?.stepId });
     if (action === 'dismiss') runHooks('dismissed', step);
@@ -240,8 +244,8 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
         // The next step's element is elsewhere (another page): the loop shows it when it appears.
         candidates.unshift(next);
         tick();
-      } else {
-        await show(next, target);
+      } else if (await show(next, target, true)) {
+        runHooks('updated', next);
       }
     } else {
       runHooks('hidden', step);
@@ -290,10 +294,76 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     try {
       const result = await bridge.call((api) => api.loadGuides(url));
       if (loadedUrl !== url) return;
-      if (result.ok) candidates = result.value.candidates;
-      else candidates = [];
+      candidates = result.ok ? result.value.candidates : [];
+      watchActivations(result.ok ? result.value.activations : []);
     } finally {
       loading = false;
+    }
+    await openPermalink();
+  }
+
+  /**
+   * guides §2 URL triggers: `waymark_guide` (or `c__waymark_guide`) in the query or the hash shows that guide,
+   * at `waymark_step` when given; with `waymark_once` the parameters are removed from the address afterwards.
+   */
+  async function openPermalink(): Promise<void> {
+    const { guide, step, once, prefix } = PERMALINK_PARAMS;
+    const query = new URLSearchParams(location.search);
+    const hash = new URLSearchParams(location.hash.replace(/^#\/?/, '').replace(/^[^?]*\?/, ''));
+    const read = (name: string) => query.get(name) ?? query.get(prefix + name) ?? hash.get(name) ?? hash.get(prefix + name);
+    const guideId = read(guide);
+    if (!guideId || handledPermalinks.has(`${location.href}`)) return;
+    handledPermalinks.add(location.href);
+    const shownOk = await showGuide(guideId, read(step) ?? undefined, 'permalink');
+    if (!shownOk) log('warn', `permalink: guide ${guideId} could not be shown`);
+    if (read(once) !== null) {
+      const url = new URL(location.href);
+      for (const name of [guide, step, once]) for (const n of [name, prefix + name]) url.searchParams.delete(n);
+      if (url.hash) {
+        const h = new URLSearchParams(url.hash.slice(1));
+        for (const name of [guide, step, once]) for (const n of [name, prefix + name]) h.delete(n);
+        url.hash = h.toString();
+      }
+      history.replaceState(history.state, '', url.href);
+      handledPermalinks.add(location.href);
+      loadedUrl = location.href; // the same page: no new guide load for the cleaned address
+    }
+  }
+
+  /** guides §4 element activation: listeners on at most 50 targets per guide, replaced on each load. */
+  let activationCleanup: Array<() => void> = [];
+  function watchActivations(activations: Array<{ guideId: string; event: string; selector: string }>): void {
+    for (const undo of activationCleanup) undo();
+    activationCleanup = [];
+    for (const { guideId, event, selector } of activations) {
+      let targets: Element[];
+      try {
+        targets = Array.from(document.querySelectorAll(selector));
+      } catch {
+        log('warn', `guide ${guideId}: activation selector ${selector} is not valid`);
+        continue;
+      }
+      if (targets.length > ELEMENT_ACTIVATION_MAX_TARGETS) {
+        log('warn', `guide ${guideId}: ${targets.length} elements match its activation; the first ${ELEMENT_ACTIVATION_MAX_TARGETS} are used`);
+      }
+      const onEvent = () => void activate(guideId);
+      for (const el of targets.slice(0, ELEMENT_ACTIVATION_MAX_TARGETS)) {
+        el.addEventListener(event, onEvent);
+        activationCleanup.push(() => el.removeEventListener(event, onEvent));
+      }
+    }
+  }
+
+  /** An activated guide shows as soon as its step can; past the step seen timeout it gives up with a warning. */
+  async function activate(guideId: string): Promise<void> {
+    const started = Date.now();
+    const limit = seenTimeoutMs ?? STEP_SEEN_TIMEOUT_MS;
+    while (!(await showGuide(guideId, undefined, 'dom', true))) {
+      if (Date.now() - started >= limit) {
+        log('warn', MESSAGES.elementActivationTimeout);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, GUIDE_LOOP_IDLE_MS));
     }
   }
 
@@ -337,23 +407,26 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     }
   }
 
+  /** Shows a loaded guide by id (API, permalink, activation), whatever its auto rules say. */
+  async function showGuide(guideId: string, stepId: string | undefined, reason: SeenReason, quiet = false): Promise<boolean> {
+    const result = await bridge.call((w) => w.stepForGuide(guideId, stepId, reason));
+    if (!result.ok) {
+      log('warn', result.error.message);
+      return false;
+    }
+    const target = targetOf(result.value);
+    if (target === false) {
+      if (!quiet) log('info', `${MESSAGES.noElementForStep} ${result.value.stepId} of guide ${guideId}`);
+      return false;
+    }
+    if (shown) void getOverlay().then((v) => v.hide());
+    return show(result.value, target);
+  }
+
   tick();
 
   const api: GuideDisplay = {
-    async showGuideById(guideId, stepId) {
-      const result = await bridge.call((w) => w.stepForGuide(guideId, stepId));
-      if (!result.ok) {
-        log('warn', result.error.message);
-        return false;
-      }
-      const target = targetOf(result.value);
-      if (target === false) {
-        log('info', `${MESSAGES.noElementForStep} ${result.value.stepId} of guide ${guideId}`);
-        return false;
-      }
-      if (shown) void getOverlay().then((v) => v.hide());
-      return show(result.value, target);
-    },
+    showGuideById: (guideId, stepId) => showGuide(guideId, stepId, 'api'),
     async showGuideByName(name) {
       const id = await bridge.call((w) => w.guideIdByName(name));
       if (!id) {

@@ -14,7 +14,8 @@ import { encodeJzb } from '../shared/jzb';
 import { MESSAGES } from '../shared/messages';
 import type { GuideDiagnostics, GuideLoadResult, GuideState, LogLevel, SeenReason, StepAction, StepToShow, WorkerInit } from '../shared/protocol';
 import { applyGuideTransition, type GuideTransition } from '../shared/applyGuideTransition';
-import { chooseAutoSteps } from '../shared/chooseAutoSteps';
+import { ALL_AUTO_RULES, chooseAutoSteps } from '../shared/chooseAutoSteps';
+import { launchMethods } from '../shared/selectAutoSteps';
 import { createErrorRateLimit, type ErrorRateLimit } from '../shared/createErrorRateLimit';
 import { completionStatus } from '../shared/continuationStep';
 import { recentChangeKey } from '../shared/guideRules';
@@ -47,7 +48,7 @@ export interface GuideEngineDeps {
 
 export interface GuideEngine {
   load(url: string): Promise<Outcome<GuideLoadResult>>;
-  stepForGuide(guideId: string, stepId?: string): Promise<Outcome<StepToShow>>;
+  stepForGuide(guideId: string, stepId?: string, reason?: SeenReason): Promise<Outcome<StepToShow>>;
   stepAction(action: StepAction): Promise<Outcome<StepToShow | null>>;
   guideIdByName(name: string): Promise<string | null>;
   guideDiagnostics(): Promise<GuideDiagnostics>;
@@ -320,15 +321,25 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
         log(s.reason.startsWith('repeat: redisplay too early') ? 'error' : 'debug', `guide ${s.guideId} not shown: ${s.reason}`);
       }
       diagnostics = { url, loadedAt: now, loadError: null };
-      return ok({ candidates, skipped: choice.skipped });
+      // guides §4 element activation: dom-launched guides with an activation, judged by every rule but the
+      // launch method and throttling (the visitor asked for them).
+      const activation = chooseAutoSteps(
+        { ...response, guides: response.guides.filter((g) => launchMethods(g).includes('dom') && typeof g.attributes?.activation === 'object') },
+        { url, device: config.device, schedule: { now, recentChanges }, rules: ALL_AUTO_RULES.filter((r) => r.name !== 'launchMethod' && r.name !== 'throttling') },
+      );
+      const activations = activation.eligible.flatMap(({ guide }) => {
+        const a = guide.attributes?.activation as { event?: unknown; selector?: unknown };
+        return typeof a.selector === 'string' && a.selector ? [{ guideId: guide.id, event: typeof a.event === 'string' && a.event ? a.event : 'click', selector: a.selector }] : [];
+      });
+      return ok({ candidates, skipped: choice.skipped, activations });
     },
 
-    async stepForGuide(guideId, stepId) {
+    async stepForGuide(guideId, stepId, reason = 'api') {
       const guide = guides.find((g) => g.id === guideId);
       if (!guide) return fail(ERROR_CODES.unknownGuide, `no guide with id ${guideId}`);
       const step = stepId ? guide.steps.find((s) => s.id === stepId) : guide.steps[0];
       if (!step) return fail(ERROR_CODES.unknownGuide, `guide ${guideId} has no step ${stepId ?? '(none)'}`);
-      return resolveStep(guide, step, 'api');
+      return resolveStep(guide, step, reason);
     },
 
     async stepAction(action) {

@@ -293,9 +293,9 @@ export function createWorkerApi(ports: WorkerPorts) {
       return running.guides.load(url);
     },
 
-    async stepForGuide(guideId, stepId) {
+    async stepForGuide(guideId, stepId, reason) {
       if (!running) return notInitialized();
-      return running.guides.stepForGuide(guideId, stepId);
+      return running.guides.stepForGuide(guideId, stepId, reason);
     },
 
     async stepAction(action) {

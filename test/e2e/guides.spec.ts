@@ -183,3 +183,84 @@ test.describe('guides §4 element rules and step timeout', () => {
     });
   });
 });
+
+test.describe('guides §4 element activation and §2 URL triggers', () => {
+  test('a dom-launched guide shows when the visitor clicks one of its activation elements (reason dom)', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('activation');
+    await openHostPage(
+      '/e2e/activation',
+      hostPage({
+        init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });`,
+        body: '<button class="e2e-help">Help</button> <button class="e2e-help" id="second-help">More help</button>',
+      }),
+    );
+    await agentReady(page);
+    await page.waitForTimeout(1200);
+    const box = page.locator(lightbox);
+    await expect(box).toHaveCount(0);
+    await page.click('#second-help');
+    await expect(box).toContainText('Help on demand');
+    const events = await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor }, (e) => e.some((x) => x.type === 'guideSeen'));
+    expect(events.find((e) => e.type === 'guideSeen')!.props).toMatchObject({ guide_id: 'e2e-activation', reason: 'dom' });
+  });
+
+  test('a permalink shows its guide (reason permalink) and the once-parameter removes it from the address', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('permalink');
+    await openHostPage(
+      '/e2e/permalink?tab=2&waymark_guide=e2e-activation&waymark_once=1',
+      hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });` }),
+    );
+    await expect(page.locator(lightbox)).toContainText('Help on demand');
+    await expect.poll(() => page.url()).toBe(`${serverUrl}/e2e/permalink?tab=2`);
+    const events = await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor }, (e) => e.some((x) => x.type === 'guideSeen'));
+    expect(events.find((e) => e.type === 'guideSeen')!.props).toMatchObject({ guide_id: 'e2e-activation', reason: 'permalink' });
+  });
+});
+
+test.describe('guides §4 lifecycle hooks and subscriptions', () => {
+  test('a before-hook returning false cancels; the after-hooks and onGuideAdvanced follow an advance', async ({ page, openHostPage }) => {
+    await openHostPage(
+      '/e2e/resume',
+      hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${uniqueId('hooks')}' } });` }),
+    );
+    // Hooks and subscriptions are registered once waymark.js is here (the snippet's stub queues only its own list).
+    await agentReady(page);
+    await page.evaluate(`
+          window.calls = [];
+          window.veto = true;
+          for (const name of ['beforeAdvance', 'beforeUpdate', 'updated', 'advanced', 'beforeDismiss', 'beforeUnmount', 'unmounted', 'dismissed', 'hidden']) {
+            waymark.addGuideHook(name, (g) => { window.calls.push(name + ':' + g.stepId); return name === 'beforeAdvance' && window.veto ? false : undefined; });
+          }
+          waymark.onGuideAdvanced((n) => window.calls.push('onGuideAdvanced:' + n.stepId + '>' + n.nextStepId));
+          waymark.onGuideDismissed((n) => window.calls.push('onGuideDismissed:' + n.stepId));`);
+    const step = page.locator(lightbox);
+    await expect(step).toContainText('Tour one');
+    await step.getByRole('button', { name: 'Next' }).click();
+    await page.waitForTimeout(500);
+    await expect(step).toContainText('Tour one');
+    expect(await page.evaluate(() => (window as any).calls)).toEqual(['beforeAdvance:e2e-resume-1']);
+
+    await page.evaluate(() => ((window as any).veto = false));
+    await step.getByRole('button', { name: 'Next' }).click();
+    await expect(step).toContainText('Tour two');
+    await expect.poll(() => page.evaluate(() => (window as any).calls.slice(1))).toEqual([
+      'beforeAdvance:e2e-resume-1',
+      'beforeUpdate:e2e-resume-1',
+      'onGuideAdvanced:e2e-resume-1>e2e-resume-2',
+      'advanced:e2e-resume-1',
+      'updated:e2e-resume-2',
+    ]);
+    expect(await page.evaluate(() => (window as any).waymark.getActiveGuide())).toMatchObject({ guideId: 'e2e-resume', stepId: 'e2e-resume-2', stepIndex: 1, stepCount: 3 });
+
+    await page.keyboard.press('Escape');
+    await expect(step).toHaveCount(0);
+    await expect.poll(() => page.evaluate(() => (window as any).calls.slice(6))).toEqual([
+      'beforeDismiss:e2e-resume-2',
+      'beforeUnmount:e2e-resume-2',
+      'unmounted:e2e-resume-2',
+      'onGuideDismissed:e2e-resume-2',
+      'dismissed:e2e-resume-2',
+      'hidden:e2e-resume-2',
+    ]);
+  });
+});

@@ -324,3 +324,38 @@ describe('guides §4 control group, step timeout, error rate and continuation ex
     expect(logs.filter((l) => l.startsWith(MESSAGES.continuationExpired))).toHaveLength(1);
   });
 });
+
+describe('guides §4 element activation in the guide load', () => {
+  it('lists dom-launched guides with an activation whose rules pass, defaulting the event to click', async () => {
+    const clock = createFakeClock();
+    const transport = createFakeTransport();
+    const activation = (id: string, extra: Partial<Guide> = {}) =>
+      guide(id, { launchMethod: 'dom', attributes: { activation: { selector: `.${id}` } }, ...extra });
+    transport.bodies.push({
+      match: '/data/guide.json/',
+      body: JSON.stringify(load([
+        activation('help'),
+        activation('hover', { attributes: { activation: { event: 'mouseover', selector: '.hover' } } }),
+        activation('elsewhere', { steps: [step('e-1', { regexUrlRule: '/settings' })] }),
+        activation('expired', { expiresAfter: clock.now() - 1 }),
+        guide('auto-only', { attributes: { activation: { selector: '.x' } } }),
+      ])),
+    });
+    const engine = createGuideEngine({
+      config: {
+        apiKey: 'k', dataHost: 'http://127.0.0.1:9', contentHost: 'http://127.0.0.1:9', agentVersion: 't',
+        identity: { visitorId: 'v', accountId: 'a' }, session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
+        metadata: { visitor: {}, account: {}, parentAccount: {} }, utm: {}, device: 'desktop',
+        guides: { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } },
+      },
+      ports: { clock, transport }, log: () => undefined, nextSequence: () => 0, isSending: () => true,
+    });
+    const result = await engine.load('http://h/reports');
+    expect(result.ok && result.value.activations).toEqual([
+      { guideId: 'help', event: 'click', selector: '.help' },
+      { guideId: 'hover', event: 'mouseover', selector: '.hover' },
+    ]);
+    // Not auto-displayed: their launch method has no auto.
+    expect(result.ok && result.value.candidates.map((c) => c.guideId)).toEqual(['auto-only']);
+  });
+});
