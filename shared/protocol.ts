@@ -84,6 +84,8 @@ export interface GuideSettings {
   adoptionGuides?: 'before' | 'after';
   /** Adds debug=true to guide.json. @default false */
   debug?: boolean;
+  /** guides §7: no content prefetch of the guides that may show. @default false */
+  disablePrefetch?: boolean;
   /** Script and style origins guide content may load from (guides §5); the content host is always allowed. */
   allowedOrigins?: string[];
   /** What an earlier page of this visitor left (see ShimCallbacks.guideState). */

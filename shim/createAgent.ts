@@ -67,6 +67,8 @@ export interface InitializeOptions {
      * not appeared by then is reported with a guideTimeout event. @default off
      */
     seenTimeout?: boolean | number;
+    /** guides §7: do not prefetch the content of guides that may show. @default false */
+    disablePrefetch?: boolean;
   };
   /** guides §8: the same as guides.timeout. */
   guideTimeout?: number;
@@ -444,6 +446,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
         throttling: options.guides?.throttling,
         adoptionGuides: options.guides?.adoptionGuides,
         allowedOrigins: options.guides?.allowedOrigins,
+        disablePrefetch: options.guides?.disablePrefetch === true,
         state: guideState?.visitorId === identity.visitorId ? guideState : undefined,
       },
     };

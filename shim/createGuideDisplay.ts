@@ -3,7 +3,7 @@
  * steps may show; this loop supplies the DOM facts (is the target there and visible), lazily loads the
  * overlay, renders the first step whose facts hold, and reports what the visitor does with it.
  */
-import { ELEMENT_ACTIVATION_MAX_TARGETS, GUIDE_LOOP_IDLE_MS, PERMALINK_PARAMS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
+import { ELEMENT_ACTIVATION_MAX_TARGETS, GUIDE_LOOP_IDLE_MS, GUIDE_REQUEST_STALE_MS, PERMALINK_PARAMS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
 import type { GuideAction } from '../shared/guides';
 import { matchesContainsRules } from '../shared/matchesContainsRules';
 import { MESSAGES } from '../shared/messages';
@@ -82,6 +82,8 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
   /** Steps hidden by hideGuides or already handled on this page: not auto-shown again. */
   const suppressed = new Set<string>();
   let loadedUrl = '';
+  /** When the guide list of this page was asked for (guides §9: stale after an hour). */
+  let loadedAt = 0;
   let loading = false;
   /** guides §4 Guide loop: skipped while paused (stopGuides, delayGuides). */
   let paused = delayed === true;
@@ -291,6 +293,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
   async function load(url: string): Promise<void> {
     loading = true;
     loadedUrl = url;
+    loadedAt = Date.now();
     try {
       const result = await bridge.call((api) => api.loadGuides(url));
       if (loadedUrl !== url) return;
@@ -371,6 +374,11 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     if (timer !== null) clearTimeout(timer);
     timer = setTimeout(tick, GUIDE_LOOP_IDLE_MS);
     if (loading || paused) return;
+    // guides §9: a guide list is stale after an hour on the same page; ask again.
+    if (loadedUrl && location.href === loadedUrl && Date.now() - loadedAt > GUIDE_REQUEST_STALE_MS && !shown) {
+      void load(location.href).then(tick);
+      return;
+    }
     if (location.href !== loadedUrl) {
       // An SPA page change: eligibility depends on the URL, so ask again (guides §4 page rules).
       if (shown && shown.step.reason !== 'api') {

@@ -3,7 +3,7 @@
  * judge which auto steps may show (shared/selectAutoSteps), resolve step content, and turn the visitor's
  * actions on a shown step into guide events on the guide beacon.
  */
-import { GUIDE_EVENT_FLUSH_MS, GUIDES_BLOCKED_FLAG_MS } from '../shared/constants';
+import { CONTENT_PREFETCH_BATCH, GUIDE_CACHE_TIMEOUT_MS, GUIDE_EVENT_FLUSH_MS, GUIDES_BLOCKED_FLAG_MS } from '../shared/constants';
 import { isAnonymousVisitorId } from '../shared/identityRules';
 import { requestGuideList } from './requestGuideList';
 import { beaconUrl } from '../shared/beaconUrl';
@@ -137,34 +137,63 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     events.enqueue([{ json: JSON.stringify(event), track: false }]);
   }
 
+  /**
+   * Verified, parsed content fetched by URL, kept GUIDE_CACHE_TIMEOUT_MS (guides §9: 10 minutes) so a
+   * prefetched or already shown step needs no second request; keyed by URL and expected hash.
+   */
+  const contentCache = new Map<string, { content: unknown; at: number; guideId: string }>();
+
+  /** A step's content: inline, cached, or fetched from an allowed origin and verified against its hash. */
+  async function loadContent(guide: Guide, step: GuideStep): Promise<Outcome<unknown>> {
+    if (step.domJson !== undefined || !step.domUrl) return ok(step.domJson);
+    const checked = isAllowedAssetUrl(step.domUrl, `${config.contentHost}/`, [config.contentHost, ...(config.guides?.allowedOrigins ?? [])]);
+    if (!checked.ok) return markFailed(guide, checked.message);
+    const url = checked.href;
+    const key = `${url}\u0000${step.hashes?.domHash ?? ''}`;
+    const cached = contentCache.get(key);
+    if (cached && ports.clock.now() - cached.at < GUIDE_CACHE_TIMEOUT_MS) return ok(cached.content);
+    let text: string;
+    try {
+      const response = await ports.transport.request({ method: 'GET', url });
+      if (response.status < 200 || response.status >= 300) throw new Error(`status ${response.status}`);
+      text = await response.text();
+    } catch (err) {
+      const message = `${MESSAGES.contentLoadFailed}: ${url} (${(err as Error).message})`;
+      log('error', message);
+      countError(guide);
+      return fail(ERROR_CODES.badPayload, message);
+    }
+    // spec: guides §5, §8 — content must verify against its hash before it is even parsed; a mismatch
+    // marks the guide failed and it is never rendered.
+    const verified = await verifyContentHash(new TextEncoder().encode(text), url, step.hashes?.domHash, ports.digest ?? defaultDigest);
+    if (!verified.ok) return markFailed(guide, verified.message);
+    let content: unknown;
+    try {
+      content = JSON.parse(text);
+    } catch {
+      return markFailed(guide, `${MESSAGES.contentNotJson}: ${url}`);
+    }
+    contentCache.set(key, { content, at: ports.clock.now(), guideId: guide.id });
+    return ok(content);
+  }
+
+  /**
+   * guides §7 Assets — content prefetch of the guides that may show, in batches of 10 requests at a time,
+   * unless disablePrefetch: a multi-step guide's later steps are then ready when the visitor advances.
+   */
+  async function prefetch(list: Guide[]): Promise<void> {
+    if (config.guides?.disablePrefetch) return;
+    const steps = list.flatMap((guide) => guide.steps.filter((s) => s.domJson === undefined && s.domUrl).map((step) => ({ guide, step })));
+    for (let i = 0; i < steps.length; i += CONTENT_PREFETCH_BATCH) {
+      await Promise.all(steps.slice(i, i + CONTENT_PREFETCH_BATCH).map(({ guide, step }) => loadContent(guide, step)));
+    }
+  }
+
   async function resolveStep(guide: Guide, step: GuideStep, reason: SeenReason): Promise<Outcome<StepToShow>> {
     if (failed.has(guide.id)) return fail(ERROR_CODES.badPayload, `guide ${guide.id} failed earlier on this page: ${failed.get(guide.id)}`);
-    let content: unknown = step.domJson;
-    if (content === undefined && step.domUrl) {
-      const checked = isAllowedAssetUrl(step.domUrl, `${config.contentHost}/`, [config.contentHost, ...(config.guides?.allowedOrigins ?? [])]);
-      if (!checked.ok) return markFailed(guide, checked.message);
-      const url = checked.href;
-      let text: string;
-      try {
-        const response = await ports.transport.request({ method: 'GET', url });
-        if (response.status < 200 || response.status >= 300) throw new Error(`status ${response.status}`);
-        text = await response.text();
-      } catch (err) {
-        const message = `${MESSAGES.contentLoadFailed}: ${url} (${(err as Error).message})`;
-        log('error', message);
-        countError(guide);
-        return fail(ERROR_CODES.badPayload, message);
-      }
-      // spec: guides §5, §8 — content must verify against its hash before it is even parsed; a mismatch
-      // marks the guide failed and it is never rendered.
-      const verified = await verifyContentHash(new TextEncoder().encode(text), url, step.hashes?.domHash, ports.digest ?? defaultDigest);
-      if (!verified.ok) return markFailed(guide, verified.message);
-      try {
-        content = JSON.parse(text);
-      } catch {
-        return markFailed(guide, `${MESSAGES.contentNotJson}: ${url}`);
-      }
-    }
+    const loaded = await loadContent(guide, step);
+    if (!loaded.ok) return loaded;
+    let content = loaded.value;
     const blocks = checkBuildingBlocks(content, guide.id, step.id);
     if (!blocks.ok) return markFailed(guide, blocks.message);
     content = blocks.content;
@@ -251,6 +280,8 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
           accountId: config.identity.accountId,
           url,
           oldVisitorId: config.identity.oldVisitorId,
+          // guides §7: the guides whose content this page already holds.
+          cachedGuides: [...new Set([...contentCache.values()].filter((c) => ports.clock.now() - c.at < GUIDE_CACHE_TIMEOUT_MS).map((c) => c.guideId))],
           metadata: config.metadata,
         },
         acc: deps.params?.().acc,
@@ -331,6 +362,8 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
         const a = guide.attributes?.activation as { event?: unknown; selector?: unknown };
         return typeof a.selector === 'string' && a.selector ? [{ guideId: guide.id, event: typeof a.event === 'string' && a.event ? a.event : 'click', selector: a.selector }] : [];
       });
+      // Later steps of the guides that may show (and the activated ones), fetched while the visitor reads.
+      void prefetch([...new Set([...candidates.map((c) => c.guideId), ...activations.map((a) => a.guideId)])].flatMap((id) => guides.filter((g) => g.id === id)));
       return ok({ candidates, skipped: choice.skipped, activations });
     },
 

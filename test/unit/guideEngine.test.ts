@@ -98,7 +98,7 @@ describe('guides §7 guide loading and guide events', () => {
     expect(result.ok && result.value.candidates.map((c) => c.stepId)).toEqual(['g-1']);
     const q = queryOf(transport.requests[0]!.url);
     expect(q.get('id')).toBe('1');
-    expect(decodeJzb(q.get('jzb')!)).toEqual({ visitorId: 'v', accountId: 'a', url: 'http://h/', metadata: config.metadata });
+    expect(decodeJzb(q.get('jzb')!)).toEqual({ visitorId: 'v', accountId: 'a', url: 'http://h/', cachedGuides: [], metadata: config.metadata });
   });
 
   it('discards a response whose id is a different string (stale)', async () => {
@@ -357,5 +357,93 @@ describe('guides §4 element activation in the guide load', () => {
     ]);
     // Not auto-displayed: their launch method has no auto.
     expect(result.ok && result.value.candidates.map((c) => c.guideId)).toEqual(['auto-only']);
+  });
+});
+
+describe('guides §7, §9 content cache, prefetch and cachedGuides', () => {
+  const content = JSON.stringify({ type: 'div', props: {}, children: [] });
+  const config: WorkerInit = {
+    apiKey: 'k', dataHost: 'http://127.0.0.1:9', contentHost: 'http://127.0.0.1:9', agentVersion: 't',
+    identity: { visitorId: 'v', accountId: 'a' }, session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
+    metadata: { visitor: {}, account: {}, parentAccount: {} }, utm: {}, device: 'desktop',
+    guides: { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } },
+  };
+  const byUrl = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `t-${i + 1}`, guideId: 'tour', type: 'lightbox' as const, domUrl: `/c/t-${i + 1}.json` }));
+
+  function setup(extra: Partial<WorkerInit['guides']> = {}) {
+    const clock = createFakeClock();
+    const transport = createFakeTransport();
+    transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify(load([guide('tour', { isMultiStep: true, steps: byUrl(12) })])) });
+    transport.bodies.push({ match: '/c/', body: content });
+    const engine = createGuideEngine({
+      config: { ...config, guides: { ...config.guides, ...extra } },
+      ports: { clock, transport }, log: () => undefined, nextSequence: () => 0, isSending: () => true,
+    });
+    const contentRequests = () => transport.requests.filter((r) => r.url.includes('/c/')).map((r) => new URL(r.url).pathname);
+    return { clock, transport, engine, contentRequests };
+  }
+
+  it('prefetches the later steps of a guide that may show, once each, and names it in cachedGuides', async () => {
+    const { transport, engine, contentRequests } = setup();
+    await engine.load('http://h/');
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(contentRequests().sort()).toEqual(byUrl(12).map((s) => s.domUrl).sort());
+    // Advancing needs no request: the next step comes from the cache.
+    await engine.stepAction({ guideId: 'tour', stepId: 't-1', action: 'seen', reason: 'auto', url: 'http://h/' });
+    const next = await engine.stepAction({ guideId: 'tour', stepId: 't-1', action: 'advance', url: 'http://h/' });
+    expect(next.ok && next.value?.stepId).toBe('t-2');
+    expect(contentRequests()).toHaveLength(12);
+    await engine.load('http://h/again');
+    const second = transport.requests.filter((r) => r.url.includes('/guide.json/'))[1]!;
+    expect(decodeJzb(queryOf(second.url).get('jzb')!)).toMatchObject({ cachedGuides: ['tour'] });
+  });
+
+  it('fetches content again after the 10-minute cache timeout, and not at all with disablePrefetch until needed', async () => {
+    const { clock, engine, contentRequests } = setup({ disablePrefetch: true });
+    await engine.load('http://h/');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(contentRequests()).toEqual(['/c/t-1.json']);
+    await clock.advance(599_999);
+    await engine.load('http://h/2');
+    expect(contentRequests()).toEqual(['/c/t-1.json']);
+    await clock.advance(1);
+    await engine.load('http://h/3');
+    expect(contentRequests()).toEqual(['/c/t-1.json', '/c/t-1.json']);
+  });
+});
+
+describe('guides §7 content prefetch in batches of 10', () => {
+  it('never has more than 10 content requests in flight', async () => {
+    const clock = createFakeClock();
+    let inFlight = 0;
+    let most = 0;
+    let contentCount = 0;
+    const steps = Array.from({ length: 25 }, (_, i) => ({ id: `b-${i + 1}`, guideId: 'big', type: 'lightbox' as const, domUrl: `/c/b-${i + 1}.json` }));
+    const transport = {
+      async request(req: { url: string }) {
+        if (req.url.includes('/guide.json/')) {
+          return { status: 200, statusText: 'OK', text: async () => JSON.stringify(load([guide('big', { isMultiStep: true, steps })])) };
+        }
+        contentCount++;
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        inFlight--;
+        return { status: 200, statusText: 'OK', text: async () => JSON.stringify({ type: 'div', props: {}, children: [] }) };
+      },
+    };
+    const engine = createGuideEngine({
+      config: {
+        apiKey: 'k', dataHost: 'http://127.0.0.1:9', contentHost: 'http://127.0.0.1:9', agentVersion: 't',
+        identity: { visitorId: 'v', accountId: 'a' }, session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
+        metadata: { visitor: {}, account: {}, parentAccount: {} }, utm: {}, device: 'desktop',
+        guides: { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } },
+      },
+      ports: { clock, transport }, log: () => undefined, nextSequence: () => 0, isSending: () => true,
+    });
+    await engine.load('http://h/');
+    await expect.poll(() => contentCount, { timeout: 2000 }).toBe(25);
+    expect(most).toBe(10);
   });
 });
