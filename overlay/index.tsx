@@ -18,7 +18,9 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc) => {
   const shadow = host.attachShadow({ mode: 'open' });
   const sheet = new CSSStyleSheet();
   sheet.replaceSync(OVERLAY_CSS);
-  shadow.adoptedStyleSheets = [sheet];
+  // A step's own stylesheet (contentUrlCss) goes in a second sheet, replaced per step, scoped to the shadow root.
+  const stepSheet = new CSSStyleSheet();
+  shadow.adoptedStyleSheets = [sheet, stepSheet];
   const container = doc.createElement('div');
   shadow.appendChild(container);
   const root: Root = createRoot(container);
@@ -33,6 +35,7 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc) => {
   const overlay: Overlay = {
     show(step, target, handlers) {
       current = { step, handlers };
+      stepSheet.replaceSync(step.css ?? '');
       const key = `${step.guideId}/${step.stepId}`;
       root.render(
         step.type === 'tooltip' && target ? (

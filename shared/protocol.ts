@@ -165,6 +165,10 @@ export interface StepToShow {
   reason: SeenReason;
   /** lastUpdatedAt of the guide, echoed in guideSeen. */
   lastUpdatedAt?: number;
+  /** guides §3 contentUrlCss, fetched by the worker: styles for the step, scoped to the overlay's shadow root. */
+  css?: string;
+  /** guides §3 contentUrlJs from an allowed origin, with its SRI integrity when the step has contentJsHash. */
+  script?: { url: string; integrity?: string };
 }
 
 /** What a guide load hands back: the auto steps to try, in display order. */

@@ -70,6 +70,8 @@ export interface InitializeOptions {
     /** guides §7: do not prefetch the content of guides that may show. @default false */
     disablePrefetch?: boolean;
   };
+  /** guides §2: never load guide scripts (contentUrlJs). @default false */
+  preventCodeInjection?: boolean;
   /** guides §8: the same as guides.timeout. */
   guideTimeout?: number;
   /** guides §5: the same as guides.delay. */
@@ -525,6 +527,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
             log,
             // guides §5 delayGuides: true holds the loop until startGuides(); a number of ms starts it then.
             delayed: guidesDisabled || delay === true || (typeof delay === 'number' && delay > 0),
+            preventCodeInjection: options.preventCodeInjection === true,
             seenTimeoutMs: seenTimeout === true ? STEP_SEEN_TIMEOUT_MS : typeof seenTimeout === 'number' ? seenTimeout : undefined,
           });
           if (typeof delay === 'number' && delay > 0) setTimeout(() => guidesDisabled || display.start(), delay);

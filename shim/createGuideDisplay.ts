@@ -23,6 +23,8 @@ export interface GuideDisplayOptions {
    * this many ms is reported timed out. @default off
    */
   seenTimeoutMs?: number;
+  /** guides §2 preventCodeInjection: steps' scripts (contentUrlJs) are never loaded. @default false */
+  preventCodeInjection?: boolean;
 }
 
 /** What a guide subscription hears (guides §4: onGuideAdvanced, onGuidePrevious, onGuideDismissed, onGuideSnoozed). */
@@ -76,7 +78,7 @@ export interface GuideDisplay {
   stop(): void;
 }
 
-export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeoutMs }: GuideDisplayOptions): GuideDisplay {
+export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeoutMs, preventCodeInjection }: GuideDisplayOptions): GuideDisplay {
   let candidates: StepToShow[] = [];
   let shown: { step: StepToShow; since: number } | null = null;
   /** Steps hidden by hideGuides or already handled on this page: not auto-shown again. */
@@ -183,7 +185,28 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       onDismiss: (ui) => void transition(step, 'dismiss', ui ? { ...ui, actions: ['dismissGuide'] } : null),
     });
     await act('seen', step, { reason: step.reason });
+    if (step.script) loadScript(step.script);
     return true;
+  }
+
+  /** Scripts of steps already added to the page, by URL: each runs once. */
+  const scripts = new Set<string>();
+  /**
+   * guides §3 contentUrlJs: the step's script, from an origin the worker allowed, with its SRI integrity
+   * when the step has a hash (the browser refuses a script that does not match); 'Failed to load script'.
+   */
+  function loadScript({ url, integrity }: { url: string; integrity?: string }): void {
+    if (preventCodeInjection || scripts.has(url)) return;
+    scripts.add(url);
+    const el = document.createElement('script');
+    el.src = url;
+    el.async = true;
+    if (integrity) {
+      el.integrity = integrity;
+      el.crossOrigin = 'anonymous';
+    }
+    el.onerror = () => log('error', `${MESSAGES.scriptLoadFailed}: ${url}`);
+    document.head.appendChild(el);
   }
 
   function close(step: StepToShow): void {

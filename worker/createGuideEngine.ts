@@ -3,7 +3,7 @@
  * judge which auto steps may show (shared/selectAutoSteps), resolve step content, and turn the visitor's
  * actions on a shown step into guide events on the guide beacon.
  */
-import { CONTENT_PREFETCH_BATCH, GUIDE_CACHE_TIMEOUT_MS, GUIDE_EVENT_FLUSH_MS, GUIDES_BLOCKED_FLAG_MS } from '../shared/constants';
+import { CONTENT_PREFETCH_BATCH, GUIDE_CACHE_TIMEOUT_MS, STYLESHEET_TIMEOUT_MS, GUIDE_EVENT_FLUSH_MS, GUIDES_BLOCKED_FLAG_MS } from '../shared/constants';
 import { isAnonymousVisitorId } from '../shared/identityRules';
 import { requestGuideList } from './requestGuideList';
 import { beaconUrl } from '../shared/beaconUrl';
@@ -22,7 +22,7 @@ import { recentChangeKey } from '../shared/guideRules';
 import { asDomNode, asGuideLoadResponse, checkGuideLoadResponse } from '../shared/validateGuidePayload';
 import { checkBuildingBlocks } from '../shared/checkBuildingBlocks';
 import { isAllowedAssetUrl } from './isAllowedAssetUrl';
-import { defaultDigest, verifyContentHash } from './verifyContentHash';
+import { defaultDigest, sriOf, verifyContentHash } from './verifyContentHash';
 import { createSendQueue, type SendQueue } from './createSendQueue';
 import type { WorkerPorts } from './ports';
 
@@ -197,6 +197,14 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     const blocks = checkBuildingBlocks(content, guide.id, step.id);
     if (!blocks.ok) return markFailed(guide, blocks.message);
     content = blocks.content;
+    const css = step.contentUrlCss ? await loadStylesheet(guide, step.contentUrlCss) : undefined;
+    let script: StepToShow['script'];
+    if (step.contentUrlJs) {
+      // guides §5: scripts only from allowed origins; the page checks the hash itself (SRI integrity).
+      const checked = isAllowedAssetUrl(step.contentUrlJs, `${config.contentHost}/`, allowedOrigins());
+      if (!checked.ok) return markFailed(guide, checked.message);
+      script = { url: checked.href, integrity: sriOf(step.hashes?.contentJsHash) };
+    }
     return ok({
       guideId: guide.id,
       guideName: guide.name ?? guide.id,
@@ -211,7 +219,47 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       hideCredits: step.hideCredits === true,
       reason,
       lastUpdatedAt: guide.lastUpdatedAt,
+      ...(css !== undefined ? { css } : {}),
+      ...(script ? { script } : {}),
     });
+  }
+
+  const allowedOrigins = () => [config.contentHost, ...(config.guides?.allowedOrigins ?? [])];
+
+  /**
+   * A step's stylesheet (contentUrlCss) from an allowed origin, as text for the overlay's shadow root. One
+   * still loading after 10 seconds fails ('Failed to load ... within 10 seconds'); the step shows without it.
+   */
+  async function loadStylesheet(guide: Guide, href: string): Promise<string | undefined> {
+    const checked = isAllowedAssetUrl(href, `${config.contentHost}/`, allowedOrigins());
+    if (!checked.ok) {
+      log('error', checked.message);
+      return undefined;
+    }
+    const url = checked.href;
+    const cached = contentCache.get(url);
+    if (cached && ports.clock.now() - cached.at < GUIDE_CACHE_TIMEOUT_MS) return cached.content as string;
+    let timer: unknown;
+    const timeout = new Promise<'timeout'>((resolve) => (timer = ports.clock.setTimeout(() => resolve('timeout'), STYLESHEET_TIMEOUT_MS)));
+    try {
+      const answer = await Promise.race([
+        ports.transport.request({ method: 'GET', url }).then(async (r) => (r.status >= 200 && r.status < 300 ? r.text() : Promise.reject(new Error(`status ${r.status}`)))),
+        timeout,
+      ]);
+      if (answer === 'timeout') {
+        log('error', MESSAGES.stylesheetTimeout(url));
+        countError(guide);
+        return undefined;
+      }
+      contentCache.set(url, { content: answer, at: ports.clock.now(), guideId: guide.id });
+      return answer;
+    } catch (err) {
+      log('error', `${MESSAGES.contentLoadFailed}: ${url} (${(err as Error).message})`);
+      countError(guide);
+      return undefined;
+    } finally {
+      ports.clock.clearTimeout(timer);
+    }
   }
 
   /** The state-machine transition of a visitor action (guides §4 Transitions). */

@@ -159,3 +159,17 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
   return diff === 0;
 }
+
+/**
+ * The Subresource Integrity metadata of an expected hash (`sha256-<standard base64>`), for content the page
+ * loads itself (a step's script): the browser then refuses a script that does not match. Undefined for no
+ * hash or one that cannot be read.
+ */
+export function sriOf(expected: string | undefined): string | undefined {
+  if (!expected?.trim()) return undefined;
+  const parsed = parseExpectedHash(expected.trim());
+  if (!parsed) return undefined;
+  let binary = '';
+  for (const byte of parsed.bytes) binary += String.fromCharCode(byte);
+  return `${parsed.algorithm.replace('SHA-', 'sha')}-${btoa(binary)}`;
+}

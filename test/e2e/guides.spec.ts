@@ -204,6 +204,21 @@ test.describe('guides §4 element activation and §2 URL triggers', () => {
     expect(events.find((e) => e.type === 'guideSeen')!.props).toMatchObject({ guide_id: 'e2e-activation', reason: 'dom' });
   });
 
+  test("an activated guide whose step cannot be placed gives up: 'Element activated guide timeout exceeded'", async ({ page, openHostPage, consoleLines }) => {
+    await openHostPage(
+      '/e2e/activation-missing',
+      hostPage({
+        init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${uniqueId('act-missing')}' }, guides: { seenTimeout: 1000 } });`,
+        body: '<button class="e2e-help-missing" id="h">Help</button>',
+      }),
+    );
+    await agentReady(page);
+    await page.waitForTimeout(1000);
+    await page.click('#h');
+    await expect.poll(() => consoleLines.some((l) => l.includes(MESSAGES.elementActivationTimeout))).toBe(true);
+    await expect(page.locator('[data-waymark-overlay] .wm-tooltip')).toHaveCount(0);
+  });
+
   test('a permalink shows its guide (reason permalink) and the once-parameter removes it from the address', async ({ page, serverUrl, openHostPage }) => {
     const visitor = uniqueId('permalink');
     await openHostPage(
@@ -262,5 +277,33 @@ test.describe('guides §4 lifecycle hooks and subscriptions', () => {
       'dismissed:e2e-resume-2',
       'hidden:e2e-resume-2',
     ]);
+  });
+});
+
+test.describe('guides §3 step stylesheets and scripts', () => {
+  const script = 'window.__waymarkStepScript = (window.__waymarkStepScript || 0) + 1;';
+  const css = '#assets-title { color: rgb(200, 0, 0); }';
+
+  test('a step brings its stylesheet into the overlay and runs its script once, checked by SRI', async ({ page, serverUrl, openHostPage }) => {
+    await page.route(`${serverUrl}/e2e-content/assets.css`, (route) => route.fulfill({ contentType: 'text/css', body: css }));
+    await page.route(`${serverUrl}/e2e-content/assets.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: script }));
+    await openHostPage('/e2e/assets', hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${uniqueId('assets')}' } });` }));
+    const title = page.locator('[data-waymark-overlay] #assets-title');
+    await expect(title).toHaveText('Styled by its own sheet');
+    await expect.poll(() => title.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(200, 0, 0)');
+    await expect.poll(() => page.evaluate(() => (window as any).__waymarkStepScript)).toBe(1);
+  });
+
+  test.describe('tampered script', () => {
+    test.use({ allowAgentErrors: [/Failed to load script|integrity/i] });
+
+    test("a script that does not match its hash never runs: 'Failed to load script'", async ({ page, serverUrl, openHostPage, consoleLines }) => {
+      await page.route(`${serverUrl}/e2e-content/assets.css`, (route) => route.fulfill({ contentType: 'text/css', body: css }));
+      await page.route(`${serverUrl}/e2e-content/bad.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: script.replace('+ 1', '+ 100') }));
+      await openHostPage('/e2e/badscript', hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${uniqueId('badscript')}' } });` }));
+      await expect(page.locator('[data-waymark-overlay] #assets-title')).toHaveText('Styled by its own sheet');
+      await expect.poll(() => consoleLines.some((l) => l.includes(`${MESSAGES.scriptLoadFailed}: ${serverUrl}/e2e-content/bad.js`))).toBe(true);
+      expect(await page.evaluate(() => (window as any).__waymarkStepScript)).toBeUndefined();
+    });
   });
 });

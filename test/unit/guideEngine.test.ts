@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import type { WireGuideEvent } from '../../shared/events';
 import type { Guide, GuideLoadResponse } from '../../shared/guides';
 import { decodeJzb } from '../../shared/jzb';
@@ -445,5 +446,58 @@ describe('guides §7 content prefetch in batches of 10', () => {
     await engine.load('http://h/');
     await expect.poll(() => contentCount, { timeout: 2000 }).toBe(25);
     expect(most).toBe(10);
+  });
+});
+
+describe('guides §3, §8 step stylesheets and scripts', () => {
+  const base: WorkerInit = {
+    apiKey: 'k', dataHost: 'http://127.0.0.1:9', contentHost: 'http://127.0.0.1:9', agentVersion: 't',
+    identity: { visitorId: 'v', accountId: 'a' }, session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
+    metadata: { visitor: {}, account: {}, parentAccount: {} }, utm: {}, device: 'desktop',
+    guides: { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } }, allowedOrigins: ['https://cdn.example'] },
+  };
+  const digest = createHash('sha256').update('window.ran = 1;').digest('base64');
+
+  function setup(stepExtra: Record<string, unknown>, cssAnswer?: 'hang') {
+    const clock = createFakeClock();
+    const logs: string[] = [];
+    const guides = load([guide('g', { steps: [step('g-1', stepExtra)] })]);
+    const transport = {
+      requests: [] as string[],
+      async request(req: { url: string }) {
+        transport.requests.push(req.url);
+        if (req.url.includes('/guide.json/')) return { status: 200, statusText: 'OK', text: async () => JSON.stringify(guides) };
+        if (cssAnswer === 'hang') return new Promise<never>(() => undefined);
+        return { status: 200, statusText: 'OK', text: async () => '.wm-step h2 { color: rgb(200, 0, 0); }' };
+      },
+    };
+    const engine = createGuideEngine({ config: base, ports: { clock, transport }, log: (_l, m) => void logs.push(m), nextSequence: () => 0, isSending: () => true });
+    return { clock, engine, logs, transport };
+  }
+
+  it('hands the step its stylesheet text and its script with SRI integrity from the content hash', async () => {
+    const { engine } = setup({ contentUrlCss: '/c/step.css', contentUrlJs: 'https://cdn.example/step.js', hashes: { contentJsHash: digest } });
+    const result = await engine.load('http://h/');
+    const shown = result.ok ? result.value.candidates[0] : undefined;
+    expect(shown?.css).toBe('.wm-step h2 { color: rgb(200, 0, 0); }');
+    expect(shown?.script).toEqual({ url: 'https://cdn.example/step.js', integrity: `sha256-${digest}` });
+  });
+
+  it("a stylesheet still loading after 10 seconds: 'Failed to load ... within 10 seconds', the step shows without it", async () => {
+    const { clock, engine, logs } = setup({ contentUrlCss: '/c/slow.css' }, 'hang');
+    const pending = engine.load('http://h/');
+    await new Promise((resolve) => setImmediate(resolve));
+    await clock.advance(10_000);
+    const result = await pending;
+    expect(logs).toContain('Failed to load http://127.0.0.1:9/c/slow.css within 10 seconds');
+    expect(result.ok && result.value.candidates[0]?.css).toBeUndefined();
+    expect(result.ok && result.value.candidates.map((c) => c.stepId)).toEqual(['g-1']);
+  });
+
+  it('a script from an origin that is not allowed fails the guide, with the origin named', async () => {
+    const { engine, logs } = setup({ contentUrlJs: 'https://evil.example/x.js' });
+    const result = await engine.load('http://h/');
+    expect(result.ok && result.value.candidates).toEqual([]);
+    expect(logs.some((l) => l.includes('https://evil.example') && l.includes('not allowed'))).toBe(true);
   });
 });
