@@ -81,6 +81,15 @@ export interface GuideStep {
   hideCredits?: boolean;
 }
 
+/** spec: guides §3 "Automation": fill a field or click an element of the host page from a guide. */
+export interface Automation {
+  id: string;
+  type: 'autofill' | 'autoclick';
+  target: { elementPathRules: string[] };
+  /** autofill: the value to type. */
+  value?: string;
+}
+
 /** spec: guides §3 Guide "redisplay". */
 export interface GuideRedisplay {
   /** Ms after the last seen time before the guide may show again. */
@@ -108,6 +117,7 @@ export interface Guide {
   publishedAt?: number;
   lastUpdatedAt?: number;
   redisplay?: GuideRedisplay;
+  automations?: Automation[];
   steps: GuideStep[];
   attributes?: {
     priority?: number;

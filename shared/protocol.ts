@@ -6,7 +6,7 @@
 import type { UrlTransform } from './applyUrlTransforms';
 import type { CapturedEvent, GuideEventType } from './events';
 import type { AgentError, Outcome } from './errors';
-import type { DomNode, ElementContainsRule, StepType, ThrottlingConfig, ThrottlingTimestamps } from './guides';
+import type { Automation, DomNode, ElementContainsRule, StepType, ThrottlingConfig, ThrottlingTimestamps } from './guides';
 
 /** Bumped whenever a message shape changes; the handshake refuses a mismatch. */
 export const PROTOCOL_VERSION = 1;
@@ -165,6 +165,8 @@ export interface StepToShow {
   reason: SeenReason;
   /** lastUpdatedAt of the guide, echoed in guideSeen. */
   lastUpdatedAt?: number;
+  /** guides §3 the guide's automations, run by the building-block action `automation` (parameter: its id). */
+  automations?: Automation[];
   /** guides §3 contentUrlCss, fetched by the worker: styles for the step, scoped to the overlay's shadow root. */
   css?: string;
   /** guides §3 contentUrlJs from an allowed origin, with its SRI integrity when the step has contentJsHash. */

@@ -3,8 +3,8 @@
  * steps may show; this loop supplies the DOM facts (is the target there and visible), lazily loads the
  * overlay, renders the first step whose facts hold, and reports what the visitor does with it.
  */
-import { ELEMENT_ACTIVATION_MAX_TARGETS, GUIDE_LOOP_IDLE_MS, GUIDE_REQUEST_STALE_MS, PERMALINK_PARAMS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
-import type { GuideAction } from '../shared/guides';
+import { AUTOMATION_CLICK_DELAY_MS, AUTOMATION_RETRIES, AUTOMATION_RETRY_MS, ELEMENT_ACTIVATION_MAX_TARGETS, GUIDE_LOOP_IDLE_MS, GUIDE_REQUEST_STALE_MS, PERMALINK_PARAMS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
+import type { Automation, GuideAction } from '../shared/guides';
 import { matchesContainsRules } from '../shared/matchesContainsRules';
 import { MESSAGES } from '../shared/messages';
 import type { LogLevel, SeenReason, StepAction, StepToShow } from '../shared/protocol';
@@ -281,36 +281,92 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
   async function onAction(step: StepToShow, actions: GuideAction[], ui: UiElement): Promise<void> {
     if (shown?.step !== step) return;
     const activity = { ...ui, actions: actions.map((a) => a.action) };
+    if (!(await runActions(step, actions, activity))) await act('activity', step, { uiElement: activity });
+  }
+
+  /** Runs building-block actions in order; true once one of them moved the guide on (and recorded activity). */
+  async function runActions(step: StepToShow, actions: GuideAction[], activity: UiElementAction): Promise<boolean> {
     for (const a of actions) {
       const parameter = a.parameters?.[0];
       switch (a.action) {
         case 'dismissGuide':
           await transition(step, 'dismiss', activity);
-          return;
+          return true;
         case 'advanceGuide':
           await transition(step, 'advance', activity);
-          return;
+          return true;
         case 'previousStep':
           await transition(step, 'previous', activity);
-          return;
+          return true;
         case 'snoozeGuide':
           await transition(step, 'snooze', activity, typeof parameter === 'number' && parameter > 0 ? { snoozeMs: parameter } : {});
-          return;
+          return true;
         case 'goToStep':
           await transition(step, 'goToStep', activity, { targetStepId: String(parameter ?? '') });
-          return;
+          return true;
         case 'showGuide':
           await act('activity', step, { uiElement: activity });
           if (parameter !== undefined) await api.showGuideById(String(parameter));
-          return;
+          return true;
         case 'openLink': {
           const href = String(parameter ?? '');
           if (/^https?:/i.test(href)) window.open(href, '_blank', 'noopener');
           break;
         }
+        case 'conditionalSplit': {
+          // guides §4 Conditional split: the first case whose element exists runs its actions.
+          const cases = (a.parameters ?? []) as Array<{ elementPathRule?: unknown; actions?: unknown }>;
+          const match = cases.find((c) => typeof c?.elementPathRule === 'string' && exists(c.elementPathRule));
+          if (!match) {
+            log('warn', `guide ${step.guideId} step ${step.stepId}: conditional split: no case matched`);
+            break;
+          }
+          if (Array.isArray(match.actions) && (await runActions(step, match.actions as GuideAction[], activity))) return true;
+          break;
+        }
+        case 'automation': {
+          const automation = step.automations?.find((x) => x.id === String(parameter));
+          if (automation) void runAutomation(step, automation);
+          else log('warn', `guide ${step.guideId}: no automation ${String(parameter)}`);
+          break;
+        }
       }
     }
-    await act('activity', step, { uiElement: activity });
+    return false;
+  }
+
+  function exists(selector: string): boolean {
+    try {
+      return document.querySelector(selector) !== null;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * guides §4 Automation: find the target (10 tries, 250 ms apart), skip it when missing or disabled; autofill
+   * sets the value as typing would (input and change events), autoclick clicks after 500 ms.
+   */
+  async function runAutomation(step: StepToShow, automation: Automation): Promise<void> {
+    const rules = Array.isArray(automation.target?.elementPathRules) ? automation.target.elementPathRules : [];
+    let el: HTMLElement | null = null;
+    for (let attempt = 0; attempt < AUTOMATION_RETRIES && !el; attempt++) {
+      el = rules.map((r) => (exists(r) ? document.querySelector<HTMLElement>(r) : null)).find((x) => x) ?? null;
+      if (!el) await new Promise((resolve) => setTimeout(resolve, AUTOMATION_RETRY_MS));
+    }
+    const name = `guide ${step.guideId} automation ${automation.id}`;
+    if (!el) return log('info', `${name} skipped: target not found`);
+    if ((el as HTMLInputElement).disabled) return log('info', `${name} skipped: target is disabled`);
+    if (automation.type === 'autofill') {
+      // The prototype's setter, so frameworks that track the value (React) see the change.
+      const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : el instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+      Object.getOwnPropertyDescriptor(proto, 'value')?.set?.call(el, String(automation.value ?? ''));
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    } else if (automation.type === 'autoclick') {
+      await new Promise((resolve) => setTimeout(resolve, AUTOMATION_CLICK_DELAY_MS));
+      el.click();
+    }
   }
 
   async function load(url: string): Promise<void> {

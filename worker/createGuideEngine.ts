@@ -220,6 +220,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       reason,
       lastUpdatedAt: guide.lastUpdatedAt,
       ...(css !== undefined ? { css } : {}),
+      ...(Array.isArray(guide.automations) && guide.automations.length ? { automations: guide.automations } : {}),
       ...(script ? { script } : {}),
     });
   }

@@ -307,3 +307,29 @@ test.describe('guides §3 step stylesheets and scripts', () => {
     });
   });
 });
+
+test.describe('guides §4 automations and conditional split', () => {
+  test('autofill types into the host field, a conditional split runs the case whose element exists, autoclick clicks after 500 ms', async ({ page, openHostPage, consoleLines }) => {
+    await openHostPage(
+      '/e2e/automate',
+      hostPage({
+        init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${uniqueId('automate')}' } });`,
+        body: `<input id="name"> <span id="present"></span>
+          <button id="go" onclick="window.went = (window.went || 0) + 1">Go</button>
+          <script>document.getElementById('name').addEventListener('input', () => (window.typed = document.getElementById('name').value));</script>`,
+      }),
+    );
+    const box = page.locator(lightbox);
+    await expect(box).toContainText('Let me do it');
+    await box.getByRole('button', { name: 'Fill' }).click();
+    await expect(page.locator('#name')).toHaveValue('Ada Lovelace');
+    expect(await page.evaluate(() => (window as any).typed)).toBe('Ada Lovelace');
+    await box.getByRole('button', { name: 'None' }).click();
+    await expect.poll(() => consoleLines.some((l) => l.includes('conditional split: no case matched'))).toBe(true);
+    await box.getByRole('button', { name: 'Branch' }).click();
+    await expect.poll(() => page.evaluate(() => (window as any).went)).toBe(1);
+    await expect(box).toContainText('Let me do it'); // the #missing case (dismiss) did not run
+    await box.getByRole('button', { name: 'Ghost' }).click();
+    await expect.poll(() => consoleLines.some((l) => l.includes('automation click-ghost skipped: target not found')), { timeout: 6000 }).toBe(true);
+  });
+});
