@@ -6,6 +6,7 @@
 import type { UrlTransform } from './applyUrlTransforms';
 import type { CapturedEvent, GuideEventType } from './events';
 import type { AgentError, Outcome } from './errors';
+import type { SignedMetadataMode } from './checkSignedMetadata';
 import type { Automation, DomNode, ElementContainsRule, StepType, ThrottlingConfig, ThrottlingTimestamps } from './guides';
 
 /** Bumped whenever a message shape changes; the handshake refuses a mismatch. */
@@ -58,6 +59,11 @@ export interface WorkerInit {
   sendEventsWithPostOnly?: boolean;
   /** Signed metadata (analytics §3) as the host gave it; the worker checks it and sends it with every beacon. */
   signedMetadata?: { jwt?: unknown; signingKeyName?: unknown };
+  /**
+   * analytics §4, §5: 'required' refuses to write anything without valid signed metadata; 'enabled' signs
+   * when it can and falls back to unsigned; 'off' never signs. @default 'enabled'
+   */
+  signedMetadataMode?: SignedMetadataMode;
   /** Data-only URL transforms for event URLs (analytics §5); already validated by the shim. */
   urlTransforms?: UrlTransform[];
   /** Compiled privacy filters: every match in an event becomes 'redacted' (analytics §5). */

@@ -78,9 +78,15 @@ export interface InitializeOptions {
   delayGuides?: boolean | number;
   /** analytics §7: send every event beacon by POST, never GET. @default false */
   sendEventsWithPostOnly?: boolean;
-  /** Signed metadata (analytics §3): both or neither. Validation rules: issue #4. */
+  /** Signed metadata (analytics §3): both or neither; a jwt is three dot-separated URL-safe base64 parts. */
   jwt?: string;
   signingKeyName?: string;
+  /**
+   * analytics §4, §5: 'required' writes nothing unless jwt and signingKeyName are valid (the action is
+   * refused, with the reason logged); 'enabled' signs when they are valid and otherwise sends unsigned
+   * metadata; 'off' never signs. @default 'enabled'
+   */
+  signedMetadata?: 'required' | 'enabled' | 'off';
   /**
    * analytics §5: rewrites of event URLs, `{ attr, action, data }`, applied in order. Lists whose data are
    * all values run in the worker; a list with a host function runs on the page at capture.
@@ -439,6 +445,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       sendEventsWithPostOnly: options.sendEventsWithPostOnly === true,
       // Checked by the worker (analytics §5), which logs and drops an invalid pair.
       signedMetadata: options.jwt !== undefined || options.signingKeyName !== undefined ? { jwt: options.jwt, signingKeyName: options.signingKeyName } : undefined,
+      signedMetadataMode: options.signedMetadata,
       urlTransforms: privacy ? [...privacy.filters.urlTransforms] : [],
       privacyFilters: privacy ? [...privacy.filters.privacyFilters] : [],
       disableStackTraces: options.disableStackTraces === true,

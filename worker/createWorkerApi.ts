@@ -7,7 +7,7 @@ import type { EnvelopeContext } from '../shared/enrichEvent';
 import type { CapturedEvent } from '../shared/events';
 import { annotateFrustration, createRageClickDetector, createUTurnDetector } from '../shared/detectFrustration';
 import { createEventPreparer } from '../shared/prepareEvent';
-import { checkSignedMetadata } from '../shared/checkSignedMetadata';
+import { checkSignedMetadata, decideMetadataUse } from '../shared/checkSignedMetadata';
 import { toBase64Url } from '../shared/jzb';
 import { readCampaign, toUtm } from '../shared/readCampaign';
 import { ERROR_CODES, fail, ok, type Outcome } from '../shared/errors';
@@ -147,10 +147,15 @@ export function createWorkerApi(ports: WorkerPorts) {
         // spec: analytics §7 — acc, the encoded account id when set.
         acc: config.identity.accountId ? toBase64Url(new TextEncoder().encode(config.identity.accountId)) : undefined,
       });
-      // analytics §5: signed metadata given but invalid is refused with its message; events go unsigned.
+      // analytics §4, §5: signed metadata given but invalid is logged and events go unsigned ('enabled');
+      // with 'required', nothing is written without valid signed metadata (the action is refused).
       const signed = config.signedMetadata ? checkSignedMetadata(config.signedMetadata) : { ok: true as const, auth: undefined };
-      if (!signed.ok) log('error', signed.error);
-      const signedAuth = signed.ok ? signed.auth : undefined;
+      const decision = decideMetadataUse(config.signedMetadataMode ?? 'enabled', signed);
+      if (decision.use !== 'signed' && 'error' in decision && decision.error) log('error', decision.error);
+      const signedAuth = decision.use === 'signed' ? decision.auth : undefined;
+      const refused = decision.use === 'refuse';
+      // Refused: no guide request either (it would carry the unsigned visitor).
+      if (refused) config.guides = { ...config.guides, guideEventsBlocked: true };
       const auth = () => signedAuth;
       let acknowledged = -1;
       const analytics = createSendQueue({
@@ -222,6 +227,7 @@ export function createWorkerApi(ports: WorkerPorts) {
           log,
         }),
       };
+      if (refused) running.sending = false;
       if (config.guides?.state?.denied) {
         // spec: guides §7, §8 — the collector answered 451 for this visitor on an earlier page.
         running.sending = false;

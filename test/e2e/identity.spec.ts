@@ -121,6 +121,35 @@ test.describe('analytics §5 signed metadata', () => {
   });
 });
 
+test.describe('analytics §4, §5 signed metadata required', () => {
+  test.use({ allowAgentErrors: [/Signed metadata is required/] });
+
+  test("'required' without signed metadata refuses: the spec's message, and nothing reaches the collector", async ({ page, serverUrl, openHostPage, consoleLines }) => {
+    const apiKey = uniqueId('jwt-required');
+    const dataRequests: string[] = [];
+    page.on('request', (r) => r.url().includes('/data/ptm.gif/') && dataRequests.push(r.url()));
+    await openHostPage(
+      '/e2e/jwt-required',
+      hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'j' }, signedMetadata: 'required' });`, body: '<button id="b">B</button>' }),
+    );
+    await agentReady(page);
+    await page.click('#b');
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    await expect.poll(() => consoleLines.some((l) => l.includes(MESSAGES.signedMetadataRequired))).toBe(true);
+    await page.waitForTimeout(1500);
+    expect(dataRequests).toEqual([]);
+    expect(await storedEvents(serverUrl, { apiKey })).toEqual([]);
+  });
+
+  test("'required' with valid signed metadata sends, signed", async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('jwt-required-ok');
+    await openHostPage('/e2e/jwt-required-ok', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'j' }, signedMetadata: 'required', jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJ2aXNpdG9yIjp7ImlkIjoiaiJ9fQ.c2lnbmF0dXJl', signingKeyName: 'key-1' });` }));
+    await agentReady(page);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    await waitForEvents(serverUrl, { apiKey }, (e) => e.some((x) => x.type === 'load'));
+  });
+});
+
 test.describe('analytics §7 segment flags', () => {
   test('flags come from the collector for the visitor and page, and follow identify', async ({ page, openHostPage }) => {
     const apiKey = uniqueId('flags');
