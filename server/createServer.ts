@@ -2,6 +2,7 @@
  * The Waymark reference server: collector, guide server, read-back API, and host of the built agent and
  * demo app. Fastify over PGlite (or PostgreSQL with DATABASE_URL).
  */
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
@@ -39,6 +40,11 @@ export interface ServerOptions {
   guidesDir?: string;
   /** Segment rules file, re-read when it changes (env WAYMARK_SEGMENT_RULES). @default 'server/demo/segment-rules.json' */
   segmentRulesFile?: string;
+  /**
+   * The `features` guide.json answers with (analytics §3 event property rules), a JSON array file read on each
+   * guide request (env WAYMARK_FEATURES). @default 'server/demo/features.json'
+   */
+  featuresFile?: string;
   /** Built agent files served at `/`: waymark.js, waymark.worker.js, waymark.overlay.js, chunks. @default 'dist/agent' */
   agentDir?: string;
   /** Built demo app served at `/`, index.html for unknown GET paths that accept HTML. @default 'dist/demo' */
@@ -135,7 +141,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     });
 
     registerCors(app);
-    registerDataRoutes(app, { store, guides, blockedVisitors: new Set(options.blockedVisitors ?? []) });
+    registerDataRoutes(app, {
+      store,
+      guides,
+      blockedVisitors: new Set(options.blockedVisitors ?? []),
+      features: readFeatures(resolve(options.featuresFile ?? resolve(repoRoot, 'server/demo/features.json')), warn),
+    });
     registerApiRoutes(app, store);
     registerLogRoutes(app, logStore);
     registerSegmentFlagRoutes(
@@ -159,4 +170,27 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     throw err;
   }
   return app;
+}
+
+/**
+ * The features file as guide.json serves it: re-read on each call (an author edits it and the next guide load
+ * sees it); a missing file is no features, a broken one is no features with a warning.
+ */
+function readFeatures(file: string, warn: (message: string) => void): () => Promise<unknown[]> {
+  return async () => {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      return [];
+    }
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (Array.isArray(parsed)) return parsed;
+      warn(`features file ${file} is not a JSON array: ignored`);
+    } catch (err) {
+      warn(`features file ${file} is not JSON (${(err as Error).message}): ignored`);
+    }
+    return [];
+  };
 }

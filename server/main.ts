@@ -3,7 +3,7 @@
  * PORT (default 8080), WAYMARK_DATA (PGlite folder), WAYMARK_GUIDES (guide folder), WAYMARK_SEGMENT_RULES
  * (segment rules file), DATABASE_URL
  * (use PostgreSQL instead of PGlite), WAYMARK_LOG=1 (log requests), WAYMARK_BLOCKED_VISITORS (visitor ids
- * answered 451 on guide.json).
+ * answered 451 on guide.json), WAYMARK_FEATURES (event property rules served in guide.json).
  */
 import { startServer } from './createServer';
 
@@ -19,6 +19,7 @@ const server = await startServer({
   dataDir: process.env.WAYMARK_DATA || undefined,
   guidesDir: process.env.WAYMARK_GUIDES || undefined,
   segmentRulesFile: process.env.WAYMARK_SEGMENT_RULES || undefined,
+  featuresFile: process.env.WAYMARK_FEATURES || undefined,
   databaseUrl: process.env.DATABASE_URL || undefined,
   logger: process.env.WAYMARK_LOG === '1',
   blockedVisitors: (process.env.WAYMARK_BLOCKED_VISITORS ?? '').split(',').map((v) => v.trim()).filter(Boolean),

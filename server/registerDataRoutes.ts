@@ -18,6 +18,8 @@ export interface DataRoutesOptions {
   guides: GuideCatalog;
   /** Visitors answered 451 on guide.json (guides §7: the agent stops tracking them). */
   blockedVisitors?: ReadonlySet<string>;
+  /** The `features` of guide.json: event property rules (analytics §3). */
+  features?: () => Promise<unknown[]>;
 }
 
 type Query = Record<string, string | string[] | undefined>;
@@ -27,7 +29,7 @@ type DataRequest = FastifyRequest<{ Params: { apiKey?: string }; Querystring: Qu
 const TRANSPARENT_GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 /** Registers the /data routes. */
-export function registerDataRoutes(app: FastifyInstance, { store, guides, blockedVisitors }: DataRoutesOptions): void {
+export function registerDataRoutes(app: FastifyInstance, { store, guides, blockedVisitors, features }: DataRoutesOptions): void {
   const sendGif = (reply: FastifyReply) =>
     reply.type('image/gif').header('cache-control', 'no-store').send(TRANSPARENT_GIF);
 
@@ -79,6 +81,7 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, blocke
       guides: list,
       lastGuideStepSeen,
       normalizedUrl: typeof url === 'string' ? url : undefined,
+      features: features ? await features() : [],
     };
   };
 

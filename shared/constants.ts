@@ -123,3 +123,6 @@ export const WHATSNEW_SEEN_DELAY_MS = 1000;
  * c__ variant, the optional step parameter, and the once-parameter that removes them after use.
  */
 export const PERMALINK_PARAMS = { guide: 'waymark_guide', step: 'waymark_step', once: 'waymark_once', prefix: 'c__' } as const;
+
+/** spec: analytics §8 — an event property collection slower than this is disabled with a critical error. */
+export const EVENT_PROPERTY_LIMIT_MS = 50;

@@ -7,6 +7,7 @@ import type { UrlTransform } from './applyUrlTransforms';
 import type { CapturedEvent, GuideEventType } from './events';
 import type { AgentError, Outcome } from './errors';
 import type { SignedMetadataMode } from './checkSignedMetadata';
+import type { EventPropertyRule } from './eventPropertyRules';
 import type { Automation, DomNode, ElementContainsRule, StepType, ThrottlingConfig, ThrottlingTimestamps } from './guides';
 
 /** Bumped whenever a message shape changes; the handshake refuses a mismatch. */
@@ -187,6 +188,8 @@ export interface GuideLoadResult {
    * on an element matching `selector` (launch method dom), when their rules other than launch method allow.
    */
   activations: Array<{ guideId: string; event: string; selector: string }>;
+  /** analytics §3 event property rules from guide.json `features`, collected by the shim on clicks. */
+  eventPropertyRules: EventPropertyRule[];
   /** Guides that were loaded but not eligible, with why: what a debugger would show. */
   skipped: Array<{ guideId: string; stepId?: string; reason: string }>;
 }

@@ -3,7 +3,9 @@
  * main thread, so it does only what needs the page: read options and storage, listen to the DOM, and
  * hand the rest to the worker. No method ever throws into the host: failures are logged.
  */
-import { AGENT_VERSION, SESSION_INACTIVITY_MS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
+import { AGENT_VERSION, EVENT_PROPERTY_LIMIT_MS, SESSION_INACTIVITY_MS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
+import type { EventPropertyRule } from '../shared/eventPropertyRules';
+import { collectEventProperties } from './collectEventProperties';
 import { beaconUrl } from '../shared/beaconUrl';
 import type { UrlTransform } from '../shared/applyUrlTransforms';
 import { enrichEvent, type EnvelopeContext } from '../shared/enrichEvent';
@@ -228,6 +230,10 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
   /** Commands given before the agent runs, replayed in order once it does (guides §1). */
   const pending: Array<(r: Running) => void> = [];
 
+  /** analytics §3 event property rules of the last guide load; emptied for good when one collection is too slow. */
+  let eventRules: EventPropertyRule[] = [];
+  let eventRulesDisabled = false;
+
   /** guides §5 setGuidesDisabled: the loop is paused and nothing new shows. */
   let guidesDisabled = false;
 
@@ -323,8 +329,23 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     if (event.ctrlKey) flags.push('ctrl');
     if (event.metaKey) flags.push('meta');
     if (event.shiftKey) flags.push('shift');
+    const props: Record<string, unknown> = { flags, x: event.pageX, y: event.pageY };
+    if (eventRules.length) {
+      // analytics §3, §8: event property rules; a collection over 50 ms is disabled with a critical error.
+      const started = performance.now();
+      const values = collectEventProperties(target, eventRules);
+      const took = performance.now() - started;
+      if (values) props.event_properties = values;
+      if (took > EVENT_PROPERTY_LIMIT_MS) {
+        eventRules = [];
+        eventRulesDisabled = true;
+        const message = `Event property collection took ${Math.round(took)} ms, over ${EVENT_PROPERTY_LIMIT_MS} ms: disabled for this page`;
+        log('error', message);
+        void running.bridge.call((w) => w.reportError({ message, critical: true }));
+      }
+    }
     // Page coordinates: the worker judges rage clicks from them (analytics §4).
-    const sequence = capture({ type: 'click', element: captureElementPath(target, running.options), props: { flags, x: event.pageX, y: event.pageY } });
+    const sequence = capture({ type: 'click', element: captureElementPath(target, running.options), props });
     if (sequence >= 0) running.clicks.watch(sequence, target);
     const submitter = matchSelectors(target, running.options.submitCssSelectors);
     if (submitter) capture({ type: 'submit', element: captureElementPath(submitter, running.options), props: {} });
@@ -535,6 +556,9 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
             // guides §5 delayGuides: true holds the loop until startGuides(); a number of ms starts it then.
             delayed: guidesDisabled || delay === true || (typeof delay === 'number' && delay > 0),
             preventCodeInjection: options.preventCodeInjection === true,
+            onEventPropertyRules: (rules) => {
+              if (!eventRulesDisabled) eventRules = rules;
+            },
             seenTimeoutMs: seenTimeout === true ? STEP_SEEN_TIMEOUT_MS : typeof seenTimeout === 'number' ? seenTimeout : undefined,
           });
           if (typeof delay === 'number' && delay > 0) setTimeout(() => guidesDisabled || display.start(), delay);

@@ -4,6 +4,7 @@
  * overlay, renders the first step whose facts hold, and reports what the visitor does with it.
  */
 import { AUTOMATION_CLICK_DELAY_MS, AUTOMATION_RETRIES, AUTOMATION_RETRY_MS, ELEMENT_ACTIVATION_MAX_TARGETS, GUIDE_LOOP_IDLE_MS, GUIDE_REQUEST_STALE_MS, PERMALINK_PARAMS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
+import type { EventPropertyRule } from '../shared/eventPropertyRules';
 import type { Automation, GuideAction } from '../shared/guides';
 import { matchesContainsRules } from '../shared/matchesContainsRules';
 import { MESSAGES } from '../shared/messages';
@@ -25,6 +26,8 @@ export interface GuideDisplayOptions {
   seenTimeoutMs?: number;
   /** guides §2 preventCodeInjection: steps' scripts (contentUrlJs) are never loaded. @default false */
   preventCodeInjection?: boolean;
+  /** analytics §3: the event property rules of each guide load, for the shim's click capture. */
+  onEventPropertyRules?(rules: EventPropertyRule[]): void;
 }
 
 /** What a guide subscription hears (guides §4: onGuideAdvanced, onGuidePrevious, onGuideDismissed, onGuideSnoozed). */
@@ -78,7 +81,7 @@ export interface GuideDisplay {
   stop(): void;
 }
 
-export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeoutMs, preventCodeInjection }: GuideDisplayOptions): GuideDisplay {
+export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeoutMs, preventCodeInjection, onEventPropertyRules }: GuideDisplayOptions): GuideDisplay {
   let candidates: StepToShow[] = [];
   let shown: { step: StepToShow; since: number } | null = null;
   /** Steps hidden by hideGuides or already handled on this page: not auto-shown again. */
@@ -378,6 +381,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       if (loadedUrl !== url) return;
       candidates = result.ok ? result.value.candidates : [];
       watchActivations(result.ok ? result.value.activations : []);
+      if (result.ok) onEventPropertyRules?.(result.value.eventPropertyRules);
     } finally {
       loading = false;
     }

@@ -15,6 +15,7 @@ import { MESSAGES } from '../shared/messages';
 import type { GuideDiagnostics, GuideLoadResult, GuideState, LogLevel, SeenReason, StepAction, StepToShow, WorkerInit } from '../shared/protocol';
 import { applyGuideTransition, type GuideTransition } from '../shared/applyGuideTransition';
 import { ALL_AUTO_RULES, chooseAutoSteps } from '../shared/chooseAutoSteps';
+import { readEventPropertyRules } from '../shared/eventPropertyRules';
 import { launchMethods } from '../shared/selectAutoSteps';
 import { createErrorRateLimit, type ErrorRateLimit } from '../shared/createErrorRateLimit';
 import { completionStatus } from '../shared/continuationStep';
@@ -413,7 +414,10 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       });
       // Later steps of the guides that may show (and the activated ones), fetched while the visitor reads.
       void prefetch([...new Set([...candidates.map((c) => c.guideId), ...activations.map((a) => a.guideId)])].flatMap((id) => guides.filter((g) => g.id === id)));
-      return ok({ candidates, skipped: choice.skipped, activations });
+      // analytics §3: event property rules ride on guide.json's features.
+      const properties = readEventPropertyRules(response.features);
+      for (const problem of properties.problems) log('warn', `guide.json features: ${problem}`);
+      return ok({ candidates, skipped: choice.skipped, activations, eventPropertyRules: properties.rules });
     },
 
     async stepForGuide(guideId, stepId, reason = 'api') {

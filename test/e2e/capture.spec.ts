@@ -2,7 +2,7 @@
  * Issue #4 (capture part), analytics §1, §9: focus, submit, change, unload and hidden events, and a
  * single-page app's page changes counted once each.
  */
-import { agentReady, expect, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
+import { agentReady, expect, hostPage, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
 
 test.describe('analytics §1 capture of form and page events', () => {
   test('focus, change and submit on the demo form carry the element, never a typed value', async ({ page, serverUrl }) => {
@@ -126,5 +126,54 @@ test.describe('analytics §4 dead and error clicks', () => {
     expect(byId.works.frustrationTypes).toBeUndefined();
     expect(byId.broken.frustrationTypes).toEqual(['deadClick', 'errorClick']);
     expect(byId.broken.errorMessage).toBe('the host handler broke');
+  });
+});
+
+test.describe('analytics §3 event property rules', () => {
+  test('a click on a feature carries its event properties from the page; a password value never', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('props');
+    await openHostPage(
+      '/e2e/props',
+      hostPage({
+        init: `window.e2eApp = { account: { tier: 'gold' } }; waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });`,
+        body: `<input id="e2e-seats" value="12"> <input id="e2e-secret" type="password" value="hunter2">
+          <button class="e2e-buy" data-plan="pro"><span id="buy-label">Buy</span></button> <button id="other">Other</button>`,
+      }),
+    );
+    await agentReady(page);
+    await page.waitForTimeout(800); // the first guide load brings the rules
+    await page.click('#buy-label');
+    await page.click('#other');
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const events = await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor, type: 'click' }, (e) => e.length >= 2);
+    const buy = events.find((e) => e.props.target?.parentElem?.cls === 'e2e-buy' || e.props.target?.cls === 'e2e-buy')!;
+    expect(buy.props.event_properties).toEqual({ plan: 'pro', seats: '12', tier: 'gold' });
+    expect(JSON.stringify(events)).not.toContain('hunter2');
+    expect(events.find((e) => e !== buy)!.props.event_properties).toBeUndefined();
+  });
+
+  test.describe('slow', () => {
+    test.use({ allowAgentErrors: [/Event property collection took/] });
+
+    test('a collection over 50 ms is disabled with a critical error', async ({ page, serverUrl, openHostPage, consoleLines }) => {
+      const visitor = uniqueId('props-slow');
+      await openHostPage(
+        '/e2e/props-slow',
+        hostPage({
+          init: `window.e2eSlow = { get value() { const t = performance.now(); while (performance.now() - t < 80); return 'late'; } };
+            waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });`,
+          body: '<button class="e2e-slow" id="slow">Slow</button>',
+        }),
+      );
+      await agentReady(page);
+      await page.waitForTimeout(800);
+      await page.click('#slow');
+      await expect.poll(() => consoleLines.some((l) => /Event property collection took \d+ ms, over 50 ms: disabled/.test(l))).toBe(true);
+      await page.click('#slow');
+      await page.evaluate(() => (window as any).waymark.flushNow());
+      const clicks = await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor, type: 'click' }, (e) => e.length >= 2);
+      // The first click still carries what it collected; the second, after the disable, nothing.
+      expect(clicks.map((c) => c.props.event_properties)).toEqual([{ slow: 'late' }, undefined]);
+    });
   });
 });

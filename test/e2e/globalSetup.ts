@@ -15,7 +15,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   cpSync('server/demo/guides', guidesDir, { recursive: true, filter: (src) => !src.endsWith('settings-tour.json') });
   cpSync('test/e2e/guides', guidesDir, { recursive: true });
   // 'legal-hold-visitor' is answered 451 on guide.json (guides §7): the e2e of a collector that stops tracking.
-  const server = await startServer({ port: 0, dataDir: 'memory://', guidesDir, blockedVisitors: ['legal-hold-visitor'] });
+  const server = await startServer({
+    port: 0,
+    dataDir: 'memory://',
+    guidesDir,
+    blockedVisitors: ['legal-hold-visitor'],
+    featuresFile: 'test/e2e/features.json',
+  });
   process.env.WAYMARK_URL = server.url;
   process.env.WAYMARK_GUIDES_DIR = guidesDir;
   return async () => {

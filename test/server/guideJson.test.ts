@@ -205,7 +205,7 @@ describe('guide definition files', () => {
     const lonely = await startTestServer({}, { guidesDir: join(server.guidesDir, 'does-not-exist') });
     try {
       const response = await lonely.app.inject({ method: 'GET', url: `/data/guide.json/k?id=2&jzb=${nodeJzb(visitorPayload('v'))}` });
-      expect(response.json()).toEqual({ id: '2', guides: [], lastGuideStepSeen: {}, normalizedUrl: 'http://127.0.0.1:8080/?tab=1' });
+      expect(response.json()).toEqual({ id: '2', guides: [], lastGuideStepSeen: {}, normalizedUrl: 'http://127.0.0.1:8080/?tab=1', features: [] });
       expect(String(warn.mock.calls[0]?.[0])).toMatch(/guide folder .* cannot be read/);
     } finally {
       await lonely.close();
@@ -243,4 +243,18 @@ describe('guides §3 Step dismissCount and §7 status 451', () => {
       await blocking.close();
     }
   }, SERVER_TIMEOUT);
+});
+
+describe('analytics §3 event property rules in guide.json features', () => {
+  it('serves the features file as it is now, [] when there is none', async () => {
+    const body = await loadGuides('features', visitorPayload('v'));
+    expect(body.features).toEqual([]);
+    const features = [{ featureId: 'f', featureRules: ['#buy'], eventProperties: [{ name: 'plan', source: 'data-plan' }] }];
+    writeFileSync(join(server.root, 'features.json'), JSON.stringify(features));
+    expect((await loadGuides('features', visitorPayload('v'))).features).toEqual(features);
+    writeFileSync(join(server.root, 'features.json'), '{"not": "an array"}');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    expect((await loadGuides('features', visitorPayload('v'))).features).toEqual([]);
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(/is not a JSON array/);
+  });
 });

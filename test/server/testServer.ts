@@ -20,6 +20,8 @@ export const SERVER_TIMEOUT = 30_000;
 export interface TestServer {
   app: FastifyInstance;
   guidesDir: string;
+  /** The temporary folder: `features.json` here is the server's features file (absent: none). */
+  root: string;
   /** Closes the server and removes the temporary folders. */
   close(): Promise<void>;
 }
@@ -36,12 +38,14 @@ export async function startTestServer(
     dataDir: 'memory://',
     guidesDir,
     agentDir: join(root, 'no-agent'),
+    featuresFile: join(root, 'features.json'),
     demoDir: join(root, 'no-demo'),
     ...options,
   });
   return {
     app,
     guidesDir,
+    root,
     async close() {
       await app.close();
       rmSync(root, { recursive: true, force: true });

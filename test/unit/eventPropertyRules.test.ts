@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { readEventPropertyRules } from '../../shared/eventPropertyRules';
+
+describe('analytics §3 event property rules from guide.json features', () => {
+  it('reads one rule per event property, with its feature and exactly one of selector, path or source', () => {
+    const { rules, problems } = readEventPropertyRules([
+      { featureId: 'buy', featureRules: ['.buy', ''], eventProperties: [{ name: 'plan', source: 'data-plan' }, { name: 'seats', selector: '#seats' }, { name: 'tier', path: 'app.tier' }] },
+      { featureId: 'nothing', featureRules: ['.x'] },
+    ]);
+    expect(problems).toEqual([]);
+    expect(rules).toEqual([
+      { name: 'plan', featureId: 'buy', featureRules: ['.buy'], source: 'data-plan' },
+      { name: 'seats', featureId: 'buy', featureRules: ['.buy'], selector: '#seats' },
+      { name: 'tier', featureId: 'buy', featureRules: ['.buy'], path: 'app.tier' },
+    ]);
+  });
+
+  it('leaves malformed entries out and says why', () => {
+    expect(readEventPropertyRules(undefined)).toEqual({ rules: [], problems: [] });
+    expect(readEventPropertyRules({})).toEqual({ rules: [], problems: ['features must be an array'] });
+    const { rules, problems } = readEventPropertyRules([
+      { featureId: 'a', featureRules: [], eventProperties: [{ name: 'p', path: 'x' }] },
+      { featureId: 'b', featureRules: ['.b'], eventProperties: [{ name: '', path: 'x' }, { name: 'two', path: 'x', selector: '#y' }, { name: 'none' }] },
+    ]);
+    expect(rules).toEqual([]);
+    expect(problems).toEqual([
+      'feature 0 needs featureRules (CSS selectors) and eventProperties',
+      'feature 1: an event property needs a name and exactly one of selector, path or source',
+      'feature 1: an event property needs a name and exactly one of selector, path or source',
+      'feature 1: an event property needs a name and exactly one of selector, path or source',
+    ]);
+  });
+});
