@@ -3,7 +3,7 @@
  * steps may show; this loop supplies the DOM facts (is the target there and visible), lazily loads the
  * overlay, renders the first step whose facts hold, and reports what the visitor does with it.
  */
-import { AUTOMATION_CLICK_DELAY_MS, AUTOMATION_RETRIES, AUTOMATION_RETRY_MS, ELEMENT_ACTIVATION_MAX_TARGETS, GUIDE_LOOP_IDLE_MS, GUIDE_REQUEST_STALE_MS, PERMALINK_PARAMS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
+import { AUTOMATION_CLICK_DELAY_MS, AUTOMATION_RETRIES, AUTOMATION_RETRY_MS, ELEMENT_ACTIVATION_MAX_TARGETS, GUIDE_LOOP_BUSY_MS, GUIDE_LOOP_IDLE_MS, GUIDE_REQUEST_STALE_MS, PERMALINK_PARAMS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
 import type { EventPropertyRule } from '../shared/eventPropertyRules';
 import type { Automation, GuideAction } from '../shared/guides';
 import { matchesContainsRules } from '../shared/matchesContainsRules';
@@ -93,6 +93,8 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
   /** guides §4 Guide loop: skipped while paused (stopGuides, delayGuides). */
   let paused = delayed === true;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  /** Where the auto-display phase goes on after a tick ran out of its 50 ms. */
+  let resumeAt = 0;
   let overlay: Promise<Overlay> | null = null;
   const noTargetLogged = new Set<string>();
   /** Addresses whose permalink was already opened. */
@@ -474,7 +476,18 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       return;
     }
     if (shown) return;
-    for (const step of candidates) {
+    // guides §4 Guide loop: the auto-display phase gets 50 ms; what is left waits for a busy tick 50 ms
+    // later, so a page with many candidates and a slow DOM never sees one long task from us.
+    const started = performance.now();
+    const list = candidates.slice(resumeAt).concat(candidates.slice(0, resumeAt));
+    for (let i = 0; i < list.length; i++) {
+      const step = list[i]!;
+      if (i > 0 && performance.now() - started > GUIDE_LOOP_BUSY_MS) {
+        resumeAt = (resumeAt + i) % candidates.length;
+        clearTimeout(timer!);
+        timer = setTimeout(tick, GUIDE_LOOP_BUSY_MS);
+        return;
+      }
       if (suppressed.has(keyOf(step))) continue;
       const target = targetOf(step);
       if (target === false) {
@@ -493,9 +506,11 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
         }
         continue;
       }
+      resumeAt = 0;
       void show(step, target);
       return;
     }
+    resumeAt = 0;
   }
 
   /** Shows a loaded guide by id (API, permalink, activation), whatever its auto rules say. */
