@@ -11,7 +11,7 @@ import type { ThrottlingConfig, ThrottlingTimestamps } from './guides';
 import { isInTimebox } from './isInTimebox';
 import { MESSAGES } from './messages';
 import { nextDisplayTime, throttlingBypassOf } from './nextDisplayTime';
-import type { RuleContext, RuleResult } from './selectAutoSteps';
+import { evaluateRules, type EligibilityRule, type RuleContext, type RuleResult } from './selectAutoSteps';
 
 /** The clock and scheduling facts the rules of this file read. */
 export interface ScheduleFacts {
@@ -28,15 +28,8 @@ export interface ScheduleFacts {
 /** The base rule context plus the scheduling facts. */
 export type ScheduleRuleContext = RuleContext & { schedule: ScheduleFacts };
 
-/**
- * A rule over {@link ScheduleRuleContext}: the same shape as `EligibilityRule`, which is not generic over
- * its context. Every `EligibilityRule` is also a `ScheduleRule` (its context is a subset), so the two
- * lists can be run together by a runner given a `ScheduleRuleContext`.
- */
-export interface ScheduleRule {
-  name: string;
-  evaluate(ctx: ScheduleRuleContext): RuleResult;
-}
+/** A rule over {@link ScheduleRuleContext}; base `EligibilityRule`s (a narrower context) mix in. */
+export type ScheduleRule = EligibilityRule<ScheduleRuleContext>;
 
 const pass = (reason = 'ok'): RuleResult => ({ pass: true, reason });
 const refuse = (reason: string): RuleResult => ({ pass: false, reason });
@@ -151,17 +144,8 @@ export const SCHEDULE_RULES: readonly ScheduleRule[] = [
   throttlingRule,
 ];
 
-/**
- * Runs rules in order and stops at the first refusal, naming the rule in the reason — `evaluateRules` of
- * shared/selectAutoSteps.ts for a {@link ScheduleRuleContext}. Base `EligibilityRule`s may be mixed in.
- */
-export function evaluateScheduleRules(rules: readonly ScheduleRule[], ctx: ScheduleRuleContext): RuleResult {
-  for (const rule of rules) {
-    const result = rule.evaluate(ctx);
-    if (!result.pass) return { pass: false, reason: `${rule.name}: ${result.reason}` };
-  }
-  return pass();
-}
+/** `evaluateRules` of shared/selectAutoSteps.ts, for schedule rules. */
+export const evaluateScheduleRules: (rules: readonly ScheduleRule[], ctx: ScheduleRuleContext) => RuleResult = evaluateRules;
 
 /** An epoch-ms time as the reasons show it; a time outside Date's range is shown as the raw number. */
 function iso(ms: number): string {

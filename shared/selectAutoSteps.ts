@@ -20,9 +20,9 @@ export interface RuleResult {
   reason: string;
 }
 
-export interface EligibilityRule {
+export interface EligibilityRule<C extends RuleContext = RuleContext> {
   name: string;
-  evaluate(ctx: RuleContext): RuleResult;
+  evaluate(ctx: C): RuleResult;
 }
 
 const pass = (reason = 'ok'): RuleResult => ({ pass: true, reason });
@@ -108,7 +108,7 @@ export const AUTO_DISPLAY_RULES: readonly EligibilityRule[] = [
 ];
 
 /** Runs rules in order and stops at the first refusal, naming the rule in the reason. */
-export function evaluateRules(rules: readonly EligibilityRule[], ctx: RuleContext): RuleResult {
+export function evaluateRules<C extends RuleContext>(rules: readonly EligibilityRule<C>[], ctx: C): RuleResult {
   for (const rule of rules) {
     const result = rule.evaluate(ctx);
     if (!result.pass) return { pass: false, reason: `${rule.name}: ${result.reason}` };

@@ -11,7 +11,7 @@ const VALUE_LIMIT = 256;
 export function collectEventProperties(target: Element, rules: readonly EventPropertyRule[]): Record<string, string> | null {
   let found: Record<string, string> | null = null;
   for (const rule of rules) {
-    const feature = closestMatch(target, rule.featureRules);
+    const feature = matchSelectors(target, rule.featureRules);
     if (!feature) continue;
     const value = rule.selector ? fromSelector(rule.selector) : rule.path ? fromPath(rule.path) : feature.getAttribute(rule.source ?? '');
     if (value === null) continue;
@@ -20,13 +20,15 @@ export function collectEventProperties(target: Element, rules: readonly EventPro
   return found;
 }
 
-function closestMatch(target: Element, selectors: readonly string[]): Element | null {
+/** The closest element (itself or an ancestor) matching one of `selectors`; an invalid selector matches nothing. */
+export function matchSelectors(el: Element, selectors: readonly string[] | undefined): Element | null {
+  if (!selectors?.length) return null;
   for (const selector of selectors) {
     try {
-      const el = target.closest(selector);
-      if (el) return el;
+      const found = el.closest(selector);
+      if (found) return found;
     } catch {
-      // An invalid selector matches nothing.
+      // An invalid selector from the host matches nothing.
     }
   }
   return null;

@@ -5,7 +5,7 @@
  */
 import { AGENT_VERSION, EVENT_PROPERTY_LIMIT_MS, SESSION_INACTIVITY_MS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
 import type { EventPropertyRule } from '../shared/eventPropertyRules';
-import { collectEventProperties } from './collectEventProperties';
+import { collectEventProperties, matchSelectors } from './collectEventProperties';
 import { beaconUrl } from '../shared/beaconUrl';
 import type { UrlTransform } from '../shared/applyUrlTransforms';
 import { enrichEvent, type EnvelopeContext } from '../shared/enrichEvent';
@@ -783,20 +783,6 @@ function sendTail(
     }
     start = end;
   }
-}
-
-/** The closest element matching one of `selectors`; an invalid selector matches nothing. */
-function matchSelectors(el: Element, selectors: string[] | undefined): Element | null {
-  if (!selectors?.length) return null;
-  for (const selector of selectors) {
-    try {
-      const found = el.closest(selector);
-      if (found) return found;
-    } catch {
-      // An invalid selector from the host matches nothing.
-    }
-  }
-  return null;
 }
 
 const PAGES_KEY = '_wm_pages';

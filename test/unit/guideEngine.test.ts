@@ -11,6 +11,23 @@ import { checkStepContent } from '../../shared/validateGuidePayload';
 import { createGuideEngine } from '../../worker/createGuideEngine';
 import { createFakeClock, createFakeTransport, queryOf } from './fakes';
 
+/** The worker init of these tests; `guides` as given (PROBED: the availability probe passed earlier). */
+function engineInit(guides?: WorkerInit['guides']): WorkerInit {
+  return {
+    apiKey: 'k',
+    dataHost: 'http://127.0.0.1:9',
+    contentHost: 'http://127.0.0.1:9',
+    agentVersion: 't',
+    identity: { visitorId: 'v', accountId: 'a' },
+    session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
+    metadata: { visitor: {}, account: {}, parentAccount: {} },
+    utm: {},
+    device: 'desktop',
+    ...(guides ? { guides } : {}),
+  };
+}
+const PROBED: NonNullable<WorkerInit['guides']> = { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } };
+
 const content = { type: 'div', props: { id: 'guide-base' }, children: [{ type: 'p', content: 'Hi' }] };
 const step = (id: string, extra: Partial<Guide['steps'][number]> = {}) => ({ id, guideId: 'g', type: 'lightbox' as const, domJson: content, ...extra });
 const guide = (id: string, extra: Partial<Guide> = {}): Guide => ({ id, launchMethod: 'auto', steps: [step(`${id}-1`)], ...extra });
@@ -69,19 +86,7 @@ describe('guides §4 auto display rules', () => {
 });
 
 describe('guides §7 guide loading and guide events', () => {
-  const config: WorkerInit = {
-    apiKey: 'k',
-    dataHost: 'http://127.0.0.1:9',
-    contentHost: 'http://127.0.0.1:9',
-    agentVersion: 't',
-    identity: { visitorId: 'v', accountId: 'a' },
-    session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
-    metadata: { visitor: {}, account: {}, parentAccount: {} },
-    utm: {},
-    device: 'desktop',
-    // The availability probe passed on an earlier page (its own tests are below).
-    guides: { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } },
-  };
+  const config: WorkerInit = engineInit(PROBED);
 
   function setup(body: unknown) {
     const clock = createFakeClock();
@@ -145,17 +150,7 @@ describe('guides §7 guide loading and guide events', () => {
 });
 
 describe('guides §5, §7, §8 guide loading refusals, probe, 451, POST and timeout', () => {
-  const base: WorkerInit = {
-    apiKey: 'k',
-    dataHost: 'http://127.0.0.1:9',
-    contentHost: 'http://127.0.0.1:9',
-    agentVersion: 't',
-    identity: { visitorId: 'v', accountId: 'a' },
-    session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
-    metadata: { visitor: {}, account: {}, parentAccount: {} },
-    utm: {},
-    device: 'desktop',
-  };
+  const base: WorkerInit = engineInit();
 
   function setup(config: WorkerInit, extra: Partial<Parameters<typeof createGuideEngine>[0]> = {}) {
     const clock = createFakeClock();
@@ -251,18 +246,7 @@ describe('guides §5, §7, §8 guide loading refusals, probe, 451, POST and time
 });
 
 describe('guides §4 control group, step timeout, error rate and continuation expiry in the engine', () => {
-  const config: WorkerInit = {
-    apiKey: 'k',
-    dataHost: 'http://127.0.0.1:9',
-    contentHost: 'http://127.0.0.1:9',
-    agentVersion: 't',
-    identity: { visitorId: 'v', accountId: 'a' },
-    session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
-    metadata: { visitor: {}, account: {}, parentAccount: {} },
-    utm: {},
-    device: 'desktop',
-    guides: { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } },
-  };
+  const config: WorkerInit = engineInit(PROBED);
 
   function setup(body: unknown | (() => unknown)) {
     const clock = createFakeClock();
@@ -343,12 +327,7 @@ describe('guides §4 element activation in the guide load', () => {
       ])),
     });
     const engine = createGuideEngine({
-      config: {
-        apiKey: 'k', dataHost: 'http://127.0.0.1:9', contentHost: 'http://127.0.0.1:9', agentVersion: 't',
-        identity: { visitorId: 'v', accountId: 'a' }, session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
-        metadata: { visitor: {}, account: {}, parentAccount: {} }, utm: {}, device: 'desktop',
-        guides: { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } },
-      },
+      config: engineInit(PROBED),
       ports: { clock, transport }, log: () => undefined, nextSequence: () => 0, isSending: () => true,
     });
     const result = await engine.load('http://h/reports');
@@ -363,12 +342,7 @@ describe('guides §4 element activation in the guide load', () => {
 
 describe('guides §7, §9 content cache, prefetch and cachedGuides', () => {
   const content = JSON.stringify({ type: 'div', props: {}, children: [] });
-  const config: WorkerInit = {
-    apiKey: 'k', dataHost: 'http://127.0.0.1:9', contentHost: 'http://127.0.0.1:9', agentVersion: 't',
-    identity: { visitorId: 'v', accountId: 'a' }, session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
-    metadata: { visitor: {}, account: {}, parentAccount: {} }, utm: {}, device: 'desktop',
-    guides: { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } },
-  };
+  const config: WorkerInit = engineInit(PROBED);
   const byUrl = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `t-${i + 1}`, guideId: 'tour', type: 'lightbox' as const, domUrl: `/c/t-${i + 1}.json` }));
 
   function setup(extra: Partial<WorkerInit['guides']> = {}) {
@@ -435,12 +409,7 @@ describe('guides §7 content prefetch in batches of 10', () => {
       },
     };
     const engine = createGuideEngine({
-      config: {
-        apiKey: 'k', dataHost: 'http://127.0.0.1:9', contentHost: 'http://127.0.0.1:9', agentVersion: 't',
-        identity: { visitorId: 'v', accountId: 'a' }, session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
-        metadata: { visitor: {}, account: {}, parentAccount: {} }, utm: {}, device: 'desktop',
-        guides: { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } },
-      },
+      config: engineInit(PROBED),
       ports: { clock, transport }, log: () => undefined, nextSequence: () => 0, isSending: () => true,
     });
     await engine.load('http://h/');
@@ -450,12 +419,7 @@ describe('guides §7 content prefetch in batches of 10', () => {
 });
 
 describe('guides §3, §8 step stylesheets and scripts', () => {
-  const base: WorkerInit = {
-    apiKey: 'k', dataHost: 'http://127.0.0.1:9', contentHost: 'http://127.0.0.1:9', agentVersion: 't',
-    identity: { visitorId: 'v', accountId: 'a' }, session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
-    metadata: { visitor: {}, account: {}, parentAccount: {} }, utm: {}, device: 'desktop',
-    guides: { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } }, allowedOrigins: ['https://cdn.example'] },
-  };
+  const base: WorkerInit = engineInit({ ...PROBED, allowedOrigins: ['https://cdn.example'] });
   const digest = createHash('sha256').update('window.ran = 1;').digest('base64');
 
   function setup(stepExtra: Record<string, unknown>, cssAnswer?: 'hang') {
