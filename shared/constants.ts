@@ -126,3 +126,6 @@ export const PERMALINK_PARAMS = { guide: 'waymark_guide', step: 'waymark_step', 
 
 /** spec: analytics §8 — an event property collection slower than this is disabled with a critical error. */
 export const EVENT_PROPERTY_LIMIT_MS = 50;
+
+/** spec: guides §9 — how long the global guide CSS (guideCssUrl) is waited for. */
+export const GLOBAL_CSS_WAIT_MS = 5000;

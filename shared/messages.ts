@@ -85,6 +85,10 @@ export const MESSAGES = {
   errorRateExceeded: 'Exceeded error rate limit, dropping guide',
   /** spec: guides §4 — an element-activated guide waited too long. */
   elementActivationTimeout: 'Element activated guide timeout exceeded',
+  /** spec: guides §8 — the load response's global script (globalJsUrl) did not load. */
+  globalScriptFailed: 'Error loading global script',
+  /** spec: guides §8 — the load response's global CSS (guideCssUrl) not there after 5 seconds. */
+  globalCssMissing: 'Unable to find global css after delay',
   /** spec: guides §4 Control group. */
   controlGroup: 'Guide was not shown because this visitor is in a control group of an active experiment for the guide',
 } as const;

@@ -190,6 +190,8 @@ export interface GuideLoadResult {
   activations: Array<{ guideId: string; event: string; selector: string }>;
   /** analytics §3 event property rules from guide.json `features`, collected by the shim on clicks. */
   eventPropertyRules: EventPropertyRule[];
+  /** guides §3 globalJsUrl of the load response, from an allowed origin: a script for every page. */
+  globalScript?: string;
   /** Guides that were loaded but not eligible, with why: what a debugger would show. */
   skipped: Array<{ guideId: string; stepId?: string; reason: string }>;
 }

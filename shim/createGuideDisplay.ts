@@ -200,7 +200,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
    * guides §3 contentUrlJs: the step's script, from an origin the worker allowed, with its SRI integrity
    * when the step has a hash (the browser refuses a script that does not match); 'Failed to load script'.
    */
-  function loadScript({ url, integrity }: { url: string; integrity?: string }): void {
+  function loadScript({ url, integrity }: { url: string; integrity?: string }, failure: string = MESSAGES.scriptLoadFailed): void {
     if (preventCodeInjection || scripts.has(url)) return;
     scripts.add(url);
     const el = document.createElement('script');
@@ -210,7 +210,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       el.integrity = integrity;
       el.crossOrigin = 'anonymous';
     }
-    el.onerror = () => log('error', `${MESSAGES.scriptLoadFailed}: ${url}`);
+    el.onerror = () => log('error', `${failure}: ${url}`);
     document.head.appendChild(el);
   }
 
@@ -384,6 +384,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       candidates = result.ok ? result.value.candidates : [];
       watchActivations(result.ok ? result.value.activations : []);
       if (result.ok) onEventPropertyRules?.(result.value.eventPropertyRules);
+      if (result.ok && result.value.globalScript) loadScript({ url: result.value.globalScript }, MESSAGES.globalScriptFailed);
     } finally {
       loading = false;
     }

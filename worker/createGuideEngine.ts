@@ -3,7 +3,7 @@
  * judge which auto steps may show (shared/selectAutoSteps), resolve step content, and turn the visitor's
  * actions on a shown step into guide events on the guide beacon.
  */
-import { CONTENT_PREFETCH_BATCH, GUIDE_CACHE_TIMEOUT_MS, STYLESHEET_TIMEOUT_MS, GUIDE_EVENT_FLUSH_MS, GUIDES_BLOCKED_FLAG_MS } from '../shared/constants';
+import { CONTENT_PREFETCH_BATCH, GLOBAL_CSS_WAIT_MS, GUIDE_CACHE_TIMEOUT_MS, STYLESHEET_TIMEOUT_MS, GUIDE_EVENT_FLUSH_MS, GUIDES_BLOCKED_FLAG_MS } from '../shared/constants';
 import { isAnonymousVisitorId } from '../shared/identityRules';
 import { requestGuideList } from './requestGuideList';
 import { beaconUrl } from '../shared/beaconUrl';
@@ -74,6 +74,9 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   /** What outlives the page (probe verdict, throttling timestamps, a 451), as the shim kept it. */
   const state: GuideState = { ...config.guides?.state, visitorId: config.identity.visitorId };
   const saveState = () => deps.saveState?.({ ...state, visitorId: config.identity.visitorId });
+
+  /** The last load response's global guide CSS (guideCssUrl), put before every step's own. */
+  let globalCss: string | undefined;
 
   /** A refused load: the spec's callback message, logged with why. */
   function refuse(message: string, why: string): Outcome<never> {
@@ -198,7 +201,10 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     const blocks = checkBuildingBlocks(content, guide.id, step.id);
     if (!blocks.ok) return markFailed(guide, blocks.message);
     content = blocks.content;
-    const css = step.contentUrlCss ? await loadStylesheet(guide, step.contentUrlCss) : undefined;
+    const stepCss = step.contentUrlCss ? await loadStylesheet(guide, step.contentUrlCss) : undefined;
+    // The load response's global guide CSS comes first, so a step's own sheet can override it.
+    const sheets = [globalCss, stepCss].filter((sheet): sheet is string => sheet !== undefined);
+    const css = sheets.length ? sheets.join('\n') : undefined;
     let script: StepToShow['script'];
     if (step.contentUrlJs) {
       // guides §5: scripts only from allowed origins; the page checks the hash itself (SRI integrity).
@@ -232,7 +238,12 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
    * A step's stylesheet (contentUrlCss) from an allowed origin, as text for the overlay's shadow root. One
    * still loading after 10 seconds fails ('Failed to load ... within 10 seconds'); the step shows without it.
    */
-  async function loadStylesheet(guide: Guide, href: string): Promise<string | undefined> {
+  async function loadStylesheet(
+    guide: Guide | null,
+    href: string,
+    waitMs = STYLESHEET_TIMEOUT_MS,
+    timeoutMessage: (url: string) => string = MESSAGES.stylesheetTimeout,
+  ): Promise<string | undefined> {
     const checked = isAllowedAssetUrl(href, `${config.contentHost}/`, allowedOrigins());
     if (!checked.ok) {
       log('error', checked.message);
@@ -242,22 +253,22 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     const cached = contentCache.get(url);
     if (cached && ports.clock.now() - cached.at < GUIDE_CACHE_TIMEOUT_MS) return cached.content as string;
     let timer: unknown;
-    const timeout = new Promise<'timeout'>((resolve) => (timer = ports.clock.setTimeout(() => resolve('timeout'), STYLESHEET_TIMEOUT_MS)));
+    const timeout = new Promise<'timeout'>((resolve) => (timer = ports.clock.setTimeout(() => resolve('timeout'), waitMs)));
     try {
       const answer = await Promise.race([
         ports.transport.request({ method: 'GET', url }).then(async (r) => (r.status >= 200 && r.status < 300 ? r.text() : Promise.reject(new Error(`status ${r.status}`)))),
         timeout,
       ]);
       if (answer === 'timeout') {
-        log('error', MESSAGES.stylesheetTimeout(url));
-        countError(guide);
+        log('error', timeoutMessage(url));
+        if (guide) countError(guide);
         return undefined;
       }
-      contentCache.set(url, { content: answer, at: ports.clock.now(), guideId: guide.id });
+      contentCache.set(url, { content: answer, at: ports.clock.now(), guideId: guide?.id ?? '' });
       return answer;
     } catch (err) {
       log('error', `${MESSAGES.contentLoadFailed}: ${url} (${(err as Error).message})`);
-      countError(guide);
+      if (guide) countError(guide);
       return undefined;
     } finally {
       ports.clock.clearTimeout(timer);
@@ -366,6 +377,16 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       if (String(requestId) !== id) return fail(ERROR_CODES.badPayload, 'a newer guide request replaced this one');
       guides = response.guides;
       const now = ports.clock.now();
+      // guides §3, §8: the response's global CSS for every guide (5 s wait) and global script (allowed origins).
+      globalCss = typeof response.guideCssUrl === 'string' && response.guideCssUrl
+        ? await loadStylesheet(null, response.guideCssUrl, GLOBAL_CSS_WAIT_MS, (u) => `${MESSAGES.globalCssMissing}: ${u}`)
+        : undefined;
+      let globalScript: string | undefined;
+      if (typeof response.globalJsUrl === 'string' && response.globalJsUrl) {
+        const checked = isAllowedAssetUrl(response.globalJsUrl, `${config.contentHost}/`, allowedOrigins());
+        if (checked.ok) globalScript = checked.href;
+        else log('error', `${MESSAGES.globalScriptFailed}: ${checked.message}`);
+      }
       const choice = chooseAutoSteps(response, {
         url,
         device: config.device,
@@ -417,7 +438,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       // analytics §3: event property rules ride on guide.json's features.
       const properties = readEventPropertyRules(response.features);
       for (const problem of properties.problems) log('warn', `guide.json features: ${problem}`);
-      return ok({ candidates, skipped: choice.skipped, activations, eventPropertyRules: properties.rules });
+      return ok({ candidates, skipped: choice.skipped, activations, eventPropertyRules: properties.rules, ...(globalScript ? { globalScript } : {}) });
     },
 
     async stepForGuide(guideId, stepId, reason = 'api') {

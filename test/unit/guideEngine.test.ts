@@ -465,3 +465,40 @@ describe('guides §3, §8 step stylesheets and scripts', () => {
     expect(logs.some((l) => l.includes('https://evil.example') && l.includes('not allowed'))).toBe(true);
   });
 });
+
+describe('guides §3, §8 the load response\'s global CSS and script', () => {
+  function setup(extra: Record<string, unknown>, cssAnswer: 'ok' | 'hang' = 'ok') {
+    const clock = createFakeClock();
+    const logs: string[] = [];
+    const body = { ...load([guide('g', { steps: [step('g-1', { contentUrlCss: '/c/step.css' })] })]), ...extra };
+    const transport = {
+      async request(req: { url: string }) {
+        if (req.url.includes('/guide.json/')) return { status: 200, statusText: 'OK', text: async () => JSON.stringify(body) };
+        if (req.url.endsWith('/c/global.css') && cssAnswer === 'hang') return new Promise<never>(() => undefined);
+        const text = req.url.endsWith('/c/global.css') ? '.global{}' : '.step{}';
+        return { status: 200, statusText: 'OK', text: async () => text };
+      },
+    };
+    const engine = createGuideEngine({ config: engineInit(PROBED), ports: { clock, transport }, log: (_l, m) => void logs.push(m), nextSequence: () => 0, isSending: () => true });
+    return { clock, engine, logs };
+  }
+
+  it('puts guideCssUrl before each step\'s own stylesheet and hands over an allowed globalJsUrl', async () => {
+    const { engine } = setup({ guideCssUrl: '/c/global.css', globalJsUrl: '/c/global.js' });
+    const result = await engine.load('http://h/');
+    expect(result.ok && result.value.candidates[0]?.css).toBe('.global{}\n.step{}');
+    expect(result.ok && result.value.globalScript).toBe('http://127.0.0.1:9/c/global.js');
+  });
+
+  it("'Unable to find global css after delay' after 5 seconds; a global script from elsewhere is refused with 'Error loading global script'", async () => {
+    const { clock, engine, logs } = setup({ guideCssUrl: '/c/global.css', globalJsUrl: 'https://elsewhere.example/g.js' }, 'hang');
+    const pending = engine.load('http://h/');
+    await new Promise((resolve) => setImmediate(resolve));
+    await clock.advance(5000);
+    const result = await pending;
+    expect(logs).toContain('Unable to find global css after delay: http://127.0.0.1:9/c/global.css');
+    expect(logs.some((l) => l.startsWith('Error loading global script: ') && l.includes('https://elsewhere.example'))).toBe(true);
+    expect(result.ok && result.value.globalScript).toBeUndefined();
+    expect(result.ok && result.value.candidates[0]?.css).toBe('.step{}');
+  });
+});
