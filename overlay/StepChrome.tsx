@@ -2,7 +2,7 @@
  * What every step surface shares: the content, the close button (multiplication sign, aria-label close;
  * guides §2), the step position text 'Step {current} of {total}' and the powered-by credit.
  */
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { StepToShow } from '../shared/protocol';
 import type { StepHandlers } from './api';
 import { renderBlocks } from './renderBlocks';
@@ -14,12 +14,21 @@ export interface StepChromeProps {
 }
 
 export function StepChrome({ step, handlers, titleId }: StepChromeProps): ReactNode {
+  // guides §2: a submitted poll shows its thank-you message in place of the step's content.
+  const [thanked, setThanked] = useState(false);
+  const onAction: StepHandlers['onAction'] = (actions, ui, answers) => {
+    if (answers && Object.keys(answers).length) setThanked(true);
+    handlers.onAction(actions, ui, answers);
+  };
+  const thanks = typeof step.attributes.thankYouMessage === 'string' ? step.attributes.thankYouMessage : 'Thank you for your feedback!';
   return (
     <>
       <button type="button" className="wm-close" aria-label="close" onClick={() => handlers.onDismiss({ id: 'close', type: 'BUTTON' })}>
         {'\u00d7'}
       </button>
-      <div id={titleId}>{renderBlocks(step.content, { onAction: handlers.onAction })}</div>
+      <div id={titleId} data-waymark-step="">
+        {thanked ? <p className="wm-thanks" role="status">{thanks}</p> : renderBlocks(step.content, { onAction })}
+      </div>
       {(step.stepCount > 1 || !step.hideCredits) && (
         <div className="wm-footer">
           <span>{step.stepCount > 1 ? `Step ${step.stepIndex + 1} of ${step.stepCount}` : ''}</span>

@@ -12,9 +12,12 @@ export interface UiElement {
   type: string;
 }
 
+/** guides §2, §5 poll answers of a step at submitPoll: poll id -> the raw answer (text, select, checked radio). */
+export type PollAnswers = Record<string, string>;
+
 export interface StepHandlers {
-  /** A building block with actions was clicked. */
-  onAction(actions: GuideAction[], uiElement: UiElement): void;
+  /** A building block with actions was clicked; `answers` when one of them is submitPoll. */
+  onAction(actions: GuideAction[], uiElement: UiElement, answers?: PollAnswers): void;
   /** The close button or Escape (guides §2). */
   onDismiss(uiElement: UiElement | null): void;
 }

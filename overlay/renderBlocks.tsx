@@ -6,7 +6,7 @@
  */
 import { createElement, type ReactNode } from 'react';
 import type { DomNode, GuideAction } from '../shared/guides';
-import type { UiElement } from './api';
+import type { PollAnswers, UiElement } from './api';
 
 const TAGS = new Set([
   'div', 'span', 'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'button', 'img', 'a', 'ul', 'ol', 'li', 'strong',
@@ -20,7 +20,7 @@ const PROPS = new Set([
 ]);
 
 export interface RenderContext {
-  onAction(actions: GuideAction[], ui: UiElement): void;
+  onAction(actions: GuideAction[], ui: UiElement, answers?: PollAnswers): void;
 }
 
 export function renderBlocks(node: DomNode, ctx: RenderContext, key?: number): ReactNode {
@@ -36,12 +36,23 @@ export function renderBlocks(node: DomNode, ctx: RenderContext, key?: number): R
     }
   }
   if (type === 'a' && props.href) props.rel = 'noopener noreferrer';
+  // Uncontrolled form fields: the visitor types, React does not hold their values.
+  if ('value' in props && type !== 'option' && !(type === 'input' && (props.type === 'radio' || props.type === 'checkbox'))) {
+    props.defaultValue = props.value;
+    delete props.value;
+  }
+  if ('checked' in props) {
+    props.defaultChecked = props.checked;
+    delete props.checked;
+  }
   const actions = node.actions?.filter((a) => a && typeof a.action === 'string') ?? [];
   if (actions.length) {
     const ui: UiElement = { id: String(props.id ?? ''), type: type.toUpperCase() };
-    props.onClick = (event: { preventDefault(): void }) => {
+    props.onClick = (event: { preventDefault(): void; currentTarget: Element }) => {
       event.preventDefault();
-      ctx.onAction(actions, ui);
+      // guides §5: poll answers come from text, select and checked radio inputs of the step.
+      const answers = actions.some((a) => a.action === 'submitPoll') ? pollAnswersIn(event.currentTarget) : undefined;
+      ctx.onAction(actions, ui, answers);
     };
     if (type === 'button' && !props.type) props.type = 'button';
   }
@@ -82,4 +93,26 @@ function styleOf(value: unknown): Record<string, string | number> | undefined {
     return undefined;
   }
   return style;
+}
+
+/**
+ * The answers of the step around `from`: every element with `data-poll-id`, a text field or select by its
+ * value, a radio group by its checked input. Empty answers are left out.
+ */
+function pollAnswersIn(from: Element): PollAnswers {
+  const root = from.closest('[data-waymark-step]') ?? from.getRootNode();
+  const answers: PollAnswers = {};
+  for (const el of Array.from((root as ParentNode).querySelectorAll('[data-poll-id]'))) {
+    const id = el.getAttribute('data-poll-id');
+    if (!id) continue;
+    let value: string | undefined;
+    if (el instanceof HTMLInputElement) {
+      if (el.type === 'radio' || el.type === 'checkbox') value = el.checked ? el.value : undefined;
+      else if (el.type !== 'password' && el.type !== 'hidden') value = el.value;
+    } else if (el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement) {
+      value = el.value;
+    }
+    if (value !== undefined && value.trim() !== '') answers[id] = value.trim();
+  }
+  return answers;
 }

@@ -63,6 +63,13 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, blocke
     return reply.send({ stored });
   });
 
+  // guides §7 — the poll beacon: pollResponse events, stored with the guide events.
+  app.get('/data/poll.gif/:apiKey?', async (request: DataRequest, reply) => {
+    const apiKey = requireApiKey(request);
+    await storeBatch(store, apiKey, 'guide', parseJzb(request.query.jzb));
+    return sendGif(reply);
+  });
+
   const guideList = async (apiKey: string, id: string | undefined, payload: unknown) => {
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
       throw new HttpError(400, 'guide.json payload must be an object {visitorId, accountId, url, oldVisitorId, metadata}');

@@ -105,6 +105,10 @@ export interface GuideEventProps {
   ui_element_actions?: Array<{ action: string }>;
   /** guideTimeout: the step seen timeout that ran out, ms. */
   guideSeenTimeoutLength?: number;
+  /** pollResponse (guides §3 "Poll response event properties"). */
+  poll_id?: string;
+  poll_response?: string | number;
+  poll_type?: string;
 }
 
 /** One guide event as sent in the guide beacon's jzb array. */

@@ -118,6 +118,8 @@ export interface Guide {
   lastUpdatedAt?: number;
   redisplay?: GuideRedisplay;
   automations?: Automation[];
+  /** guides §3 polls: id, numericResponses, attributes.type (e.g. FreeForm, PickList, NumberScale, NPSRating, YesNo). */
+  polls?: Array<{ id: string; numericResponses?: unknown; attributes?: { type?: string } }>;
   steps: GuideStep[];
   attributes?: {
     priority?: number;

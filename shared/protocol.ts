@@ -200,7 +200,9 @@ export interface GuideLoadResult {
 export interface StepAction {
   guideId: string;
   stepId: string;
-  action: 'seen' | 'dismiss' | 'advance' | 'previous' | 'snooze' | 'goToStep' | 'activity' | 'timeout';
+  action: 'seen' | 'dismiss' | 'advance' | 'previous' | 'snooze' | 'goToStep' | 'activity' | 'timeout' | 'poll';
+  /** For poll: the raw answers of the step's polls, by poll id. */
+  pollAnswers?: Record<string, string>;
   /** For timeout: why the step was not seen in time (guides §4 Step timeout), and the timeout, ms. */
   timeoutReason?: 'page' | 'element' | 'other';
   timeoutMs?: number;

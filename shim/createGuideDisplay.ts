@@ -186,7 +186,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     const view = await getOverlay();
     if (shown?.step !== step) return false;
     view.show(step, target, {
-      onAction: (actions, ui) => void onAction(step, actions, ui),
+      onAction: (actions, ui, answers) => void onAction(step, actions, ui, answers),
       onDismiss: (ui) => void transition(step, 'dismiss', ui ? { ...ui, actions: ['dismissGuide'] } : null),
     });
     await act('seen', step, { reason: step.reason });
@@ -283,14 +283,14 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     return true;
   }
 
-  async function onAction(step: StepToShow, actions: GuideAction[], ui: UiElement): Promise<void> {
+  async function onAction(step: StepToShow, actions: GuideAction[], ui: UiElement, answers?: Record<string, string>): Promise<void> {
     if (shown?.step !== step) return;
     const activity = { ...ui, actions: actions.map((a) => a.action) };
-    if (!(await runActions(step, actions, activity))) await act('activity', step, { uiElement: activity });
+    if (!(await runActions(step, actions, activity, answers))) await act('activity', step, { uiElement: activity });
   }
 
   /** Runs building-block actions in order; true once one of them moved the guide on (and recorded activity). */
-  async function runActions(step: StepToShow, actions: GuideAction[], activity: UiElementAction): Promise<boolean> {
+  async function runActions(step: StepToShow, actions: GuideAction[], activity: UiElementAction, answers?: Record<string, string>): Promise<boolean> {
     for (const a of actions) {
       const parameter = a.parameters?.[0];
       switch (a.action) {
@@ -318,6 +318,11 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
           if (/^https?:/i.test(href)) window.open(href, '_blank', 'noopener');
           break;
         }
+        case 'submitPoll':
+          // guides §2, §5: the step's poll answers go to the poll beacon; the overlay shows the thank-you.
+          if (answers && Object.keys(answers).length) await act('poll', step, { pollAnswers: answers });
+          else log('info', `guide ${step.guideId} step ${step.stepId}: a poll was submitted without an answer`);
+          break;
         case 'conditionalSplit': {
           // guides §4 Conditional split: the first case whose element exists runs its actions.
           const cases = (a.parameters ?? []) as Array<{ elementPathRule?: unknown; actions?: unknown }>;
@@ -326,7 +331,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
             log('warn', `guide ${step.guideId} step ${step.stepId}: conditional split: no case matched`);
             break;
           }
-          if (Array.isArray(match.actions) && (await runActions(step, match.actions as GuideAction[], activity))) return true;
+          if (Array.isArray(match.actions) && (await runActions(step, match.actions as GuideAction[], activity, answers))) return true;
           break;
         }
         case 'automation': {

@@ -54,6 +54,8 @@ export interface GuideEngine {
   guideIdByName(name: string): Promise<string | null>;
   guideDiagnostics(): Promise<GuideDiagnostics>;
   events: SendQueue;
+  /** The poll beacon's queue (pollResponse). */
+  pollEvents: SendQueue;
 }
 
 export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
@@ -124,7 +126,21 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     log,
   });
 
-  function record(type: GuideEventType, props: GuideEventProps, url: string): void {
+  /** guides §7 — the poll beacon: pollResponse events, on their own queue and endpoint. */
+  const pollEvents = createSendQueue({
+    apiKey: config.apiKey,
+    dataHost: config.dataHost,
+    endpoint: 'poll.gif',
+    mode: 'get-only',
+    delayMs: GUIDE_EVENT_FLUSH_MS,
+    debounce: true,
+    persistKey: deps.persistKey?.replace('guide.gif', 'poll.gif'),
+    params: deps.params,
+    ports,
+    log,
+  });
+
+  function record(type: GuideEventType, props: GuideEventProps, url: string, queue: SendQueue = events): void {
     if (!deps.isSending()) return;
     const event: WireGuideEvent = {
       type,
@@ -138,7 +154,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       tabId: config.session.tabId,
       frameId: config.session.frameId,
     };
-    events.enqueue([{ json: JSON.stringify(event), track: false }]);
+    queue.enqueue([{ json: JSON.stringify(event), track: false }]);
   }
 
   /**
@@ -317,6 +333,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
 
   return {
     events,
+    pollEvents,
 
     async load(url) {
       const settings = config.guides ?? {};
@@ -462,6 +479,23 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
           ui_element_type: ui?.type ?? '',
           ui_element_actions: (ui?.actions ?? []).map((a) => ({ action: a })),
         }, action.url);
+        return ok(null);
+      }
+      if (action.action === 'poll') {
+        // guides §5: numeric polls parse integers, yes/no polls parse the value as an integer; pollResponse
+        // {poll_id, poll_response, duration, poll_type} on the poll beacon.
+        const duration = step.seenState === 'active' && step.lastSeenAt !== undefined ? Math.max(0, ports.clock.now() - step.lastSeenAt) : 0;
+        for (const [pollId, raw] of Object.entries(action.pollAnswers ?? {})) {
+          const poll = guide.polls?.find((p) => p.id === pollId);
+          const type = poll?.attributes?.type ?? 'FreeForm';
+          const numeric = /^(NumberScale|NPSRating|NPS|YesNo)$/i.test(type) || (poll?.numericResponses !== undefined && poll.numericResponses !== false);
+          const value = numeric ? Number.parseInt(raw, 10) : raw;
+          if (numeric && !Number.isFinite(value)) {
+            log('warn', `guide ${guide.id} poll ${pollId}: '${raw}' is not a number; not recorded`);
+            continue;
+          }
+          record('pollResponse', { guide_id: guide.id, guide_step_id: step.id, poll_id: pollId, poll_response: value, duration, poll_type: type }, action.url, pollEvents);
+        }
         return ok(null);
       }
       if (action.action === 'timeout') {

@@ -236,6 +236,7 @@ export function createWorkerApi(ports: WorkerPorts) {
       // What earlier page loads could not send goes first (analytics §9 durability).
       void analytics.restore().then((n) => n && log('info', `sending ${n} events left unsent by an earlier page`));
       void running.guides.events.restore();
+      void running.guides.pollEvents.restore();
       void running.segments.load();
       return ok(null);
     },
@@ -286,11 +287,11 @@ export function createWorkerApi(ports: WorkerPorts) {
       if (!running) return notInitialized();
       // A flush is asked for now: clicks still waiting for a verdict go as they are.
       release(true);
-      const [analytics, guides] = await Promise.all([running.analytics.flush(), running.guides.events.flush()]);
+      const reports = await Promise.all([running.analytics.flush(), running.guides.events.flush(), running.guides.pollEvents.flush()]);
       return ok({
-        sent: analytics.sent + guides.sent,
-        pending: analytics.pending + guides.pending,
-        errors: [...analytics.errors, ...guides.errors],
+        sent: reports.reduce((n, r) => n + r.sent, 0),
+        pending: reports.reduce((n, r) => n + r.pending, 0),
+        errors: reports.flatMap((r) => r.errors),
       });
     },
 

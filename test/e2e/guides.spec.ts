@@ -333,3 +333,27 @@ test.describe('guides §4 automations and conditional split', () => {
     await expect.poll(() => consoleLines.some((l) => l.includes('automation click-ghost skipped: target not found')), { timeout: 6000 }).toBe(true);
   });
 });
+
+test.describe('guides §2, §5 polls and NPS', () => {
+  test('an NPS rating and a free-form answer are stored as pollResponse events from the poll beacon, then the thank-you shows', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('nps');
+    const pollBeacons: string[] = [];
+    page.on('request', (r) => r.url().includes('/data/poll.gif/') && pollBeacons.push(r.url()));
+    await openHostPage('/e2e/nps', hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });` }));
+    const box = page.locator(lightbox);
+    await expect(box).toContainText('How likely are you to recommend us?');
+    await box.getByRole('radio', { name: '9' }).check();
+    await box.getByPlaceholder('Tell us more').fill('Fast and friendly');
+    await box.getByRole('button', { name: 'Submit' }).click();
+    await expect(box.getByRole('status')).toHaveText('Thanks, that helps!');
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const events = await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor }, (e) => e.filter((x) => x.type === 'pollResponse').length === 2);
+    const responses = events.filter((e) => e.type === 'pollResponse').map((e) => e.props);
+    expect(responses).toEqual(expect.arrayContaining([
+      expect.objectContaining({ guide_id: 'e2e-nps', poll_id: 'nps-1', poll_response: 9, poll_type: 'NPSRating' }),
+      expect.objectContaining({ guide_id: 'e2e-nps', poll_id: 'why-1', poll_response: 'Fast and friendly', poll_type: 'FreeForm' }),
+    ]));
+    expect(responses.every((p) => typeof p.duration === 'number')).toBe(true);
+    expect(pollBeacons.length).toBeGreaterThan(0);
+  });
+});

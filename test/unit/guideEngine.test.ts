@@ -502,3 +502,35 @@ describe('guides §3, §8 the load response\'s global CSS and script', () => {
     expect(result.ok && result.value.candidates[0]?.css).toBe('.step{}');
   });
 });
+
+describe('guides §5, §7 poll answers on the poll beacon', () => {
+  it('parses numeric and yes/no answers as integers, keeps free text, skips a non-number, and sends them on poll.gif', async () => {
+    const clock = createFakeClock();
+    const transport = createFakeTransport();
+    const polls = [
+      { id: 'nps', numericResponses: [0, 10], attributes: { type: 'NPSRating' } },
+      { id: 'yn', attributes: { type: 'YesNo' } },
+      { id: 'text' },
+    ];
+    transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify(load([guide('g', { polls })])) });
+    const logs: string[] = [];
+    const engine = createGuideEngine({ config: engineInit(PROBED), ports: { clock, transport }, log: (_l, m) => void logs.push(m), nextSequence: () => 0, isSending: () => true });
+    await engine.load('http://h/');
+    await engine.stepAction({ guideId: 'g', stepId: 'g-1', action: 'seen', reason: 'auto', url: 'http://h/' });
+    await clock.advance(1200);
+    await engine.stepAction({ guideId: 'g', stepId: 'g-1', action: 'poll', url: 'http://h/', pollAnswers: { nps: '8', yn: '1', text: 'nice', 'nps-typo': 'x', bad: 'n' } });
+    await engine.stepAction({ guideId: 'g', stepId: 'g-1', action: 'poll', url: 'http://h/', pollAnswers: { nps: 'ten' } });
+    await clock.advance(1000);
+    const beacons = transport.requests.filter((r) => r.url.includes('/data/poll.gif/k?'));
+    expect(beacons).toHaveLength(1);
+    const sent = (decodeJzb(queryOf(beacons[0]!.url).get('jzb')!) as WireGuideEvent[]).map((e) => [e.type, e.props.poll_id, e.props.poll_response, e.props.poll_type, e.props.duration]);
+    expect(sent).toEqual([
+      ['pollResponse', 'nps', 8, 'NPSRating', 1200],
+      ['pollResponse', 'yn', 1, 'YesNo', 1200],
+      ['pollResponse', 'text', 'nice', 'FreeForm', 1200],
+      ['pollResponse', 'nps-typo', 'x', 'FreeForm', 1200],
+      ['pollResponse', 'bad', 'n', 'FreeForm', 1200],
+    ]);
+    expect(logs).toContain("guide g poll nps: 'ten' is not a number; not recorded");
+  });
+});
