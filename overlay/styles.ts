@@ -22,6 +22,14 @@ export const OVERLAY_CSS = `
 }
 .wm-step button:not(.wm-close):hover { background: #364fc7; }
 .wm-step button:focus-visible, .wm-close:focus-visible { outline: 3px solid #91a7ff; outline-offset: 2px; }
+.wm-step textarea, .wm-step select, .wm-step input:not([type=radio]):not([type=checkbox]) {
+  display: block; width: 100%; box-sizing: border-box; margin: 4px 0 10px; padding: 6px 8px;
+  font: inherit; color: #111827; border: 1px solid #cbd5e1; border-radius: 6px; background: #fff;
+}
+.wm-step [role=radiogroup] { display: flex; flex-wrap: wrap; gap: 6px 12px; margin: 8px 0 12px; }
+.wm-step [role=radiogroup] label { display: inline-flex; align-items: center; gap: 4px; cursor: pointer; }
+.wm-step label { display: block; }
+.wm-thanks { margin: 8px 32px 4px 0; font-weight: 600; color: #111827; }
 .wm-close {
   position: absolute; top: 8px; right: 8px; width: 28px; height: 28px; border: 0; border-radius: 6px;
   background: transparent; color: #6b7280; font: 22px/1 system-ui, sans-serif; cursor: pointer;
