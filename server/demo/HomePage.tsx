@@ -28,6 +28,10 @@ export function HomePage() {
           <button type="button" id="take-tour" className="button" onClick={() => setShowTour((v) => !v)}>
             {showTour ? 'Hide the tour' : 'Take the tour'}
           </button>
+          {/* Activates the demo's feedback guide (server/demo/guides/feedback.json, launch method dom). */}
+          <button type="button" id="give-feedback" className="button">
+            Give feedback
+          </button>
         </div>
         {showTour && (
           <ol className="tour" id="tour-steps">

@@ -26,7 +26,7 @@ describe('demo guides (server/demo/guides), checked with the agent\'s own rules'
   it('pass the agent\'s shape checks of a guide.json response and of step content', async () => {
     const response = await load('visitor-demo', 'http://127.0.0.1:8080/');
     expect(checkGuideLoadResponse(response)).toBeNull();
-    expect(response.guides.map((g) => g.id)).toEqual(['reports-tip', 'settings-tour', 'welcome']);
+    expect(response.guides.map((g) => g.id)).toEqual(['feedback', 'reports-tip', 'settings-tour', 'welcome']);
     for (const guide of response.guides) {
       for (const step of guide.steps) expect(checkStepContent(step.domJson), step.id).toBeNull();
     }
