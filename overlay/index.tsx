@@ -6,6 +6,7 @@
 import { createRoot, type Root } from 'react-dom/client';
 import type { StepToShow } from '../shared/protocol';
 import type { Overlay, OverlayModule, StepHandlers } from './api';
+import { Banner } from './Banner';
 import { Lightbox } from './Lightbox';
 import { OVERLAY_CSS } from './styles';
 import { Tooltip } from './Tooltip';
@@ -40,6 +41,8 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc) => {
       root.render(
         step.type === 'tooltip' && target ? (
           <Tooltip key={key} step={step} target={target} handlers={handlers} />
+        ) : step.type === 'banner' ? (
+          <Banner key={key} step={step} handlers={handlers} />
         ) : (
           <Lightbox key={key} step={step} handlers={handlers} />
         ),

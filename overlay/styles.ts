@@ -38,7 +38,7 @@ export const OVERLAY_CSS = `
 .wm-footer { display: flex; justify-content: space-between; gap: 12px; margin-top: 12px; font-size: 12px; color: #6b7280; }
 .wm-backdrop { position: fixed; inset: 0; background: rgba(15, 23, 42, .45); }
 .wm-lightbox { left: 50%; top: 50%; transform: translate(-50%, -50%); max-height: calc(100vh - 32px); overflow: auto; }
-.wm-banner { left: 0; right: 0; top: 0; border-radius: 0; max-width: none; }
+.wm-banner { left: 0; right: 0; top: 0; border-radius: 0; max-width: none; overflow: auto; box-sizing: border-box; padding-right: 48px; }
 .wm-tooltip { top: 0; left: 0; }
 .wm-caret { position: absolute; width: 11px; height: 11px; background: #fff; transform: rotate(45deg); }
 .wm-sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

@@ -58,6 +58,8 @@ export const TOOLTIP_DEFAULTS = {
   zIndex: 300_000,
 } as const;
 export const LIGHTBOX_DEFAULTS = { width: 500, height: 500, backdropZIndex: 10_000 } as const;
+/** spec: guides §2 — a banner sits at the top by default; default height 500 (its most). */
+export const BANNER_DEFAULTS = { height: 500 } as const;
 
 /**
  * How long the shim gathers captured DOM events before one bridge call hands them to the worker.

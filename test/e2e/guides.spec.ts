@@ -357,3 +357,28 @@ test.describe('guides §2, §5 polls and NPS', () => {
     expect(pollBeacons.length).toBeGreaterThan(0);
   });
 });
+
+test.describe('guides §2 banner', () => {
+  test('a banner spans the top of the viewport without a backdrop, the page stays usable, and the close button dismisses it', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('banner');
+    await openHostPage(
+      '/e2e/banner',
+      hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });`, body: '<button id="page-button" style="margin-top:300px" onclick="window.pressed = true">Page</button>' }),
+    );
+    const banner = page.locator('[data-waymark-overlay] .wm-banner');
+    await expect(banner).toContainText('Scheduled maintenance on Sunday');
+    await expect(banner).toHaveAttribute('role', 'region');
+    const box = (await banner.boundingBox())!;
+    const viewport = page.viewportSize()!;
+    expect(box.y).toBe(0);
+    expect(box.x).toBe(0);
+    expect(box.width).toBe(viewport.width);
+    await expect(page.locator('[data-waymark-overlay] .wm-backdrop')).toHaveCount(0);
+    await page.click('#page-button');
+    expect(await page.evaluate(() => (window as any).pressed)).toBe(true);
+    await banner.getByRole('button', { name: 'close' }).click();
+    await expect(banner).toHaveCount(0);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor }, (e) => e.some((x) => x.type === 'guideDismissed' && x.props.guide_id === 'e2e-banner'));
+  });
+});
