@@ -4,7 +4,7 @@
  * that never see a guide never pay for React.
  */
 import type { GuideAction } from '../shared/guides';
-import type { StepToShow } from '../shared/protocol';
+import type { BadgeToShow, StepToShow } from '../shared/protocol';
 
 /** A clicked element of a guide, for guideActivity. */
 export interface UiElement {
@@ -27,6 +27,8 @@ export interface Overlay {
   show(step: StepToShow, target: Element | null, handlers: StepHandlers): void;
   /** Removes what is shown. */
   hide(): void;
+  /** guides §2: renders these badges on their targets (replacing the previous set); a click opens the guide. */
+  showBadges(badges: Array<{ badge: BadgeToShow; target: Element }>, onOpen: (guideId: string) => void): void;
   /** Removes the overlay's host element and listeners. */
   destroy(): void;
 }

@@ -6,6 +6,7 @@
 import { createRoot, type Root } from 'react-dom/client';
 import type { StepToShow } from '../shared/protocol';
 import type { Overlay, OverlayModule, StepHandlers } from './api';
+import { Badge } from './Badge';
 import { Banner } from './Banner';
 import { Lightbox } from './Lightbox';
 import { OVERLAY_CSS } from './styles';
@@ -25,6 +26,10 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc) => {
   const container = doc.createElement('div');
   shadow.appendChild(container);
   const root: Root = createRoot(container);
+  // Badges live in a layer of their own, beside (and under) the step on screen.
+  const badgeContainer = doc.createElement('div');
+  shadow.insertBefore(badgeContainer, container);
+  const badgeRoot: Root = createRoot(badgeContainer);
   let current: { step: StepToShow; handlers: StepHandlers } | null = null;
 
   // guides §2: Escape (key 27) dismisses a guide that has a dismiss action; every step has the close button.
@@ -52,10 +57,20 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc) => {
       current = null;
       root.render(null);
     },
+    showBadges(badges, onOpen) {
+      badgeRoot.render(
+        <>
+          {badges.map(({ badge, target }) => (
+            <Badge key={badge.guideId} badge={badge} target={target} onOpen={onOpen} />
+          ))}
+        </>,
+      );
+    },
     destroy() {
       current = null;
       doc.removeEventListener('keydown', onKeyDown, true);
       root.unmount();
+      badgeRoot.unmount();
       host.remove();
     },
   };

@@ -29,6 +29,13 @@ export const OVERLAY_CSS = `
 .wm-step [role=radiogroup] { display: flex; flex-wrap: wrap; gap: 6px 12px; margin: 8px 0 12px; }
 .wm-step [role=radiogroup] label { display: inline-flex; align-items: center; gap: 4px; cursor: pointer; }
 .wm-step label { display: block; }
+.wm-badge {
+  position: fixed; top: 0; left: 0; z-index: 299999; display: inline-flex; align-items: center; justify-content: center;
+  padding: 0; border: 2px solid #fff; border-radius: 50%; background: #3b5bdb; color: #fff;
+  font: 700 13px/1 system-ui, sans-serif; cursor: pointer; box-shadow: 0 1px 4px rgba(15, 23, 42, .35); overflow: hidden;
+}
+.wm-badge:focus-visible { outline: 3px solid #91a7ff; outline-offset: 2px; }
+.wm-badge img { display: block; width: 100%; height: 100%; object-fit: cover; }
 .wm-thanks { margin: 8px 32px 4px 0; font-weight: 600; color: #111827; }
 .wm-close {
   position: absolute; top: 8px; right: 8px; width: 28px; height: 28px; border: 0; border-radius: 6px;

@@ -180,6 +180,22 @@ export interface StepToShow {
   script?: { url: string; integrity?: string };
 }
 
+/** guides §2 Badges: where a badge-launched guide's badge goes; a click on it shows the guide (reason badge). */
+export interface BadgeToShow {
+  guideId: string;
+  /** The guide's name, for the badge's accessible label. */
+  label: string;
+  /** CSS selector of the element the badge is placed on. */
+  selector: string;
+  position: BadgePosition;
+  /** An image from an allowed origin; a default "?" mark otherwise. */
+  imageUrl?: string;
+  /** Shown only while the pointer is over the target. */
+  showOnHover: boolean;
+}
+
+export type BadgePosition = 'top-left' | 'top-right' | 'inline' | 'inline-left' | 'inline-right' | 'over';
+
 /** What a guide load hands back: the auto steps to try, in display order. */
 export interface GuideLoadResult {
   candidates: StepToShow[];
@@ -192,6 +208,8 @@ export interface GuideLoadResult {
   eventPropertyRules: EventPropertyRule[];
   /** guides §3 globalJsUrl of the load response, from an allowed origin: a script for every page. */
   globalScript?: string;
+  /** guides §2 badges of badge-launched guides whose rules (but the launch method) allow them. */
+  badges: BadgeToShow[];
   /** Guides that were loaded but not eligible, with why: what a debugger would show. */
   skipped: Array<{ guideId: string; stepId?: string; reason: string }>;
 }

@@ -8,7 +8,7 @@ import type { EventPropertyRule } from '../shared/eventPropertyRules';
 import type { Automation, GuideAction } from '../shared/guides';
 import { matchesContainsRules } from '../shared/matchesContainsRules';
 import { MESSAGES } from '../shared/messages';
-import type { LogLevel, SeenReason, StepAction, StepToShow } from '../shared/protocol';
+import type { BadgeToShow, LogLevel, SeenReason, StepAction, StepToShow } from '../shared/protocol';
 import type { HookName } from '../shared/applyGuideTransition';
 import type { Overlay, OverlayModule, UiElement } from '../overlay/api';
 import type { Bridge } from './createBridge';
@@ -389,6 +389,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       candidates = result.ok ? result.value.candidates : [];
       watchActivations(result.ok ? result.value.activations : []);
       if (result.ok) onEventPropertyRules?.(result.value.eventPropertyRules);
+      badges = result.ok ? result.value.badges : [];
       if (result.ok && result.value.globalScript) loadScript({ url: result.value.globalScript }, MESSAGES.globalScriptFailed);
     } finally {
       loading = false;
@@ -461,10 +462,32 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     }
   }
 
+  /** guides §2 badges of the last load, and the targets they were last drawn on ("guideId=index" keys). */
+  let badges: BadgeToShow[] = [];
+  let drawnBadges: Array<{ badge: BadgeToShow; target: Element }> = [];
+  /** guides §4 Guide loop, badges phase: draws each badge whose target is on the page, redrawing on change. */
+  function placeBadges(): void {
+    const placed: Array<{ badge: BadgeToShow; target: Element }> = [];
+    for (const badge of badges) {
+      let target: Element | null = null;
+      try {
+        target = document.querySelector(badge.selector);
+      } catch {
+        target = null;
+      }
+      if (target) placed.push({ badge, target });
+    }
+    const same = placed.length === drawnBadges.length && placed.every((p, i) => p.badge === drawnBadges[i]!.badge && p.target === drawnBadges[i]!.target);
+    if (same || (!placed.length && !overlay)) return;
+    drawnBadges = placed;
+    void getOverlay().then((v) => v.showBadges(placed, (guideId) => void showGuide(guideId, undefined, 'badge')));
+  }
+
   function tick(): void {
     if (timer !== null) clearTimeout(timer);
     timer = setTimeout(tick, GUIDE_LOOP_IDLE_MS);
     if (loading || paused) return;
+    if (location.href === loadedUrl) placeBadges();
     // guides §9: a guide list is stale after an hour on the same page; ask again.
     if (loadedUrl && location.href === loadedUrl && Date.now() - loadedAt > GUIDE_REQUEST_STALE_MS && !shown) {
       void load(location.href).then(tick);

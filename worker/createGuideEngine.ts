@@ -12,7 +12,7 @@ import type { GuideEventProps, GuideEventType, WireGuideEvent } from '../shared/
 import type { Guide, GuideLoadResponse, GuideStep } from '../shared/guides';
 import { encodeJzb } from '../shared/jzb';
 import { MESSAGES } from '../shared/messages';
-import type { GuideDiagnostics, GuideLoadResult, GuideState, LogLevel, SeenReason, StepAction, StepToShow, WorkerInit } from '../shared/protocol';
+import type { BadgePosition, BadgeToShow, GuideDiagnostics, GuideLoadResult, GuideState, LogLevel, SeenReason, StepAction, StepToShow, WorkerInit } from '../shared/protocol';
 import { applyGuideTransition, type GuideTransition } from '../shared/applyGuideTransition';
 import { ALL_AUTO_RULES, chooseAutoSteps } from '../shared/chooseAutoSteps';
 import { readEventPropertyRules } from '../shared/eventPropertyRules';
@@ -58,6 +58,8 @@ export interface GuideEngine {
   pollEvents: SendQueue;
 }
 
+const BADGE_POSITIONS: BadgePosition[] = ['top-left', 'top-right', 'inline', 'inline-left', 'inline-right', 'over'];
+
 export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   const { config, ports, log } = deps;
   let requestId = 0;
@@ -76,6 +78,25 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   /** What outlives the page (probe verdict, throttling timestamps, a 451), as the shim kept it. */
   const state: GuideState = { ...config.guides?.state, visitorId: config.identity.visitorId };
   const saveState = () => deps.saveState?.({ ...state, visitorId: config.identity.visitorId });
+
+  /** A guide's badge (guides §2): attributes.badge {position, imageUrl, showOnHover, isOnlyShowOnce, elementPathRule}. */
+  function badgeOf(guide: Guide): BadgeToShow[] {
+    const badge = (guide.attributes?.badge ?? {}) as { position?: unknown; imageUrl?: unknown; showOnHover?: unknown; isOnlyShowOnce?: unknown; elementPathRule?: unknown };
+    if (badge.isOnlyShowOnce === true && guide.steps.some((s) => s.seenState && s.seenState !== 'none')) return [];
+    const selector = typeof badge.elementPathRule === 'string' && badge.elementPathRule ? badge.elementPathRule : guide.steps[0]?.elementPathRule;
+    if (!selector) {
+      log('warn', `guide ${guide.id}: a badge needs attributes.badge.elementPathRule or a first step with an elementPathRule`);
+      return [];
+    }
+    const position = BADGE_POSITIONS.includes(badge.position as BadgePosition) ? (badge.position as BadgePosition) : 'top-right';
+    let imageUrl: string | undefined;
+    if (typeof badge.imageUrl === 'string' && badge.imageUrl) {
+      const checked = isAllowedAssetUrl(badge.imageUrl, `${config.contentHost}/`, allowedOrigins());
+      if (checked.ok) imageUrl = checked.href;
+      else log('warn', `guide ${guide.id} badge image: ${checked.message}`);
+    }
+    return [{ guideId: guide.id, label: guide.name ?? guide.id, selector, position, showOnHover: badge.showOnHover === true, ...(imageUrl ? { imageUrl } : {}) }];
+  }
 
   /** The last load response's global guide CSS (guideCssUrl), put before every step's own. */
   let globalCss: string | undefined;
@@ -452,10 +473,16 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       });
       // Later steps of the guides that may show (and the activated ones), fetched while the visitor reads.
       void prefetch([...new Set([...candidates.map((c) => c.guideId), ...activations.map((a) => a.guideId)])].flatMap((id) => guides.filter((g) => g.id === id)));
+      // guides §2 Badges: badge-launched guides, judged like activations; isOnlyShowOnce hides a seen guide's badge.
+      const badgeChoice = chooseAutoSteps(
+        { ...response, guides: response.guides.filter((g) => launchMethods(g).includes('badge')) },
+        { url, device: config.device, schedule: { now, recentChanges }, rules: ALL_AUTO_RULES.filter((r) => r.name !== 'launchMethod' && r.name !== 'throttling' && r.name !== 'notDismissed') },
+      );
+      const badges = badgeChoice.eligible.flatMap(({ guide }) => badgeOf(guide));
       // analytics §3: event property rules ride on guide.json's features.
       const properties = readEventPropertyRules(response.features);
       for (const problem of properties.problems) log('warn', `guide.json features: ${problem}`);
-      return ok({ candidates, skipped: choice.skipped, activations, eventPropertyRules: properties.rules, ...(globalScript ? { globalScript } : {}) });
+      return ok({ candidates, skipped: choice.skipped, activations, badges, eventPropertyRules: properties.rules, ...(globalScript ? { globalScript } : {}) });
     },
 
     async stepForGuide(guideId, stepId, reason = 'api') {

@@ -382,3 +382,34 @@ test.describe('guides §2 banner', () => {
     await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor }, (e) => e.some((x) => x.type === 'guideDismissed' && x.props.guide_id === 'e2e-banner'));
   });
 });
+
+test.describe('guides §2 badges', () => {
+  test('a badge sits on the top-right corner of its target, opens its guide (reason badge), and with isOnlyShowOnce is gone on the next page', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('badge');
+    await openHostPage(
+      '/e2e/badge',
+      hostPage({
+        init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });`,
+        body: '<div id="e2e-badge-target" style="margin:120px 0 0 200px;width:240px;height:60px;background:#eef">Revenue</div>',
+      }),
+    );
+    const badge = page.locator('[data-waymark-overlay] .wm-badge');
+    await expect(badge).toHaveAttribute('aria-label', 'Open guide: What is this?');
+    const target = (await page.locator('#e2e-badge-target').boundingBox())!;
+    await expect.poll(async () => {
+      const b = (await badge.boundingBox())!;
+      // Centred on the target's top-right corner.
+      return [Math.round(b.x + b.width / 2 - (target.x + target.width)), Math.round(b.y + b.height / 2 - target.y)];
+    }).toEqual([0, 0]);
+    await badge.click();
+    await expect(page.locator(lightbox)).toContainText('Revenue explained');
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const events = await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor }, (e) => e.some((x) => x.type === 'guideSeen'));
+    expect(events.find((e) => e.type === 'guideSeen')!.props).toMatchObject({ guide_id: 'e2e-badge', reason: 'badge' });
+
+    await page.reload();
+    await agentReady(page);
+    await page.waitForTimeout(1500);
+    await expect(badge).toHaveCount(0);
+  });
+});
