@@ -9,7 +9,7 @@ import type { Automation, GuideAction } from '../shared/guides';
 import { matchesContainsRules } from '../shared/matchesContainsRules';
 import { MESSAGES } from '../shared/messages';
 import type { BadgeToShow, LogLevel, SeenReason, StepAction, StepToShow } from '../shared/protocol';
-import type { HookName } from '../shared/applyGuideTransition';
+import { CANCELABLE_HOOK_OF, type HookName } from '../shared/applyGuideTransition';
 import type { Overlay, OverlayModule, UiElement } from '../overlay/api';
 import type { Bridge } from './createBridge';
 
@@ -152,12 +152,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
   function targetOf(step: StepToShow): Element | null | false {
     if (step.type !== 'tooltip') return null;
     if (!step.elementPathRule) return false;
-    let el: Element | null;
-    try {
-      el = document.querySelector(step.elementPathRule);
-    } catch {
-      return false;
-    }
+    const el = queryOrNull(step.elementPathRule);
     if (!el) return false;
     const rect = el.getBoundingClientRect();
     if (rect.width <= 0 && rect.height <= 0) return false;
@@ -221,13 +216,6 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     void getOverlay().then((v) => v.hide());
   }
 
-  const CANCELABLE: Record<'advance' | 'previous' | 'dismiss' | 'snooze' | 'goToStep', HookName> = {
-    advance: 'beforeAdvance',
-    previous: 'beforePrevious',
-    dismiss: 'beforeDismiss',
-    snooze: 'beforeSnooze',
-    goToStep: 'beforeAdvance',
-  };
   const NOTICE: Partial<Record<StepAction['action'], GuideNoticeName>> = {
     advance: 'advanced',
     goToStep: 'advanced',
@@ -247,8 +235,10 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     extra: Partial<StepAction> = {},
   ): Promise<boolean> {
     if (shown?.step !== step) return false;
-    if (!runHooks(CANCELABLE[action], step)) {
-      log('info', `guide ${step.guideId}: ${CANCELABLE[action]} canceled ${action}`);
+    // The state machine names the hook that may cancel each transition.
+    const hook = CANCELABLE_HOOK_OF[action]!;
+    if (!runHooks(hook, step)) {
+      log('info', `guide ${step.guideId}: ${hook} canceled ${action}`);
       return false;
     }
     if (ui) await act('activity', step, { uiElement: ui });
@@ -326,7 +316,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
         case 'conditionalSplit': {
           // guides §4 Conditional split: the first case whose element exists runs its actions.
           const cases = (a.parameters ?? []) as Array<{ elementPathRule?: unknown; actions?: unknown }>;
-          const match = cases.find((c) => typeof c?.elementPathRule === 'string' && exists(c.elementPathRule));
+          const match = cases.find((c) => typeof c?.elementPathRule === 'string' && queryOrNull(c.elementPathRule) !== null);
           if (!match) {
             log('warn', `guide ${step.guideId} step ${step.stepId}: conditional split: no case matched`);
             break;
@@ -345,14 +335,6 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     return false;
   }
 
-  function exists(selector: string): boolean {
-    try {
-      return document.querySelector(selector) !== null;
-    } catch {
-      return false;
-    }
-  }
-
   /**
    * guides §4 Automation: find the target (10 tries, 250 ms apart), skip it when missing or disabled; autofill
    * sets the value as typing would (input and change events), autoclick clicks after 500 ms.
@@ -361,7 +343,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     const rules = Array.isArray(automation.target?.elementPathRules) ? automation.target.elementPathRules : [];
     let el: HTMLElement | null = null;
     for (let attempt = 0; attempt < AUTOMATION_RETRIES && !el; attempt++) {
-      el = rules.map((r) => (exists(r) ? document.querySelector<HTMLElement>(r) : null)).find((x) => x) ?? null;
+      el = (rules.map(queryOrNull).find((x) => x) ?? null) as HTMLElement | null;
       if (!el) await new Promise((resolve) => setTimeout(resolve, AUTOMATION_RETRY_MS));
     }
     const name = `guide ${step.guideId} automation ${automation.id}`;
@@ -469,12 +451,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
   function placeBadges(): void {
     const placed: Array<{ badge: BadgeToShow; target: Element }> = [];
     for (const badge of badges) {
-      let target: Element | null = null;
-      try {
-        target = document.querySelector(badge.selector);
-      } catch {
-        target = null;
-      }
+      const target = queryOrNull(badge.selector);
       if (target) placed.push({ badge, target });
     }
     const same = placed.length === drawnBadges.length && placed.every((p, i) => p.badge === drawnBadges[i]!.badge && p.target === drawnBadges[i]!.target);
@@ -627,3 +604,12 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
 
 /** A clicked element of a guide with the actions it ran, for guideActivity. */
 type UiElementAction = UiElement & { actions: string[] };
+
+/** The first element matching `selector` (a guide author's), or null, also for a selector that does not parse. */
+function queryOrNull(selector: string): Element | null {
+  try {
+    return document.querySelector(selector);
+  } catch {
+    return null;
+  }
+}

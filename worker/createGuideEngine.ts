@@ -5,6 +5,7 @@
  */
 import { CONTENT_PREFETCH_BATCH, GLOBAL_CSS_WAIT_MS, GUIDE_CACHE_TIMEOUT_MS, STYLESHEET_TIMEOUT_MS, GUIDE_EVENT_FLUSH_MS, GUIDES_BLOCKED_FLAG_MS } from '../shared/constants';
 import { isAnonymousVisitorId } from '../shared/identityRules';
+import { raceTimeout, TIMED_OUT } from './raceTimeout';
 import { requestGuideList } from './requestGuideList';
 import { beaconUrl } from '../shared/beaconUrl';
 import { ERROR_CODES, fail, ok, type Outcome } from '../shared/errors';
@@ -75,6 +76,9 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   /** The last load's verdict per guide, for guideDiagnostics. */
   const verdicts = new Map<string, { candidate: boolean; reason: string }>();
   let diagnostics: Omit<GuideDiagnostics, 'guides'> = { url: '', loadedAt: null, loadError: null };
+  /** guides §5: script, style and content URLs only from the content host and the configured origins. */
+  const assetOrigins = [config.contentHost, ...(config.guides?.allowedOrigins ?? [])];
+  const checkAsset = (url: string) => isAllowedAssetUrl(url, `${config.contentHost}/`, assetOrigins);
   /** What outlives the page (probe verdict, throttling timestamps, a 451), as the shim kept it. */
   const state: GuideState = { ...config.guides?.state, visitorId: config.identity.visitorId };
   const saveState = () => deps.saveState?.({ ...state, visitorId: config.identity.visitorId });
@@ -91,7 +95,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     const position = BADGE_POSITIONS.includes(badge.position as BadgePosition) ? (badge.position as BadgePosition) : 'top-right';
     let imageUrl: string | undefined;
     if (typeof badge.imageUrl === 'string' && badge.imageUrl) {
-      const checked = isAllowedAssetUrl(badge.imageUrl, `${config.contentHost}/`, allowedOrigins());
+      const checked = checkAsset(badge.imageUrl);
       if (checked.ok) imageUrl = checked.href;
       else log('warn', `guide ${guide.id} badge image: ${checked.message}`);
     }
@@ -187,7 +191,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   /** A step's content: inline, cached, or fetched from an allowed origin and verified against its hash. */
   async function loadContent(guide: Guide, step: GuideStep): Promise<Outcome<unknown>> {
     if (step.domJson !== undefined || !step.domUrl) return ok(step.domJson);
-    const checked = isAllowedAssetUrl(step.domUrl, `${config.contentHost}/`, [config.contentHost, ...(config.guides?.allowedOrigins ?? [])]);
+    const checked = checkAsset(step.domUrl);
     if (!checked.ok) return markFailed(guide, checked.message);
     const url = checked.href;
     const key = `${url}\u0000${step.hashes?.domHash ?? ''}`;
@@ -245,7 +249,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     let script: StepToShow['script'];
     if (step.contentUrlJs) {
       // guides §5: scripts only from allowed origins; the page checks the hash itself (SRI integrity).
-      const checked = isAllowedAssetUrl(step.contentUrlJs, `${config.contentHost}/`, allowedOrigins());
+      const checked = checkAsset(step.contentUrlJs);
       if (!checked.ok) return markFailed(guide, checked.message);
       script = { url: checked.href, integrity: sriOf(step.hashes?.contentJsHash) };
     }
@@ -269,7 +273,6 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     });
   }
 
-  const allowedOrigins = () => [config.contentHost, ...(config.guides?.allowedOrigins ?? [])];
 
   /**
    * A step's stylesheet (contentUrlCss) from an allowed origin, as text for the overlay's shadow root. One
@@ -281,7 +284,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     waitMs = STYLESHEET_TIMEOUT_MS,
     timeoutMessage: (url: string) => string = MESSAGES.stylesheetTimeout,
   ): Promise<string | undefined> {
-    const checked = isAllowedAssetUrl(href, `${config.contentHost}/`, allowedOrigins());
+    const checked = checkAsset(href);
     if (!checked.ok) {
       log('error', checked.message);
       return undefined;
@@ -289,14 +292,13 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     const url = checked.href;
     const cached = contentCache.get(url);
     if (cached && ports.clock.now() - cached.at < GUIDE_CACHE_TIMEOUT_MS) return cached.content as string;
-    let timer: unknown;
-    const timeout = new Promise<'timeout'>((resolve) => (timer = ports.clock.setTimeout(() => resolve('timeout'), waitMs)));
     try {
-      const answer = await Promise.race([
+      const answer = await raceTimeout(
+        ports.clock,
         ports.transport.request({ method: 'GET', url }).then(async (r) => (r.status >= 200 && r.status < 300 ? r.text() : Promise.reject(new Error(`status ${r.status}`)))),
-        timeout,
-      ]);
-      if (answer === 'timeout') {
+        waitMs,
+      );
+      if (answer === TIMED_OUT) {
         log('error', timeoutMessage(url));
         if (guide) countError(guide);
         return undefined;
@@ -307,8 +309,6 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       log('error', `${MESSAGES.contentLoadFailed}: ${url} (${(err as Error).message})`);
       if (guide) countError(guide);
       return undefined;
-    } finally {
-      ports.clock.clearTimeout(timer);
     }
   }
 
@@ -421,7 +421,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
         : undefined;
       let globalScript: string | undefined;
       if (typeof response.globalJsUrl === 'string' && response.globalJsUrl) {
-        const checked = isAllowedAssetUrl(response.globalJsUrl, `${config.contentHost}/`, allowedOrigins());
+        const checked = checkAsset(response.globalJsUrl);
         if (checked.ok) globalScript = checked.href;
         else log('error', `${MESSAGES.globalScriptFailed}: ${checked.message}`);
       }

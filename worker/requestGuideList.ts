@@ -9,6 +9,7 @@ import { beaconUrl } from '../shared/beaconUrl';
 import { encodeJzb } from '../shared/jzb';
 import { MESSAGES } from '../shared/messages';
 import type { WorkerPorts } from './ports';
+import { raceTimeout, TIMED_OUT } from './raceTimeout';
 
 /** What a guide.json request carries (guides §7): the jzb payload. */
 export interface GuideListPayload {
@@ -77,16 +78,6 @@ export async function requestGuideList(ports: WorkerPorts, req: GuideListRequest
   })();
   if (!req.timeoutMs || req.timeoutMs <= 0 || !Number.isFinite(req.timeoutMs)) return attempt;
   // spec: guides §8 — the guide load timeout aborts the load: a late answer is ignored.
-  let timer: unknown;
-  const timeout = new Promise<GuideListAnswer>((resolve) => {
-    timer = ports.clock.setTimeout(
-      () => resolve({ kind: 'timeout', message: `guide.json did not answer within ${req.timeoutMs} ms (guideTimeout)` }),
-      req.timeoutMs!,
-    );
-  });
-  try {
-    return await Promise.race([attempt, timeout]);
-  } finally {
-    ports.clock.clearTimeout(timer);
-  }
+  const answer = await raceTimeout(ports.clock, attempt, req.timeoutMs);
+  return answer === TIMED_OUT ? { kind: 'timeout', message: `guide.json did not answer within ${req.timeoutMs} ms (guideTimeout)` } : answer;
 }
