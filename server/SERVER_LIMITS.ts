@@ -15,6 +15,8 @@ export const SERVER_LIMITS = {
    * keeps one request from holding the database for long.
    */
   maxEventsPerBatch: 10_000,
+  /** Longest `source` beacon parameter kept (analytics §7; ours are `worker` and `pagehide`). */
+  maxSourceLength: 32,
   /** `/api/events` page size: default and maximum. */
   defaultListLimit: 1000,
   maxListLimit: 10_000,

@@ -15,6 +15,8 @@ export interface EventFilter {
   kind?: EventKind;
   type?: string;
   visitorId?: string;
+  /** The `source` query parameter of the beacon that stored the event (analytics §7): `worker`, `pagehide`. */
+  source?: string;
   /** Most events returned, oldest first. */
   limit: number;
 }
@@ -47,8 +49,9 @@ export interface EventStore {
   /**
    * Stores a batch in one statement and returns how many rows are new. An event whose
    * (api key, kind, tabId, frameId, sequence) is already stored is skipped: a retried batch is stored once.
+   * `source` is the beacon's `source` parameter: which sender's copy arrived first.
    */
-  insertBatch(apiKey: string, kind: EventKind, events: ReceivedEvent[], receivedAt: number): Promise<number>;
+  insertBatch(apiKey: string, kind: EventKind, events: ReceivedEvent[], receivedAt: number, source?: string): Promise<number>;
   /** Event bodies as received, in arrival order. */
   listEvents(filter: EventFilter): Promise<unknown[]>;
   /** For each (guide, step) the visitor has events for, the latest state-setting guide event. */
@@ -72,6 +75,7 @@ create table if not exists events (
   sequence int,
   body jsonb not null
 );
+alter table events add column if not exists source text;
 create unique index if not exists events_once_per_page
   on events (api_key, kind, tab_id, frame_id, sequence) where tab_id is not null and sequence is not null;
 create index if not exists events_by_visitor on events (api_key, kind, visitor_id);
@@ -80,9 +84,9 @@ create index if not exists events_by_visitor on events (api_key, kind, visitor_i
 // One statement per batch whatever its size: the rows travel as one JSON parameter, so there is no limit on
 // bound parameters, and `with ordinality` keeps the batch's order in the bigserial ids (arrival order).
 const INSERT = `
-insert into events (api_key, kind, type, visitor_id, account_id, browser_time, received_at, tab_id, frame_id, sequence, body)
+insert into events (api_key, kind, type, visitor_id, account_id, browser_time, received_at, tab_id, frame_id, sequence, source, body)
 select $1, $2, r.e->>'type', r.e->>'visitorId', r.e->>'accountId', (r.e->>'browserTime')::bigint, $3,
-       r.e->>'tabId', coalesce(r.e->>'frameId', ''), (r.e->>'sequence')::int, r.e->'body'
+       r.e->>'tabId', coalesce(r.e->>'frameId', ''), (r.e->>'sequence')::int, $5, r.e->'body'
 from jsonb_array_elements($4::jsonb) with ordinality as r(e, ord)
 order by r.ord
 on conflict do nothing
@@ -116,7 +120,7 @@ export function createEventStore(db: Database): EventStore {
       await db.exec(SCHEMA);
     },
 
-    async insertBatch(apiKey, kind, events, receivedAt) {
+    async insertBatch(apiKey, kind, events, receivedAt, source) {
       if (events.length === 0) return 0;
       const rows = events.map((event) => ({
         type: event.type,
@@ -142,7 +146,7 @@ export function createEventStore(db: Database): EventStore {
         throw new HttpError(400, `events cannot be serialized: ${(err as Error).message}`);
       }
       try {
-        const result = await db.query<{ id: unknown }>(INSERT, [apiKey, kind, receivedAt, json]);
+        const result = await db.query<{ id: unknown }>(INSERT, [apiKey, kind, receivedAt, json, source ?? null]);
         return result.rows.length;
       } catch (err) {
         rethrowAsClientDataError(err, 'events');
@@ -160,6 +164,7 @@ export function createEventStore(db: Database): EventStore {
       add('kind', filter.kind);
       add('type', filter.type);
       add('visitor_id', filter.visitorId);
+      add('source', filter.source);
       params.push(filter.limit);
       const sql = `select body from events where ${where.join(' and ')} order by id limit $${params.length}`;
       const result = await db.query<{ body: unknown }>(sql, params);

@@ -10,7 +10,7 @@ type Query = Record<string, string | string[] | undefined>;
 
 /** Registers `GET /api/events` and `GET /api/health`. */
 export function registerApiRoutes(app: FastifyInstance, store: EventStore): void {
-  /** `{ events: [...] }`: stored bodies in arrival order, filtered by apiKey (required), kind, type, visitorId. */
+  /** `{ events: [...] }`: stored bodies in arrival order, filtered by apiKey (required), kind, type, visitorId, source. */
   app.get('/api/events', async (request: FastifyRequest<{ Querystring: Query }>) => {
     const query = request.query;
     const apiKey = one(query, 'apiKey');
@@ -25,6 +25,7 @@ export function registerApiRoutes(app: FastifyInstance, store: EventStore): void
       kind: kind as EventKind | undefined,
       type: one(query, 'type'),
       visitorId: one(query, 'visitorId'),
+      source: one(query, 'source'),
       limit,
     });
     return { events };

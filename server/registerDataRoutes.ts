@@ -11,6 +11,7 @@ import type { GuideCatalog } from './createGuideCatalog';
 import { HttpError } from './HttpError';
 import { parseJzb } from './parseJzb';
 import { eventsOfBody, requireApiKey, single } from './readDataRequest';
+import { SERVER_LIMITS } from './SERVER_LIMITS';
 
 /** What the data routes use. */
 export interface DataRoutesOptions {
@@ -37,7 +38,7 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, blocke
   // rather than a 404.
   app.get('/data/ptm.gif/:apiKey?', async (request: DataRequest, reply) => {
     const apiKey = requireApiKey(request);
-    await storeBatch(store, apiKey, 'analytics', parseJzb(request.query.jzb));
+    await storeBatch(store, apiKey, 'analytics', parseJzb(request.query.jzb), sourceOf(request));
     return sendGif(reply);
   });
 
@@ -45,28 +46,28 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, blocke
   // sends the same JSON as text/plain.
   app.post('/data/ptm.gif/:apiKey?', async (request: DataRequest, reply) => {
     const apiKey = requireApiKey(request);
-    const stored = await storeBatch(store, apiKey, 'analytics', eventsOfBody(request.body));
+    const stored = await storeBatch(store, apiKey, 'analytics', eventsOfBody(request.body), sourceOf(request));
     return reply.send({ stored });
   });
 
   // spec: guides §7 — guide events, and the availability probe (jzb of []), which stores nothing.
   app.get('/data/guide.gif/:apiKey?', async (request: DataRequest, reply) => {
     const apiKey = requireApiKey(request);
-    await storeBatch(store, apiKey, 'guide', parseJzb(request.query.jzb));
+    await storeBatch(store, apiKey, 'guide', parseJzb(request.query.jzb), sourceOf(request));
     return sendGif(reply);
   });
 
   // Not in the observed traffic, accepted so an agent that POSTs a long guide batch is not lost.
   app.post('/data/guide.gif/:apiKey?', async (request: DataRequest, reply) => {
     const apiKey = requireApiKey(request);
-    const stored = await storeBatch(store, apiKey, 'guide', eventsOfBody(request.body));
+    const stored = await storeBatch(store, apiKey, 'guide', eventsOfBody(request.body), sourceOf(request));
     return reply.send({ stored });
   });
 
   // guides §7 — the poll beacon: pollResponse events, stored with the guide events.
   app.get('/data/poll.gif/:apiKey?', async (request: DataRequest, reply) => {
     const apiKey = requireApiKey(request);
-    await storeBatch(store, apiKey, 'guide', parseJzb(request.query.jzb));
+    await storeBatch(store, apiKey, 'guide', parseJzb(request.query.jzb), sourceOf(request));
     return sendGif(reply);
   });
 
@@ -104,6 +105,19 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, blocke
   });
 }
 
-async function storeBatch(store: EventStore, apiKey: string, kind: EventKind, payload: unknown): Promise<number> {
-  return store.insertBatch(apiKey, kind, checkEventBatch(payload), Date.now());
+async function storeBatch(store: EventStore, apiKey: string, kind: EventKind, payload: unknown, source: string | undefined): Promise<number> {
+  return store.insertBatch(apiKey, kind, checkEventBatch(payload), Date.now(), source);
+}
+
+/**
+ * The beacon's `source` (analytics §7): which sender sent it, `worker` or `pagehide` from this agent; any
+ * short name from another agent is kept as given.
+ */
+function sourceOf(request: DataRequest): string | undefined {
+  const source = single(request.query.source, 'source');
+  if (source === undefined || source === '') return undefined;
+  if (source.length > SERVER_LIMITS.maxSourceLength) {
+    throw new HttpError(400, `source is longer than ${SERVER_LIMITS.maxSourceLength} characters`);
+  }
+  return source;
 }

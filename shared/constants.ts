@@ -10,6 +10,11 @@ export const AGENT_VERSION = '0.1.0';
 export const GET_URL_LIMIT = 1900;
 /** spec: analytics §9 — the "send silo": one POST body carries at most this many characters. */
 export const SEND_SILO_LIMIT = 65536;
+/**
+ * spec: analytics §7 — the event beacon's `source` parameter. The spec names it without a meaning; ours says
+ * which sender sent the beacon, so the collector can tell the worker's queue from the page-hide tail.
+ */
+export const BEACON_SOURCE = { worker: 'worker', pageHide: 'pagehide' } as const;
 /** spec: analytics §9 — compression ratios assumed when estimating a batch before compressing it. */
 export const COMPRESSION_RATIOS = [2.5, 3.75, 5] as const;
 /** spec: analytics §9 — failures after which a queued batch is dropped. */

@@ -3,7 +3,7 @@
  * main thread, so it does only what needs the page: read options and storage, listen to the DOM, and
  * hand the rest to the worker. No method ever throws into the host: failures are logged.
  */
-import { AGENT_VERSION, EVENT_PROPERTY_LIMIT_MS, SESSION_INACTIVITY_MS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
+import { AGENT_VERSION, BEACON_SOURCE, EVENT_PROPERTY_LIMIT_MS, SESSION_INACTIVITY_MS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
 import type { EventPropertyRule } from '../shared/eventPropertyRules';
 import { collectEventProperties, matchSelectors } from './collectEventProperties';
 import { beaconUrl } from '../shared/beaconUrl';
@@ -776,7 +776,7 @@ function sendTail(
     let size = 12;
     while (end < jsons.length && (end === start || size + jsons[end]!.length + 1 <= TAIL_BODY_LIMIT)) size += jsons[end++]!.length + 1;
     const body = `{"events":[${jsons.slice(start, end).join(',')}]}`;
-    const url = beaconUrl(init.dataHost, 'ptm.gif', init.apiKey, { v: AGENT_VERSION, ct: Date.now(), s: body.length });
+    const url = beaconUrl(init.dataHost, 'ptm.gif', init.apiKey, { v: AGENT_VERSION, ct: Date.now(), s: body.length, source: BEACON_SOURCE.pageHide });
     // A string body goes as text/plain: no CORS preflight, which a page being unloaded could not wait for.
     if (!navigator.sendBeacon?.(url, body)) {
       void fetch(url, { method: 'POST', body, keepalive: true, credentials: 'omit', mode: 'no-cors' }).catch(() => undefined);

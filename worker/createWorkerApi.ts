@@ -2,7 +2,7 @@
  * The one object the worker exposes over Comlink. It owns the event pipeline (enrich, batch, compress,
  * send, retry) and the guide engine; the shim only hands over batches of captured events and DOM facts.
  */
-import { AGENT_VERSION, EVENT_SEND_DELAY_MS } from '../shared/constants';
+import { AGENT_VERSION, BEACON_SOURCE, EVENT_SEND_DELAY_MS } from '../shared/constants';
 import type { EnvelopeContext } from '../shared/enrichEvent';
 import type { CapturedEvent } from '../shared/events';
 import { annotateFrustration, createRageClickDetector, createUTurnDetector } from '../shared/detectFrustration';
@@ -146,6 +146,7 @@ export function createWorkerApi(ports: WorkerPorts) {
       const beaconParams = () => ({
         // spec: analytics §7 — acc, the encoded account id when set.
         acc: config.identity.accountId ? toBase64Url(new TextEncoder().encode(config.identity.accountId)) : undefined,
+        source: BEACON_SOURCE.worker,
       });
       // analytics §4, §5: signed metadata given but invalid is logged and events go unsigned ('enabled');
       // with 'required', nothing is written without valid signed metadata (the action is refused).

@@ -105,6 +105,9 @@ test.describe('analytics §7, §9 delivery under faults', () => {
     // The button click and the click on the link that navigated away, each stored once.
     const clicks = await storedEvents(serverUrl, { apiKey: 'e2e-delivery', visitorId: visitor, type: 'click' });
     expect(clicks.map((e) => e.props.target.id)).toEqual(['b', 'leave']);
+    // The collector kept the beacon's `source`: both came in the page's own page-hide beacon.
+    const byPageHide = await storedEvents(serverUrl, { apiKey: 'e2e-delivery', visitorId: visitor, type: 'click', source: 'pagehide' });
+    expect(byPageHide.map((e) => e.props.target.id)).toEqual(['b', 'leave']);
     await exactlyOnce(serverUrl, visitor);
   });
 
@@ -149,4 +152,62 @@ test.describe('analytics §7, §9 delivery under faults', () => {
     expect(all.filter((e) => e.type === 'click')).toHaveLength(3);
     expect(followed(all.map((e) => e.type))).toEqual(['identify', 'meta', 'load', 'click', 'click', 'click', 'identify', 'meta', 'load']);
   });
+
+  test('guide events whose beacons failed wait in IndexedDB and the next page sends them, once', async ({ page: p, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('guide-idb');
+    // test/e2e/guides/e2e-banner.json shows on /e2e/banner.
+    await openHostPage('/e2e/banner?first', bannerPage(visitor));
+    const banner = p.locator('[data-waymark-overlay] .wm-banner');
+    await expect(banner).toBeVisible();
+    await p.route('**/data/guide.gif/**', (route: Route) => route.fulfill({ status: 503, body: 'down' }));
+    await banner.getByRole('button', { name: 'close' }).click();
+    await expect(banner).toHaveCount(0);
+    const report = await p.evaluate(() => (window as any).waymark.flushNow());
+    expect(report.pending).toBeGreaterThan(0);
+    expect(await storedEvents(serverUrl, { apiKey: 'e2e-delivery', visitorId: visitor, type: 'guideDismissed' })).toEqual([]);
+
+    await p.unroute('**/data/guide.gif/**');
+    await openHostPage('/e2e/banner?second', bannerPage(visitor));
+    await agentReady(p);
+    await guideDismissedOnce(serverUrl, visitor);
+  });
+
+  test('a guide dismissed 30 ms before leaving is stored exactly once (by the leaving page or from IndexedDB by the next)', async ({ page: p, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('guide-leave');
+    await p.route(`${serverUrl}/e2e/elsewhere`, (route) => route.fulfill({ contentType: 'text/html', body: '<p>No agent here</p>' }));
+    await openHostPage('/e2e/banner?first', bannerPage(visitor));
+    const banner = p.locator('[data-waymark-overlay] .wm-banner');
+    await expect(banner).toBeVisible();
+    // Guide beacons fail while the page lives. As the page goes away, an intercepted request may be let
+    // through unanswered by the route (its target is gone), so either copy can be the one stored.
+    await p.route('**/data/guide.gif/**', (route: Route) => route.abort('connectionrefused'));
+    await banner.getByRole('button', { name: 'close' }).click();
+    await p.waitForTimeout(30);
+    await p.click('#leave');
+    await p.waitForURL('**/e2e/elsewhere');
+    await p.unroute('**/data/guide.gif/**');
+    await openHostPage('/e2e/banner?second', bannerPage(visitor));
+    await agentReady(p);
+    await guideDismissedOnce(serverUrl, visitor);
+  });
 });
+
+function bannerPage(visitor: string): string {
+  return hostPage({
+    init: `waymark.initialize({ apiKey: 'e2e-delivery', visitor: { id: '${visitor}' } });`,
+    body: '<a id="leave" href="/e2e/elsewhere">Leave</a>',
+  });
+}
+
+/** The first page's guideDismissed, stored once from the worker, with the first page's frameId. */
+async function guideDismissedOnce(serverUrl: string, visitor: string): Promise<void> {
+  const query = { apiKey: 'e2e-delivery', visitorId: visitor, type: 'guideDismissed' };
+  const [dismissed] = await waitForEvents(serverUrl, query, (e) => e.length > 0);
+  const loads = await waitForEvents(serverUrl, { apiKey: 'e2e-delivery', visitorId: visitor, type: 'load' }, (e) => e.length === 2);
+  expect(dismissed!.props.guide_id).toBe('e2e-banner');
+  expect(dismissed!.frameId).toBe(loads[0]!.frameId);
+  expect(await storedEvents(serverUrl, { ...query, source: 'worker' })).toHaveLength(1);
+  // Nothing more comes: the restored copy and any retry are the same event.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  expect(await storedEvents(serverUrl, query)).toHaveLength(1);
+}

@@ -60,6 +60,17 @@ describe('wire-protocol "jzb": malformed jzb is a 400 that says what is wrong', 
 });
 
 describe('missing parameters', () => {
+  it('rejects a source over 32 characters, and a source given twice', async () => {
+    const jzb = nodeJzb([wireEvent()]);
+    const long = await server.app.inject({ method: 'GET', url: `/data/ptm.gif/bad-source?source=${'x'.repeat(33)}&jzb=${jzb}` });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().error).toBe('source is longer than 32 characters');
+    const twice = await server.app.inject({ method: 'GET', url: `/data/ptm.gif/bad-source?source=a&source=b&jzb=${jzb}` });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json().error).toBe('source must be given once');
+    expect(await readEvents(server.app, { apiKey: 'bad-source' })).toEqual([]);
+  });
+
   it('rejects a beacon without jzb', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/data/ptm.gif/k?v=0.1.0&ct=1' });
     expect(response.statusCode).toBe(400);

@@ -98,6 +98,19 @@ describe('analytics §9 retries: exactly-once at the collector', () => {
     expect(await readEvents(server.app, { apiKey: 'dedupe' })).toEqual(batch);
   });
 
+  it('keeps the source of the copy that arrived first: a page-hide POST, then the worker retry of the same batch', async () => {
+    const batch = [wireEvent({ type: 'click' }), wireEvent({ type: 'unload' })];
+    const jzb = nodeJzb(batch);
+    const first = await server.app.inject({ method: 'POST', url: '/data/ptm.gif/source-key?source=pagehide', payload: { events: batch } });
+    expect(first.json()).toEqual({ stored: 2 });
+    expect((await server.app.inject({ method: 'GET', url: `/data/ptm.gif/source-key?rt=1&source=worker&jzb=${jzb}` })).statusCode).toBe(200);
+    expect(await readEvents(server.app, { apiKey: 'source-key', source: 'pagehide' })).toEqual(batch);
+    expect(await readEvents(server.app, { apiKey: 'source-key', source: 'worker' })).toEqual([]);
+    const later = wireEvent({ type: 'click' });
+    await server.app.inject({ method: 'GET', url: `/data/ptm.gif/source-key?source=worker&jzb=${nodeJzb([later])}` });
+    expect(await readEvents(server.app, { apiKey: 'source-key', source: 'worker' })).toEqual([later]);
+  });
+
   it('stores the new events of a batch that overlaps one already stored', async () => {
     const [a, b, c] = [wireEvent(), wireEvent(), wireEvent()];
     await server.app.inject({ method: 'POST', url: '/data/ptm.gif/overlap', payload: { events: [a, b] } });

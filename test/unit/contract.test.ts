@@ -66,6 +66,8 @@ describe('shim-worker contract (STYLE §2)', () => {
     const { bytes, ...rest } = track;
     expect(bytes).toBe(JSON.stringify(rest).length);
     expect(queryOf(beacons.at(-1)!.url).get('type')).toBe('track');
+    // analytics §7 `source`: every beacon of the worker's queue says so.
+    expect(beacons.map((r) => queryOf(r.url).get('source'))).toEqual(beacons.map(() => 'worker'));
   });
 
   it('holds every event until the worker acknowledges it, with the identity it was captured under', async () => {
