@@ -4,6 +4,7 @@
  * hand the rest to the worker. No method ever throws into the host: failures are logged.
  */
 import { AGENT_VERSION, BEACON_SOURCE, EVENT_PROPERTY_LIMIT_MS, SESSION_INACTIVITY_MS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
+import { createChangeDebounce } from '../shared/createChangeDebounce';
 import type { EventPropertyRule } from '../shared/eventPropertyRules';
 import { collectEventProperties, matchSelectors } from './collectEventProperties';
 import { beaconUrl } from '../shared/beaconUrl';
@@ -237,6 +238,9 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
   /** guides §5 setGuidesDisabled: the loop is paused and nothing new shows. */
   let guidesDisabled = false;
 
+  /** analytics §9 change-event debounce: repeats of an element's change within 5000 ms are not sent. */
+  const changeIsNew = createChangeDebounce();
+
   /** Runs `fn` on the guide display once the agent runs; `fallback` when guides are off. */
   function withGuides<T>(fn: (g: GuideDisplay) => Promise<T>, fallback: T): Promise<T> {
     return new Promise((resolve) => {
@@ -356,7 +360,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     const target = hostTarget(event);
     if (!target || !running) return;
     const input = matchSelectors(target, running.options.inputCssSelectors);
-    if (input) capture({ type: 'change', element: captureElementPath(input, running.options), props: {} });
+    if (input && changeIsNew(input, Date.now())) capture({ type: 'change', element: captureElementPath(input, running.options), props: {} });
   }
 
   /** Loads the prompt-capture chunk and installs its fetch/XHR observers; prompts become events. */
@@ -380,6 +384,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     const target = hostTarget(event);
     if (!target || !running) return;
     const type = event.type === 'focusin' ? 'focus' : (event.type as 'submit' | 'change');
+    if (type === 'change' && !changeIsNew(target, Date.now())) return;
     capture({ type, element: captureElementPath(target, running.options), props: {} });
   }
 

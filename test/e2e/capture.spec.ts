@@ -41,6 +41,32 @@ test.describe('analytics §1 capture of form and page events', () => {
     expect(loads.map((u) => u.pathname + u.hash)).toEqual(['/settings', '/reports', '/settings', '/settings#section-2']);
   });
 
+  test('a checkbox toggled three times in a row is one change event; a toggle 5000 ms after the last is another', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('change');
+    // The page clock: the shim reads Date.now() (the worker's clock is not faked, and need not be).
+    await page.clock.install();
+    await openHostPage(
+      '/e2e/change',
+      hostPage({
+        init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });`,
+        body: '<label><input type="checkbox" id="opt-in"> Opt in</label><label><input type="checkbox" id="other"> Other</label>',
+      }),
+    );
+    await agentReady(page);
+    for (let i = 0; i < 3; i++) await page.click('#opt-in');
+    await page.click('#other');
+    // Page time also flows on its own between the steps, so a margin below the 5,000 ms window.
+    await page.clock.fastForward(4000);
+    await page.click('#opt-in'); // about 4 s after the last: still a repeat, and the window starts again
+    await page.clock.fastForward(5000);
+    await page.click('#opt-in');
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const changes = await storedEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor, type: 'change' });
+    expect(changes.map((e) => e.props.target.id)).toEqual(['opt-in', 'other', 'opt-in']);
+    // Every click is still a click.
+    expect(await storedEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor, type: 'click' })).toHaveLength(6);
+  });
+
   test('leaving the page records hidden and unload, delivered with the page-hide beacon', async ({ page, serverUrl }) => {
     const visitor = uniqueId('unload');
     await page.route(`${serverUrl}/elsewhere-static`, (route) => route.fulfill({ contentType: 'text/html', body: 'bye' }));
