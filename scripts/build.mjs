@@ -10,8 +10,9 @@ const targets = only.length ? only : ['shim', 'worker', 'overlay', 'privacy', 'p
 /** gzip budgets in bytes. The shim's is issue #2's: an initial shim of at most 12 KB gzip. */
 export const BUDGETS = {
   'dist/agent/waymark.js': 12 * 1024,
-  // Off the main thread and fetched once at start; the guide engine (rules, state machine) is most of it.
-  'dist/agent/waymark.worker.js': 30 * 1024,
+  // Off the main thread and fetched once at start (then cached); the guide engine (rules, state machine,
+  // page-rule exceptions, the launcher's list) is most of it. Raised 30 -> 34 KB for issues #5 and #6.
+  'dist/agent/waymark.worker.js': 34 * 1024,
   'dist/agent/waymark.overlay.js': 80 * 1024,
   'dist/agent/waymark.privacy.js': 8 * 1024,
   'dist/agent/waymark.prompts.js': 6 * 1024,

@@ -15,6 +15,8 @@ export const ERROR_CODES = {
   badPayload: 'bad_payload',
   /** A guide or step id that the loaded guides do not have. */
   unknownGuide: 'unknown_guide',
+  /** guides §5: a step rendered on a page its page rule does not match; the display is withdrawn. */
+  pageRule: 'page_rule',
   /** A caller's argument was not acceptable. */
   invalidArgument: 'invalid_argument',
 } as const;

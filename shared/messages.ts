@@ -83,6 +83,8 @@ export const MESSAGES = {
   stepTimedOut: (guideId: string, stepId: string) => `Guide ${guideId} timed out showing Step ${stepId}`,
   /** spec: guides §8 — 30 or more guide errors a minute. */
   errorRateExceeded: 'Exceeded error rate limit, dropping guide',
+  /** spec: guides §5 — "logs a page rule exception": the spec names it, not its words; these are ours. */
+  pageRuleException: 'Page rule exception',
   /** spec: guides §4 — an element-activated guide waited too long. */
   elementActivationTimeout: 'Element activated guide timeout exceeded',
   /** spec: guides §8 — the load response's global script (globalJsUrl) did not load. */

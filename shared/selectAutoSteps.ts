@@ -69,6 +69,19 @@ export const pageRule: EligibilityRule = {
   },
 };
 
+/**
+ * spec: guides §5 — a step rendered on a page its URL rule does not match, or with a missing page rule (a
+ * pageId without regexUrlRule), is a page rule exception: the reason, or null when the step belongs here.
+ */
+export function pageRuleException(guide: Guide, step: GuideStep, url: string): string | null {
+  const ctx: RuleContext = { guide: { ...guide, steps: [step] }, step, url, device: 'desktop', lastGuideStepSeen: {} };
+  for (const rule of [pageIdNeedsRuleRule, pageRule]) {
+    const verdict = rule.evaluate(ctx);
+    if (!verdict.pass) return verdict.reason;
+  }
+  return null;
+}
+
 /** spec: guides §4 — a step shows only if the device matches. */
 export const deviceRule: EligibilityRule = {
   name: 'device',

@@ -8,6 +8,7 @@ import type { EventPropertyRule } from '../shared/eventPropertyRules';
 import type { Automation, GuideAction } from '../shared/guides';
 import { matchesContainsRules } from '../shared/matchesContainsRules';
 import { MESSAGES } from '../shared/messages';
+import { ERROR_CODES } from '../shared/errors';
 import type { BadgeToShow, LogLevel, SeenReason, StepAction, StepToShow } from '../shared/protocol';
 import { CANCELABLE_HOOK_OF, type HookName } from '../shared/applyGuideTransition';
 import type { Overlay, OverlayModule, UiElement } from '../overlay/api';
@@ -184,7 +185,16 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       onAction: (actions, ui, answers) => void onAction(step, actions, ui, answers),
       onDismiss: (ui) => void transition(step, 'dismiss', ui ? { ...ui, actions: ['dismissGuide'] } : null),
     });
-    await act('seen', step, { reason: step.reason });
+    const seen = await act('seen', step, { reason: step.reason });
+    if (!seen.ok && seen.error.code === ERROR_CODES.pageRule) {
+      // guides §5 page rule exception: the page changed under the render; the worker failed the guide.
+      suppressed.add(keyOf(step));
+      if (shown?.step === step) {
+        shown = null;
+        view.hide();
+      }
+      return false;
+    }
     if (step.script) loadScript(step.script);
     return true;
   }

@@ -17,7 +17,7 @@ import type { BadgePosition, BadgeToShow, GuideDiagnostics, GuideLoadResult, Gui
 import { applyGuideTransition, type GuideTransition } from '../shared/applyGuideTransition';
 import { ALL_AUTO_RULES, chooseAutoSteps } from '../shared/chooseAutoSteps';
 import { readEventPropertyRules } from '../shared/eventPropertyRules';
-import { launchMethods } from '../shared/selectAutoSteps';
+import { launchMethods, pageRuleException } from '../shared/selectAutoSteps';
 import { createErrorRateLimit, type ErrorRateLimit } from '../shared/createErrorRateLimit';
 import { completionStatus } from '../shared/continuationStep';
 import { recentChangeKey } from '../shared/guideRules';
@@ -344,6 +344,19 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     if (!verdict.exceeded || failed.get(guide.id) === verdict.message) return;
     failed.set(guide.id, verdict.message);
     log('error', `${verdict.message} ${guide.id}`);
+    // The spec's renderFail: told to the collector as a guideNotSeen with that reason.
+    notSeen(guide, guide.steps[0]?.id ?? '', 'renderFail', diagnostics.url);
+  }
+
+  /**
+   * guideNotSeen (guides §7): a guide the agent meant to show and could not, with why (`pageRule`,
+   * `renderFail`), once per guide and page, so authors can see it in their data.
+   */
+  const notSeenRecorded = new Set<string>();
+  function notSeen(guide: Guide, stepId: string, reason: string, url: string): void {
+    if (notSeenRecorded.has(guide.id)) return;
+    notSeenRecorded.add(guide.id);
+    record('guideNotSeen', { guide_id: guide.id, guide_step_id: stepId, reason }, url);
   }
 
   function find(guideId: string, stepId: string): { guide: Guide; step: GuideStep } | null {
@@ -539,6 +552,19 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
         return ok(null);
       }
       const transition = transitionOf(action);
+      if (transition.type === 'show' && transition.reason !== 'api' && transition.reason !== 'permalink') {
+        // spec: guides §5 — rendered where its page rule does not match (an SPA page change raced the
+        // render): a page rule exception, and the guide goes back on the failed list. A host's or a
+        // permalink's explicit ask is not held to the page rule.
+        const exception = pageRuleException(guide, step, action.url);
+        if (exception) {
+          const message = `${MESSAGES.pageRuleException}: guide ${guide.id} step ${step.id}: ${exception}`;
+          failed.set(guide.id, message);
+          log('warn', message);
+          notSeen(guide, step.id, 'pageRule', action.url);
+          return fail(ERROR_CODES.pageRule, message);
+        }
+      }
       const now = ports.clock.now();
       // spec: guides §4 Throttling — only auto-launched guides set the throttling timestamps.
       const autoLaunched = (shownReason.get(guide.id) ?? step.seenReason) === 'auto';

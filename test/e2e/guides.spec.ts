@@ -109,6 +109,23 @@ test.describe('guides §5 content hashes', () => {
     await expect(page.locator(lightbox)).toContainText('Verified content');
   });
 
+  test('a step whose page changed while it was being rendered is withdrawn: a page rule exception and guideNotSeen, never guideSeen', async ({ page, serverUrl, openHostPage, consoleLines }) => {
+    const visitor = uniqueId('page-rule');
+    // The overlay chunk is fetched when the first step renders; the SPA moves to another page meanwhile.
+    await page.route('**/waymark.overlay.js', async (route) => {
+      await page.evaluate(() => history.pushState(null, '', '/e2e/elsewhere-in-app'));
+      await route.continue();
+    });
+    await openHostPage('/e2e/page-rule', hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });` }));
+    const [notSeen] = await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor, type: 'guideNotSeen' }, (e) => e.length > 0);
+    expect(notSeen!.props).toEqual({ guide_id: 'e2e-page-rule', guide_step_id: 'e2e-page-rule-1', reason: 'pageRule' });
+    expect(notSeen!.url).toMatch(/\/e2e\/elsewhere-in-app$/);
+    await expect(page.locator(lightbox)).toHaveCount(0);
+    expect(consoleLines.some((l) => l.includes(`${MESSAGES.pageRuleException}: guide e2e-page-rule step e2e-page-rule-1`))).toBe(true);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    expect(await storedEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor, type: 'guideSeen' })).toEqual([]);
+  });
+
   test.describe('tampered', () => {
     test.use({ allowAgentErrors: [/Unable to verify content at /] });
 

@@ -299,6 +299,45 @@ describe('guides §4 control group, step timeout, error rate and continuation ex
     expect(transport.requests.filter((r) => r.url.includes('/c/flaky.json'))).toHaveLength(before);
   });
 
+  it('the error-rate drop raises renderFail: one guideNotSeen with that reason', async () => {
+    const { clock, transport, engine, sentEvents } = setup(load([guide('flaky', { steps: [{ id: 'flaky-1', guideId: 'flaky', type: 'lightbox', domUrl: '/c/flaky.json' }] })]));
+    transport.bodies.push({ match: '/c/flaky.json', status: 503, body: 'down' });
+    for (let i = 0; i < 7; i++) {
+      await engine.load(`http://h/${i}`);
+      await clock.advance(1000);
+    }
+    const events = await sentEvents();
+    expect(events.map((e) => [e.type, e.props.guide_id, e.props.guide_step_id, e.props.reason])).toEqual([['guideNotSeen', 'flaky', 'flaky-1', 'renderFail']]);
+  });
+
+  it('guides §5: a step rendered where its page rule does not match is a page rule exception; the guide is failed for the page', async () => {
+    const onReports = step('r-1', { regexUrlRule: '^http://h/reports' });
+    const { engine, logs, sentEvents } = setup(load([guide('r', { steps: [onReports] })]));
+    await engine.load('http://h/reports');
+    // The page changed to /settings while the step was being rendered.
+    const seen = await engine.stepAction({ guideId: 'r', stepId: 'r-1', action: 'seen', reason: 'auto', url: 'http://h/settings' });
+    const message = `${MESSAGES.pageRuleException}: guide r step r-1: page http://h/settings does not match ^http://h/reports`;
+    expect(seen).toEqual({ ok: false, error: { code: 'page_rule', message } });
+    expect(logs).toContain(message);
+    expect(MESSAGES.pageRuleException).toBe('Page rule exception');
+    const again = await engine.stepForGuide('r', 'r-1', 'auto');
+    expect(again.ok ? 'shown' : again.error.message).toBe(`guide r failed earlier on this page: ${message}`);
+    const events = await sentEvents();
+    expect(events.map((e) => [e.type, e.props.reason, e.url])).toEqual([['guideNotSeen', 'pageRule', 'http://h/settings']]);
+  });
+
+  it('the page rule holds for continued displays but not for a host\'s showGuideById or a permalink', async () => {
+    const onReports = step('r-1', { regexUrlRule: '^http://h/reports' });
+    const { engine, sentEvents } = setup(load([guide('r', { steps: [onReports] })]));
+    await engine.load('http://h/reports');
+    for (const reason of ['api', 'permalink'] as const) {
+      expect(await engine.stepAction({ guideId: 'r', stepId: 'r-1', action: 'seen', reason, url: 'http://h/settings' })).toEqual({ ok: true, value: null });
+    }
+    const continued = await engine.stepAction({ guideId: 'r', stepId: 'r-1', action: 'seen', reason: 'continue', url: 'http://h/settings' });
+    expect(continued.ok ? 'shown' : continued.error.code).toBe('page_rule');
+    expect((await sentEvents()).map((e) => e.type)).toEqual(['guideSeen', 'guideSeen', 'guideNotSeen']);
+  });
+
   it("an expired multi-step continuation logs 'Multi-step continuation has expired' once and starts over", async () => {
     const now = createFakeClock().now();
     const tour = guide('tour', { isMultiStep: true, steps: [step('tour-1'), step('tour-2')] });
