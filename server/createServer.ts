@@ -56,6 +56,11 @@ export interface ServerOptions {
    * how a collector tells the agent to stop tracking a visitor (guides §7, §8). @default []
    */
   blockedVisitors?: readonly string[];
+  /**
+   * Api keys whose subscription lacks the guides feature (env WAYMARK_GUIDELESS_KEYS, comma-separated):
+   * their guide.json says `subscription: { guides: false }` and lists no guides (guides §5). @default []
+   */
+  guidelessApiKeys?: readonly string[];
 }
 
 /** A listening server. */
@@ -145,6 +150,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       store,
       guides,
       blockedVisitors: new Set(options.blockedVisitors ?? []),
+      guidelessApiKeys: new Set(options.guidelessApiKeys ?? []),
       features: readFeatures(resolve(options.featuresFile ?? resolve(repoRoot, 'server/demo/features.json')), warn),
     });
     registerApiRoutes(app, store);

@@ -3,7 +3,8 @@
  * PORT (default 8080), WAYMARK_DATA (PGlite folder), WAYMARK_GUIDES (guide folder), WAYMARK_SEGMENT_RULES
  * (segment rules file), DATABASE_URL
  * (use PostgreSQL instead of PGlite), WAYMARK_LOG=1 (log requests), WAYMARK_BLOCKED_VISITORS (visitor ids
- * answered 451 on guide.json), WAYMARK_FEATURES (event property rules served in guide.json).
+ * answered 451 on guide.json), WAYMARK_FEATURES (event property rules served in guide.json),
+ * WAYMARK_GUIDELESS_KEYS (api keys whose subscription lacks guides).
  */
 import { startServer } from './createServer';
 
@@ -22,7 +23,8 @@ const server = await startServer({
   featuresFile: process.env.WAYMARK_FEATURES || undefined,
   databaseUrl: process.env.DATABASE_URL || undefined,
   logger: process.env.WAYMARK_LOG === '1',
-  blockedVisitors: (process.env.WAYMARK_BLOCKED_VISITORS ?? '').split(',').map((v) => v.trim()).filter(Boolean),
+  blockedVisitors: listOf(process.env.WAYMARK_BLOCKED_VISITORS),
+  guidelessApiKeys: listOf(process.env.WAYMARK_GUIDELESS_KEYS),
 }).catch((err: Error) => {
   console.error(`Waymark reference server did not start: ${err.message}`);
   process.exit(1);
@@ -46,4 +48,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       },
     );
   });
+}
+
+/** A comma-separated setting as a list, blanks dropped. */
+function listOf(text: string | undefined): string[] {
+  return (text ?? '').split(',').map((v) => v.trim()).filter(Boolean);
 }

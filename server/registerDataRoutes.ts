@@ -19,6 +19,8 @@ export interface DataRoutesOptions {
   guides: GuideCatalog;
   /** Visitors answered 451 on guide.json (guides §7: the agent stops tracking them). */
   blockedVisitors?: ReadonlySet<string>;
+  /** Api keys whose subscription lacks guides: guide.json says so and lists none (guides §5). */
+  guidelessApiKeys?: ReadonlySet<string>;
   /** The `features` of guide.json: event property rules (analytics §3). */
   features?: () => Promise<unknown[]>;
 }
@@ -30,7 +32,7 @@ type DataRequest = FastifyRequest<{ Params: { apiKey?: string }; Querystring: Qu
 const TRANSPARENT_GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 /** Registers the /data routes. */
-export function registerDataRoutes(app: FastifyInstance, { store, guides, blockedVisitors, features }: DataRoutesOptions): void {
+export function registerDataRoutes(app: FastifyInstance, { store, guides, blockedVisitors, guidelessApiKeys, features }: DataRoutesOptions): void {
   const sendGif = (reply: FastifyReply) =>
     reply.type('image/gif').header('cache-control', 'no-store').send(TRANSPARENT_GIF);
 
@@ -80,6 +82,10 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, blocke
     const visitor = typeof visitorId === 'string' && visitorId !== '' ? visitorId : undefined;
     if (visitor && blockedVisitors?.has(visitor)) {
       throw new HttpError(451, `visitor ${visitor} may not be tracked (451 Unavailable For Legal Reasons)`);
+    }
+    if (guidelessApiKeys?.has(apiKey)) {
+      // guides §5: the agent's guide functions then answer 'This functionality is not supported by your subscription.'
+      return { ...(id !== undefined ? { id } : {}), guides: [], lastGuideStepSeen: {}, subscription: { guides: false }, features: features ? await features() : [] };
     }
     const states = visitor ? await store.latestStepStates(apiKey, visitor) : [];
     const { guides: list, lastGuideStepSeen } = applyStepStates(all, states, visitor ?? '');

@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   unknownGuide: 'unknown_guide',
   /** guides §5: a step rendered on a page its page rule does not match; the display is withdrawn. */
   pageRule: 'page_rule',
+  /** guides §5: the subscription lacks the guides feature. */
+  notInSubscription: 'not_in_subscription',
   /** A caller's argument was not acceptable. */
   invalidArgument: 'invalid_argument',
 } as const;

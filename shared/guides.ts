@@ -167,5 +167,10 @@ export interface GuideLoadResponse {
   guides: Guide[];
   lastGuideStepSeen: LastGuideStepSeen;
   normalizedUrl?: string;
+  /**
+   * What the visitor's subscription holds. The spec tells of a subscription without the guides feature
+   * (guides §5) but not how the agent learns it; this field is ours: `guides: false` turns guides off.
+   */
+  subscription?: { guides?: boolean };
   [key: string]: unknown;
 }

@@ -246,8 +246,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     return new Promise((resolve) => {
       whenRunning((r) => {
         void r.guidesReady.then((g) => {
-          if (!g) {
-            log('warn', 'guides are disabled');
+          if (!g || !g.supported()) {
+            log('warn', g ? MESSAGES.notInSubscription : 'guides are disabled');
             resolve(fallback);
             return;
           }
@@ -260,6 +260,11 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
   /** Runs `fn` on the guide display once it is here (nothing when guides are off). */
   function onGuides(fn: (g: GuideDisplay) => void): void {
     whenRunning((r) => void r.guidesReady.then((g) => g && fn(g)), undefined);
+  }
+
+  /** A guide function on the display; with a subscription that lacks guides, the spec's message instead (guides §5). */
+  function guideFunction(fn: (g: GuideDisplay) => void): void {
+    onGuides((g) => (g.supported() ? fn(g) : log('warn', MESSAGES.notInSubscription)));
   }
 
   /** onGuideXxx: listens once the agent runs; returns the function that stops listening. */
@@ -682,7 +687,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     },
 
     hideGuides() {
-      guard(() => onGuides((g) => g.hideGuides()));
+      guard(() => guideFunction((g) => g.hideGuides()));
     },
 
     showGuideByName(name) {
@@ -710,17 +715,17 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     },
     startGuides() {
       guidesDisabled = false;
-      onGuides((g) => g.start());
+      guideFunction((g) => g.start());
     },
     stopGuides() {
-      onGuides((g) => g.pause());
+      guideFunction((g) => g.pause());
     },
     loadGuides() {
       return withGuides(async (g) => void (await g.reload()), undefined);
     },
     setGuidesDisabled(disabled) {
       guidesDisabled = disabled === true;
-      onGuides((g) => (guidesDisabled ? g.pause() : g.start()));
+      guideFunction((g) => (guidesDisabled ? g.pause() : g.start()));
     },
     areGuidesDisabled: () => guidesDisabled || (running !== null && running.options.disableGuides === true) || running?.options.guides?.disabled === true,
     async debugGuides() {

@@ -79,6 +79,8 @@ export interface GuideDisplay {
   pause(): void;
   /** loadGuides: ask the worker again for this page. */
   reload(): Promise<void>;
+  /** False once guide.json said the subscription lacks guides (guides §5): the loop has stopped. */
+  supported(): boolean;
   stop(): void;
 }
 
@@ -91,6 +93,8 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
   /** When the guide list of this page was asked for (guides §9: stale after an hour). */
   let loadedAt = 0;
   let loading = false;
+  /** guides §5: guide.json said the subscription lacks the guides feature. */
+  let notInSubscription = false;
   /** guides §4 Guide loop: skipped while paused (stopGuides, delayGuides). */
   let paused = delayed === true;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -378,6 +382,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     try {
       const result = await bridge.call((api) => api.loadGuides(url));
       if (loadedUrl !== url) return;
+      if (!result.ok && result.error.code === ERROR_CODES.notInSubscription) notInSubscription = true;
       candidates = result.ok ? result.value.candidates : [];
       watchActivations(result.ok ? result.value.activations : []);
       if (result.ok) onEventPropertyRules?.(result.value.eventPropertyRules);
@@ -472,6 +477,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
 
   function tick(): void {
     if (timer !== null) clearTimeout(timer);
+    if (notInSubscription) return;
     timer = setTimeout(tick, GUIDE_LOOP_IDLE_MS);
     if (loading || paused) return;
     if (location.href === loadedUrl) placeBadges();
@@ -603,6 +609,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       await load(location.href);
       tick();
     },
+    supported: () => !notInSubscription,
     stop() {
       if (timer !== null) clearTimeout(timer);
       timer = null;

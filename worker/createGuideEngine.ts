@@ -426,6 +426,14 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
         return fail(ERROR_CODES.badPayload, `stale guide.json response ${response.id} (expected ${id})`);
       }
       if (String(requestId) !== id) return fail(ERROR_CODES.badPayload, 'a newer guide request replaced this one');
+      if (response.subscription?.guides === false) {
+        // spec: guides §5 — the subscription lacks guides: nothing loads or shows; the shim's guide
+        // functions answer with the message.
+        guides = [];
+        diagnostics = { url, loadedAt: ports.clock.now(), loadError: MESSAGES.notInSubscription };
+        log('warn', MESSAGES.notInSubscription);
+        return fail(ERROR_CODES.notInSubscription, MESSAGES.notInSubscription);
+      }
       guides = response.guides;
       const now = ports.clock.now();
       // guides §3, §8: the response's global CSS for every guide (5 s wait) and global script (allowed origins).

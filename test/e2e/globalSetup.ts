@@ -20,6 +20,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     dataDir: 'memory://',
     guidesDir,
     blockedVisitors: ['legal-hold-visitor'],
+    guidelessApiKeys: ['e2e-no-guides'],
     featuresFile: 'test/e2e/features.json',
   });
   process.env.WAYMARK_URL = server.url;

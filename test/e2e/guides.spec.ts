@@ -126,6 +126,22 @@ test.describe('guides §5 content hashes', () => {
     expect(await storedEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor, type: 'guideSeen' })).toEqual([]);
   });
 
+  test("a subscription without guides: nothing shows, and guide functions answer 'This functionality is not supported by your subscription.'", async ({ page, serverUrl, openHostPage, consoleLines }) => {
+    const visitor = uniqueId('no-guides');
+    const guideList = page.waitForResponse((r) => r.url().includes('/data/guide.json/e2e-no-guides'));
+    // The banner guide matches this page for every other api key (the test server lists e2e-no-guides as guideless).
+    await openHostPage('/e2e/banner?plan', hostPage({ init: `waymark.initialize({ apiKey: 'e2e-no-guides', visitor: { id: '${visitor}' } });` }));
+    expect((await (await guideList).json()).subscription).toEqual({ guides: false });
+    await agentReady(page);
+    await expect.poll(() => consoleLines.filter((l) => l.includes(MESSAGES.notInSubscription)).length).toBe(1);
+    expect(await page.evaluate(() => (window as any).waymark.showGuideById('e2e-banner'))).toBe(false);
+    await page.evaluate(() => (window as any).waymark.startGuides());
+    await expect.poll(() => consoleLines.filter((l) => l.includes('This functionality is not supported by your subscription.')).length).toBe(3);
+    await expect(page.locator('[data-waymark-overlay] .wm-banner')).toHaveCount(0);
+    // Analytics go on as before.
+    await waitForEvents(serverUrl, { apiKey: 'e2e-no-guides', visitorId: visitor, type: 'load' }, (e) => e.length === 1);
+  });
+
   test.describe('tampered', () => {
     test.use({ allowAgentErrors: [/Unable to verify content at /] });
 

@@ -29,7 +29,7 @@ const tour = {
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ 'a-welcome.json': lightbox, 'b-tour.json': tour });
+  server = await startTestServer({ 'a-welcome.json': lightbox, 'b-tour.json': tour }, { guidelessApiKeys: ['no-guides-plan'] });
 }, SERVER_TIMEOUT);
 afterAll(() => server.close(), SERVER_TIMEOUT);
 afterEach(() => vi.restoreAllMocks());
@@ -65,6 +65,13 @@ describe('wire-protocol "guide.json response"', () => {
     expect(body.guides.map((g: { id: string }) => g.id)).toEqual(['welcome', 'tour']);
     expect(body.guides[0]).toEqual(lightbox);
     expect(body.guides[1].steps.map((s: { guideId: string }) => s.guideId)).toEqual(['tour', 'tour']);
+  });
+
+  it('guides §5: an api key whose subscription lacks guides gets subscription.guides false and no guides', async () => {
+    const body = await loadGuides('no-guides-plan', visitorPayload('someone'), '3');
+    expect(body).toEqual({ id: '3', guides: [], lastGuideStepSeen: {}, subscription: { guides: false }, features: [] });
+    const other = await loadGuides('guides', visitorPayload('someone'));
+    expect(other.subscription).toBeUndefined();
   });
 
   it('rejects a payload that is not an object, and a missing jzb', async () => {

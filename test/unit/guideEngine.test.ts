@@ -107,6 +107,16 @@ describe('guides §7 guide loading and guide events', () => {
     expect(decodeJzb(q.get('jzb')!)).toEqual({ visitorId: 'v', accountId: 'a', url: 'http://h/', cachedGuides: [], metadata: config.metadata });
   });
 
+  it("guides §5: a response whose subscription lacks guides loads nothing: 'This functionality is not supported by your subscription.'", async () => {
+    const { engine, logs } = setup({ ...load([guide('g')]), id: '1', subscription: { guides: false } });
+    const result = await engine.load('http://h/');
+    expect(result).toEqual({ ok: false, error: { code: 'not_in_subscription', message: 'This functionality is not supported by your subscription.' } });
+    expect(logs).toContain(MESSAGES.notInSubscription);
+    const shown = await engine.stepForGuide('g');
+    expect(shown.ok).toBe(false);
+    expect((await engine.guideDiagnostics()).loadError).toBe(MESSAGES.notInSubscription);
+  });
+
   it('discards a response whose id is a different string (stale)', async () => {
     const { engine } = setup({ ...load([guide('g')]), id: '7' });
     const result = await engine.load('http://h/');
