@@ -15,6 +15,7 @@ import { openDatabase } from './openDatabase';
 import { isApiPath, registerCors } from './registerCors';
 import { registerApiRoutes } from './registerApiRoutes';
 import { registerDataRoutes } from './registerDataRoutes';
+import { registerGuideAssetRoutes } from './registerGuideAssetRoutes';
 import { registerLogRoutes } from './registerLogRoutes';
 import { registerSegmentFlagRoutes } from './registerSegmentFlagRoutes';
 import { SERVER_LIMITS } from './SERVER_LIMITS';
@@ -123,7 +124,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
 
     // Warnings go to the request log when it is on, else to the console, so a skipped guide file is never silent.
     const warn = options.logger ? (message: string) => app.log.warn(message) : (message: string) => console.warn(message);
-    const guides = createGuideCatalog({ dir: resolve(options.guidesDir ?? resolve(repoRoot, 'server/demo/guides')), warn });
+    const guidesDir = resolve(options.guidesDir ?? resolve(repoRoot, 'server/demo/guides'));
+    const guides = createGuideCatalog({ dir: guidesDir, warn });
 
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
@@ -149,6 +151,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     registerDataRoutes(app, {
       store,
       guides,
+      assets: registerGuideAssetRoutes(app, guidesDir),
       blockedVisitors: new Set(options.blockedVisitors ?? []),
       guidelessApiKeys: new Set(options.guidelessApiKeys ?? []),
       features: readFeatures(resolve(options.featuresFile ?? resolve(repoRoot, 'server/demo/features.json')), warn),

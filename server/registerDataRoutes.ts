@@ -8,6 +8,7 @@ import { applyStepStates } from './applyStepStates';
 import { checkEventBatch } from './checkEventBatch';
 import type { EventKind, EventStore } from './createEventStore';
 import type { GuideCatalog } from './createGuideCatalog';
+import type { GuideAssets } from './registerGuideAssetRoutes';
 import { HttpError } from './HttpError';
 import { parseJzb } from './parseJzb';
 import { eventsOfBody, requireApiKey, single } from './readDataRequest';
@@ -19,6 +20,8 @@ export interface DataRoutesOptions {
   guides: GuideCatalog;
   /** Visitors answered 451 on guide.json (guides §7: the agent stops tracking them). */
   blockedVisitors?: ReadonlySet<string>;
+  /** The global guide CSS and script named in every guide.json (guides §3). */
+  assets?: GuideAssets;
   /** Api keys whose subscription lacks guides: guide.json says so and lists none (guides §5). */
   guidelessApiKeys?: ReadonlySet<string>;
   /** The `features` of guide.json: event property rules (analytics §3). */
@@ -32,7 +35,7 @@ type DataRequest = FastifyRequest<{ Params: { apiKey?: string }; Querystring: Qu
 const TRANSPARENT_GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 /** Registers the /data routes. */
-export function registerDataRoutes(app: FastifyInstance, { store, guides, blockedVisitors, guidelessApiKeys, features }: DataRoutesOptions): void {
+export function registerDataRoutes(app: FastifyInstance, { store, guides, assets, blockedVisitors, guidelessApiKeys, features }: DataRoutesOptions): void {
   const sendGif = (reply: FastifyReply) =>
     reply.type('image/gif').header('cache-control', 'no-store').send(TRANSPARENT_GIF);
 
@@ -96,6 +99,7 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, blocke
       lastGuideStepSeen,
       normalizedUrl: typeof url === 'string' ? url : undefined,
       features: features ? await features() : [],
+      ...(assets ? await assets.urls() : {}),
     };
   };
 

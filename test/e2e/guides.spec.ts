@@ -3,6 +3,8 @@
  * reload, snooze kept across reloads, content that fails its hash never rendered, and a 451 that stops
  * tracking. Guides are test/e2e/guides/*.json, copied into the server's guide folder by the global setup.
  */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { encodeJzb } from '../../shared/jzb';
 import { MESSAGES } from '../../shared/messages';
 import { agentReady, expect, hostPage, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
@@ -325,6 +327,28 @@ test.describe('guides §3 step stylesheets and scripts', () => {
     await expect(title).toHaveText('Styled by its own sheet');
     await expect.poll(() => title.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(200, 0, 0)');
     await expect.poll(() => page.evaluate(() => (window as any).__waymarkStepScript)).toBe(1);
+  });
+
+  test("the reference server's global guide CSS styles every step, and its global script runs once (guideCssUrl, globalJsUrl)", async ({ page, serverUrl, openHostPage }) => {
+    const assets = join(process.env.WAYMARK_GUIDES_DIR!, 'assets');
+    mkdirSync(assets, { recursive: true });
+    writeFileSync(join(assets, 'global.css'), '.wm-banner h3 { color: rgb(0, 90, 40); }');
+    writeFileSync(join(assets, 'global.js'), 'window.__waymarkGlobalScript = (window.__waymarkGlobalScript || 0) + 1;');
+    try {
+      const guideList = page.waitForResponse((r) => r.url().includes('/data/guide.json/'));
+      await openHostPage('/e2e/banner?global', hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${uniqueId('global')}' } });` }));
+      expect(await (await guideList).json()).toMatchObject({ guideCssUrl: '/data/guide-assets/global.css', globalJsUrl: '/data/guide-assets/global.js' });
+      const heading = page.locator('[data-waymark-overlay] .wm-banner h3');
+      await expect(heading).toHaveText('Scheduled maintenance on Sunday');
+      await expect.poll(() => heading.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(0, 90, 40)');
+      await expect.poll(() => page.evaluate(() => (window as any).__waymarkGlobalScript)).toBe(1);
+      // A later guide load on the same page does not run it again.
+      await page.evaluate(() => (window as any).waymark.loadGuides());
+      await page.waitForTimeout(300);
+      expect(await page.evaluate(() => (window as any).__waymarkGlobalScript)).toBe(1);
+    } finally {
+      rmSync(assets, { recursive: true, force: true });
+    }
   });
 
   test.describe('tampered script', () => {

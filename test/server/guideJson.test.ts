@@ -220,6 +220,37 @@ describe('guide definition files', () => {
   }, SERVER_TIMEOUT);
 });
 
+describe('guides §3 guideCssUrl and globalJsUrl from the guide folder', () => {
+  it('names assets/global.css and assets/global.js in guide.json when present, and serves them under /data with CORS', async () => {
+    const withAssets = await startTestServer({ 'a-welcome.json': lightbox, 'assets/global.css': '.wm-step { color: rgb(1, 2, 3); }' });
+    try {
+      const list = async () => (await withAssets.app.inject({ method: 'GET', url: `/data/guide.json/k?id=1&jzb=${nodeJzb(visitorPayload('v'))}` })).json();
+      expect((await list()).guideCssUrl).toBe('/data/guide-assets/global.css');
+      expect((await list()).globalJsUrl).toBeUndefined();
+      const css = await withAssets.app.inject({ method: 'GET', url: '/data/guide-assets/global.css' });
+      expect(css.statusCode).toBe(200);
+      expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+      expect(css.headers['access-control-allow-origin']).toBe('*');
+      expect(css.body).toBe('.wm-step { color: rgb(1, 2, 3); }');
+      writeFileSync(join(withAssets.guidesDir, 'assets', 'global.js'), 'window.globalRan = true;');
+      expect((await list()).globalJsUrl).toBe('/data/guide-assets/global.js');
+      const js = await withAssets.app.inject({ method: 'GET', url: '/data/guide-assets/global.js' });
+      expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    } finally {
+      await withAssets.close();
+    }
+  }, SERVER_TIMEOUT);
+
+  it('answers 404 for a file it does not serve, and for a missing one', async () => {
+    const other = await server.app.inject({ method: 'GET', url: '/data/guide-assets/..%2Fa-welcome.json' });
+    expect(other.statusCode).toBe(404);
+    expect(other.json().error).toBe('no guide asset ../a-welcome.json: only global.css and global.js');
+    const missing = await server.app.inject({ method: 'GET', url: '/data/guide-assets/global.css' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error).toBe('no guide asset global.css in this guide folder');
+  });
+});
+
 describe('guides §3 Step dismissCount and §7 status 451', () => {
   it('counts every dismissal of a step, in the step and in the last-step-seen record', async () => {
     const props = { guide_id: 'welcome', guide_step_id: 'welcome-1' };

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { createServer, type ServerOptions } from '../../server/createServer';
@@ -58,6 +58,7 @@ export function writeGuides(dir: string, files: Record<string, unknown>): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   for (const [name, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
   }
 }
