@@ -1,8 +1,10 @@
 /**
  * One Vite config, one build target per mode (scripts/build.mjs runs them in turn):
  * - shim:    dist/agent/waymark.js          classic script (IIFE), the only file a host loads up front
- * - worker:  dist/agent/waymark.worker.js   classic worker script, same-origin file (no blob:, so CSP
- *                                           `worker-src 'self'` works)
+ * - worker:  dist/agent/waymark.worker.js   classic worker script: started from the agent's origin, the
+ *                                           host's copy (`workerUrl`), or a blob: that imports it
+ * - inpage:  dist/agent/waymark.inpage.js   ES module: the same worker code on the page's main thread, the
+ *                                           last install mode (shim/startWorker.ts)
  * - overlay: dist/agent/waymark.overlay.js  ES module with React, imported lazily by the shim
  * - privacy: dist/agent/waymark.privacy.js  ES module: URL transforms and privacy filter, imported by the
  *                                           shim only when those options are set
@@ -38,6 +40,7 @@ function library(entry: string, outDir: string, fileName: string, format: 'es' |
 const targets: Record<string, UserConfig> = {
   shim: library('shim/global.ts', 'dist/agent', 'waymark.js', 'iife'),
   worker: library('worker/main.ts', 'dist/agent', 'waymark.worker.js', 'iife'),
+  inpage: library('worker/inPage.ts', 'dist/agent', 'waymark.inpage.js', 'es'),
   overlay: library('overlay/index.tsx', 'dist/agent', 'waymark.overlay.js', 'es'),
   privacy: library('shim/privacy.ts', 'dist/agent', 'waymark.privacy.js', 'es'),
   prompts: library('shim/prompts.ts', 'dist/agent', 'waymark.prompts.js', 'es'),

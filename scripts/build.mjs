@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 
 const only = process.argv.slice(2);
-const targets = only.length ? only : ['shim', 'worker', 'overlay', 'privacy', 'prompts', 'guides', 'esm', 'demo'];
+const targets = only.length ? only : ['shim', 'worker', 'inpage', 'overlay', 'privacy', 'prompts', 'guides', 'esm', 'demo'];
 
 /** gzip budgets in bytes. The shim's is issue #2's: an initial shim of at most 12 KB gzip. */
 export const BUDGETS = {
@@ -13,6 +13,8 @@ export const BUDGETS = {
   // Off the main thread and fetched once at start (then cached); the guide engine (rules, state machine,
   // page-rule exceptions, the launcher's list) is most of it. Raised 30 -> 34 KB for issues #5 and #6.
   'dist/agent/waymark.worker.js': 34 * 1024,
+  // The worker code for the main thread, fetched only where no worker can start (issue #7).
+  'dist/agent/waymark.inpage.js': 34 * 1024,
   'dist/agent/waymark.overlay.js': 80 * 1024,
   'dist/agent/waymark.privacy.js': 8 * 1024,
   'dist/agent/waymark.prompts.js': 6 * 1024,

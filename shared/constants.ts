@@ -138,3 +138,11 @@ export const EVENT_PROPERTY_LIMIT_MS = 50;
 
 /** spec: guides §9 — how long the global guide CSS (guideCssUrl) is waited for. */
 export const GLOBAL_CSS_WAIT_MS = 5000;
+
+/**
+ * Issue #7: a worker mode that is not ready this long after it started is given up for the next one
+ * (shim/startWorker.ts). Ours: generous, as a slow network may take long to fetch the worker script.
+ */
+export const WORKER_READY_TIMEOUT_MS = 10_000;
+/** The `type` of the first message a worker posts once its API is exposed. */
+export const WORKER_READY_MESSAGE = 'waymark:ready';

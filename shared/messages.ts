@@ -1,16 +1,15 @@
 /**
  * Every message the spec words, spelled exactly as the spec spells it. Code logs these constants, and
  * tests assert them, so a drift from the spec's text fails a test.
+ *
+ * PAGE_MESSAGES are the ones the initial shim says, kept apart so it bundles these and no others;
+ * MESSAGES has them all.
  */
-export const MESSAGES = {
+export const PAGE_MESSAGES = {
   /** spec: guides §1 — no apiKey. */
   apiKeyMissing: 'API key is not set, Waymark will not initialize.',
   /** spec: guides §1 — repeated initialize. */
   initializeOnce: 'Waymark only needs to be initialized once.',
-  /** spec: analytics §8 — non-2xx beacon. */
-  badStatus: (status: number, text: string) => `received status code ${status}: ${text}`,
-  /** spec: analytics §8 — an event too long even alone; its long fields are shortened and it is retried. */
-  maxLengthExceeded: 'Max length exceeded for an event',
   /** spec: analytics §5, §8 — configuration that must be arrays. */
   inputSelectorsNotArray: 'inputCssSelectors must be an array',
   submitSelectorsNotArray: 'submitCssSelectors must be an array',
@@ -19,6 +18,24 @@ export const MESSAGES = {
   /** spec: analytics §5. */
   invalidTrackName: 'Must provide valid name string for event tracking',
   invalidTrackType: 'Must provide valid type string for event tracking',
+  /** spec: analytics §5 — no usable visitor id at initialize; a generated anonymous id is used. */
+  missingVisitorId: 'Missing visitor id.',
+  /** spec: analytics §5 — an invalid visitor id is ignored and logged; `shown` is the value as the log shows it. */
+  invalidVisitorId: (shown: string) => `Invalid visitor id ${shown}, ignored.`,
+  /** spec: analytics §5 — an invalid account id clears the account. */
+  invalidAccountId: (shown: string) => `Invalid account id ${shown}, account cleared.`,
+  /** spec: analytics §3, §5 — an invalid parent account id is ignored: the account id is used alone. */
+  invalidParentAccountId: (shown: string) => `Invalid parent account id ${shown}, ignored.`,
+  /** spec: guides §5 Config — guide functions without the guides feature in the subscription. */
+  notInSubscription: 'This functionality is not supported by your subscription.',
+} as const;
+
+export const MESSAGES = {
+  ...PAGE_MESSAGES,
+  /** spec: analytics §8 — non-2xx beacon. */
+  badStatus: (status: number, text: string) => `received status code ${status}: ${text}`,
+  /** spec: analytics §8 — an event too long even alone; its long fields are shortened and it is retried. */
+  maxLengthExceeded: 'Max length exceeded for an event',
   /** spec: guides §5 — content without type, children and props. */
   contentNotJson: 'Response from the guide was not in proper JSON format',
   /** spec: guides §8 — content fetch failure. */
@@ -39,14 +56,6 @@ export const MESSAGES = {
   invalidCustomUrl: 'Invalid type from custom URL source',
   /** spec: analytics §5 Config, §8 — a privacy filter that is not a usable regular expression (or list of them). */
   invalidPrivacyFilter: 'Invalid privacy filter for agent',
-  /** spec: analytics §5 — no usable visitor id at initialize; a generated anonymous id is used. */
-  missingVisitorId: 'Missing visitor id.',
-  /** spec: analytics §5 — an invalid visitor id is ignored and logged; `shown` is the value as the log shows it. */
-  invalidVisitorId: (shown: string) => `Invalid visitor id ${shown}, ignored.`,
-  /** spec: analytics §5 — an invalid account id clears the account. */
-  invalidAccountId: (shown: string) => `Invalid account id ${shown}, account cleared.`,
-  /** spec: analytics §3, §5 — an invalid parent account id is ignored: the account id is used alone. */
-  invalidParentAccountId: (shown: string) => `Invalid parent account id ${shown}, ignored.`,
   /** spec: analytics §5 — signed metadata: jwt without signingKeyName. */
   jwtWithoutSigningKeyName: 'Signed metadata has a jwt but no signingKeyName',
   /** spec: analytics §5 — signed metadata: signingKeyName without jwt. */
@@ -75,8 +84,6 @@ export const MESSAGES = {
   /** spec: guides §5 — a building-block prop outside the allow-list (and not data-* or aria-*). */
   illegalBuildingBlockKey: (key: string, guideId: string, stepId: string) =>
     `illegal building block key ${key} found on guide ${guideId} step ${stepId}`,
-  /** spec: guides §5 Config — guide functions without the guides feature in the subscription. */
-  notInSubscription: 'This functionality is not supported by your subscription.',
   /** spec: guides §4 Continuation — a last-seen record older than 12 hours, logged once. */
   continuationExpired: 'Multi-step continuation has expired',
   /** spec: guides §8 — a step not seen within guideSeenTimeoutLength. */

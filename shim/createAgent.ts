@@ -13,10 +13,11 @@ import { enrichEvent, type EnvelopeContext } from '../shared/enrichEvent';
 import type { PrivacyModule, PagePrivacy } from './privacy';
 import type { PromptCaptureRule, PromptsModule } from './prompts';
 import type { CapturedEvent } from '../shared/events';
-import { MESSAGES } from '../shared/messages';
+import { PAGE_MESSAGES } from '../shared/messages';
 import type { FlushReport, GuideDiagnostics, GuideState, Identity, Metadata, WorkerInit } from '../shared/protocol';
 import type { ThrottlingConfig } from '../shared/guides';
-import { createBridge, startWorker, type Bridge } from './createBridge';
+import { createBridge, type Bridge } from './createBridge';
+import { startWorker, type WorkerMode } from './startWorker';
 import type { ActiveGuide, GuideDisplay, GuideDisplayModule, GuideHook, GuideNotice, GuideNoticeName } from './createGuideDisplay';
 import type { HookName } from '../shared/applyGuideTransition';
 import { createLogger, type Logger } from './createLogger';
@@ -47,6 +48,12 @@ export interface InitializeOptions {
   contentHost?: string;
   /** Start before the page has finished loading (guides §1). @default false */
   initializeImmediately?: boolean;
+  /**
+   * The host's own copy of waymark.worker.js (same origin as the page), for an agent loaded from another
+   * origin: browsers start workers only from same-origin URLs (issue #7; `npx waymark-copy-agent <folder>`).
+   * @default the worker beside waymark.js when that is same-origin, else a blob: worker, else the main thread
+   */
+  workerUrl?: string;
   /** Capture element text as `txt` on clicks. @default false */
   captureText?: boolean;
   /** guides §1: no guides at all. @default false */
@@ -171,6 +178,11 @@ export interface WaymarkApi {
   debugGuides(): Promise<GuideDiagnostics | null>;
   isReady(): boolean;
   getVersion(): string;
+  /**
+   * Where the worker code runs (issue #7): `worker` (a dedicated worker from waymark.worker.js or
+   * `workerUrl`), `blob` (a blob: worker importing it), `main-thread` (last resort); null until known.
+   */
+  getWorkerMode(): WorkerMode | null;
   /** The visitor's segment flags as the collector last answered; [] until it has. */
   getSegmentFlags(): string[];
   /** analytics §4: forget the visitor: a new anonymous visitor, no account, a new session. */
@@ -213,6 +225,7 @@ interface Running {
   clicks: ClickEffectWatcher;
   /** Undo functions of hooks installed in the host page (teardown, issue #7). */
   uninstall: Array<() => void>;
+  workerMode: WorkerMode | null;
   sessions: ReturnType<typeof sessionStore>;
 }
 
@@ -247,7 +260,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       whenRunning((r) => {
         void r.guidesReady.then((g) => {
           if (!g || !g.supported()) {
-            log('warn', g ? MESSAGES.notInSubscription : 'guides are disabled');
+            log('warn', g ? PAGE_MESSAGES.notInSubscription : 'guides are disabled');
             resolve(fallback);
             return;
           }
@@ -264,7 +277,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
 
   /** A guide function on the display; with a subscription that lacks guides, the spec's message instead (guides §5). */
   function guideFunction(fn: (g: GuideDisplay) => void): void {
-    onGuides((g) => (g.supported() ? fn(g) : log('warn', MESSAGES.notInSubscription)));
+    onGuides((g) => (g.supported() ? fn(g) : log('warn', PAGE_MESSAGES.notInSubscription)));
   }
 
   /** onGuideXxx: listens once the agent runs; returns the function that stops listening. */
@@ -490,7 +503,13 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
         state: guideState?.visitorId === identity.visitorId ? guideState : undefined,
       },
     };
-    const worker = startWorker(new URL('waymark.worker.js', env.assetBase).href, log);
+    const worker = startWorker({
+      scriptUrl: new URL('waymark.worker.js', env.assetBase).href,
+      workerUrl: typeof options.workerUrl === 'string' && options.workerUrl ? options.workerUrl : undefined,
+      inPageUrl: new URL('waymark.inpage.js', env.assetBase).href,
+      log,
+      onMode: (mode) => running && (running.workerMode = mode),
+    });
     const bridge = createBridge(worker, init, log, {
       campaign: (utm) => {
         // The session's traffic source as the worker classified it: kept for the session's later pages.
@@ -513,6 +532,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       session: session.record,
       sessionSavedAt: now,
       uninstall: [],
+      workerMode: null,
       clicks: watchClickEffects(
         (sequence, frustrationTypes, errorMessage) => bridge.verdict({ sequence, frustrationTypes, errorMessage }),
         options.errorClickLogging !== false,
@@ -589,21 +609,21 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     initialize(given) {
       let options = given;
       if (state !== 'idle') {
-        log('warn', MESSAGES.initializeOnce);
+        log('warn', PAGE_MESSAGES.initializeOnce);
         return;
       }
       if (!options || typeof options.apiKey !== 'string' || !options.apiKey.trim()) {
-        log('warn', MESSAGES.apiKeyMissing);
+        log('warn', PAGE_MESSAGES.apiKeyMissing);
         return;
       }
       if (options.disabled === true) {
-        log('info', MESSAGES.agentDisabled);
+        log('info', PAGE_MESSAGES.agentDisabled);
         return;
       }
       // spec: analytics §5, §8 — the selector options must be arrays; anything else is ignored, said once.
       for (const name of ['inputCssSelectors', 'submitCssSelectors'] as const) {
         if (options[name] !== undefined && !Array.isArray(options[name])) {
-          log('error', name === 'inputCssSelectors' ? MESSAGES.inputSelectorsNotArray : MESSAGES.submitSelectorsNotArray);
+          log('error', name === 'inputCssSelectors' ? PAGE_MESSAGES.inputSelectorsNotArray : PAGE_MESSAGES.submitSelectorsNotArray);
           options = { ...options, [name]: undefined };
         }
       }
@@ -653,11 +673,11 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       guard(() => {
         // spec: analytics §5 — a non-empty string name, and a type string where one is given.
         if (typeof name !== 'string' || !name.trim()) {
-          log('error', MESSAGES.invalidTrackName);
+          log('error', PAGE_MESSAGES.invalidTrackName);
           return;
         }
         if (type !== undefined && (typeof type !== 'string' || !type.trim())) {
-          log('error', MESSAGES.invalidTrackType);
+          log('error', PAGE_MESSAGES.invalidTrackType);
           return;
         }
         const props = properties && typeof properties === 'object' ? { ...properties } : {};
@@ -749,6 +769,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
 
     isReady: () => state === 'running',
     getVersion: () => AGENT_VERSION,
+    getWorkerMode: () => running?.workerMode ?? null,
     getLogHistory: () => logger.history(),
     enableLogging: () => logger.enable(),
     disableLogging: () => logger.disable(),

@@ -1,6 +1,6 @@
 /**
- * The shim's end of the shim-worker contract (STYLE §2). It starts the dedicated worker from a same-origin
- * file, runs the versioned handshake, and gathers captured events so they cross in one Comlink call per
+ * The shim's end of the shim-worker contract (STYLE §2). Over the endpoint shim/startWorker.ts gives it
+ * (a worker, a blob: worker or the in-page fallback), it runs the versioned handshake, and gathers captured events so they cross in one Comlink call per
  * CAPTURE_BATCH_MS instead of one per DOM event. Every other call goes after the buffered events, so the
  * worker sees events and identity changes in the order the page made them.
  */
@@ -42,15 +42,6 @@ export interface Bridge {
   /** Calls the worker after every event captured so far. */
   call<T>(fn: (api: RemoteWorker) => Promise<T>): Promise<T>;
   terminate(): void;
-}
-
-/** Starts the agent's dedicated worker from a same-origin URL (no blob:, so `worker-src 'self'` holds). */
-export function startWorker(workerUrl: string, log: (level: LogLevel, message: string) => void): Worker {
-  const worker = new Worker(workerUrl, { name: 'waymark' });
-  worker.addEventListener('error', (event) => {
-    log('error', `the Waymark worker failed (${workerUrl}): ${event.message || 'could not load the script'}`);
-  });
-  return worker;
 }
 
 /**

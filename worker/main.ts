@@ -1,10 +1,11 @@
 /**
- * Entry of dist/agent/waymark.worker.js: exposes the worker API to the shim over Comlink.
+ * Entry of dist/agent/waymark.worker.js: exposes the worker API to the shim over Comlink, then says it is
+ * ready (the shim falls back to another mode when a worker never does: shim/startWorker.ts).
  */
 import { expose } from 'comlink';
+import { WORKER_READY_MESSAGE } from '../shared/constants';
+import { createPorts } from './ports';
 import { createWorkerApi } from './createWorkerApi';
-import { createIdbQueueStore, fetchTransport, nativeDeflate, systemClock } from './ports';
 
-// IndexedDB keeps unsent events across page loads; where it is missing, events live as long as the page.
-const store = typeof indexedDB === 'undefined' ? undefined : createIdbQueueStore();
-expose(createWorkerApi({ transport: fetchTransport, clock: systemClock, store, deflate: nativeDeflate() }));
+expose(createWorkerApi(createPorts()));
+postMessage({ type: WORKER_READY_MESSAGE });

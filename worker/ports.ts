@@ -136,3 +136,13 @@ export function createMemoryQueueStore(): QueueStore & { data: Map<string, Store
     entries: async () => [...data.entries()],
   };
 }
+
+/** The real ports: fetch, timers, IndexedDB (where there is one: else events live as long as the page), native zlib. */
+export function createPorts(): WorkerPorts {
+  return {
+    transport: fetchTransport,
+    clock: systemClock,
+    store: typeof indexedDB === 'undefined' ? undefined : createIdbQueueStore(),
+    deflate: nativeDeflate(),
+  };
+}

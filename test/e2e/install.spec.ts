@@ -1,0 +1,139 @@
+/**
+ * Issue #7 install paths: the host page on one origin, the agent (waymark.js, its worker and chunks) and the
+ * collector on the reference server's origin. The host origin is a small server of the test's own on
+ * another port of 127.0.0.1.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from '@playwright/test';
+import { agentReady, expect, hostPage, SNIPPET, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
+
+/** The snippet's JavaScript without its HTML comment and script tags, to serve as a file under CSP. */
+const SNIPPET_JS = SNIPPET.replace(/<!--[\s\S]*?-->/, '').replace(/<\/?script>/g, '');
+
+interface HostFiles {
+  [path: string]: { body: string; type: string; headers?: Record<string, string> };
+}
+
+/**
+ * A second origin for the host page: a plain HTTP server on another loopback port serving `files` (every
+ * other path is a 404). A real server, not a Playwright route: Chromium treats a routed document as
+ * outside the loopback address space and then refuses its requests to the collector.
+ */
+async function startHostServer(files: HostFiles): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://host').pathname;
+    const file = files[path];
+    if (!file && path === '/favicon.ico') {
+      response.writeHead(204).end();
+      return;
+    }
+    if (!file) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
+      return;
+    }
+    response.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store', ...file.headers }).end(file.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Serves `files` from a new host origin for the test, opens `path` there, and answers the origin. */
+async function openForeignPage(page: Page, path: string, files: HostFiles): Promise<string> {
+  const host = await startHostServer(files);
+  hosts.push(host);
+  await page.goto(`${host.origin}${path}`);
+  return host.origin;
+}
+
+const hosts: Array<{ close(): Promise<void> }> = [];
+test.afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.close()));
+});
+
+const html = 'text/html; charset=utf-8';
+const js = 'text/javascript; charset=utf-8';
+
+test.describe('issue #7 install from another origin', () => {
+  test('waymark.js from the collector\'s origin, no workerUrl: a blob: worker imports the agent\'s worker; events are stored', async ({ page, serverUrl }) => {
+    const visitor = uniqueId('blob');
+    const origin = await openForeignPage(page, '/app', {
+      '/app': {
+        type: html,
+        body: hostPage({ scriptUrl: `${serverUrl}/waymark.js`, init: `waymark.initialize({ apiKey: 'e2e-install', visitor: { id: '${visitor}' } });`, body: '<button id="b">B</button>' }),
+      },
+    });
+    await agentReady(page);
+    await expect.poll(() => page.evaluate(() => (window as any).waymark.getWorkerMode())).toBe('blob');
+    await page.click('#b');
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const events = await waitForEvents(serverUrl, { apiKey: 'e2e-install', visitorId: visitor }, (e) => e.some((x) => x.type === 'click'));
+    expect(new URL(events.find((e) => e.type === 'load')!.url).origin).toBe(origin);
+  });
+
+  test('with workerUrl, the host\'s own copy of the worker runs as a dedicated worker', async ({ page, serverUrl }) => {
+    const visitor = uniqueId('worker-url');
+    const workerRequests: string[] = [];
+    page.on('request', (r) => r.url().endsWith('.worker.js') && workerRequests.push(r.url()));
+    const origin = await openForeignPage(page, '/app', {
+      '/app': {
+        type: html,
+        body: hostPage({
+          scriptUrl: `${serverUrl}/waymark.js`,
+          init: `waymark.initialize({ apiKey: 'e2e-install', visitor: { id: '${visitor}' }, workerUrl: '/static/waymark.worker.js' });`,
+        }),
+      },
+      '/static/waymark.worker.js': { type: js, body: readFileSync('dist/agent/waymark.worker.js', 'utf8') },
+    });
+    await agentReady(page);
+    await expect.poll(() => page.evaluate(() => (window as any).waymark.getWorkerMode())).toBe('worker');
+    expect(workerRequests).toEqual([`${origin}/static/waymark.worker.js`]);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    await waitForEvents(serverUrl, { apiKey: 'e2e-install', visitorId: visitor }, (e) => e.some((x) => x.type === 'load'));
+  });
+
+  test.describe('CSP without blob: workers', () => {
+    test.use({ allowAgentErrors: [/worker-src|Refused to create a worker/] });
+
+    test('strict CSP (worker-src \'self\', no blob:) and no workerUrl: the worker code runs on the main thread, with a warning; events are stored and a guide shows', async ({ page, serverUrl, consoleLines }) => {
+      const visitor = uniqueId('main-thread');
+        const csp = [
+        "default-src 'self'",
+        `script-src 'self' ${serverUrl}`,
+        `connect-src ${serverUrl}`,
+        "style-src 'self'",
+        "worker-src 'self'",
+        `img-src 'self' ${serverUrl}`,
+      ].join('; ');
+      const init = `waymark.initialize({ apiKey: 'e2e-install', visitor: { id: '${visitor}' } });`;
+      const origin = await openForeignPage(page, '/e2e/banner', {
+        '/e2e/banner': {
+          type: html,
+          headers: { 'content-security-policy': csp },
+          // No inline style either: style-src 'self' refuses style attributes; the button sits below the banner.
+          body: `<!doctype html><html><head><meta charset="utf-8"><title>CSP host</title><script src="/app.js"></script></head><body>${'<p>Host content</p>'.repeat(8)}<button id="b">B</button></body></html>`,
+        },
+        '/app.js': {
+          type: js,
+          body: SNIPPET_JS.replace("waymark.initialize({ apiKey: 'YOUR_API_KEY' });", init).replace("'/waymark.js'", `'${serverUrl}/waymark.js'`),
+        },
+      });
+      await agentReady(page);
+      await expect.poll(() => page.evaluate(() => (window as any).waymark.getWorkerMode())).toBe('main-thread');
+      expect(consoleLines.some((l) => l.includes('Waymark runs its worker code on the main thread'))).toBe(true);
+      // The banner guide of test/e2e/guides matches /e2e/banner on any origin.
+      await expect(page.locator('[data-waymark-overlay] .wm-banner')).toContainText('Scheduled maintenance on Sunday');
+      await page.click('#b');
+      await page.evaluate(() => (window as any).waymark.flushNow());
+      await waitForEvents(serverUrl, { apiKey: 'e2e-install', visitorId: visitor }, (e) => e.some((x) => x.type === 'click'));
+      const seen = await waitForEvents(serverUrl, { apiKey: 'e2e-install', visitorId: visitor, type: 'guideSeen' }, (e) => e.length === 1);
+      expect(seen[0]!.props.guide_id).toBe('e2e-banner');
+      expect(await storedEvents(serverUrl, { apiKey: 'e2e-install', visitorId: visitor, type: 'load' })).toHaveLength(1);
+    });
+  });
+});
