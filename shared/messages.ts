@@ -89,6 +89,8 @@ export const MESSAGES = {
   globalScriptFailed: 'Error loading global script',
   /** spec: guides §8 — the load response's global CSS (guideCssUrl) not there after 5 seconds. */
   globalCssMissing: 'Unable to find global css after delay',
+  /** spec: guides §8 — block-out regions that could not be drawn; the step shows without them. */
+  blockOutFailed: 'Failed to add BlockOut ui',
   /** spec: guides §4 Control group. */
   controlGroup: 'Guide was not shown because this visitor is in a control group of an active experiment for the guide',
 } as const;
