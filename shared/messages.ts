@@ -2,6 +2,12 @@
  * Every message the spec words, spelled exactly as the spec spells it. Code logs these constants, and
  * tests assert them, so a drift from the spec's text fails a test.
  */
+/**
+ * spec: guides §8 'Failed to add BlockOut ui', also exported alone: the overlay chunk needs only this one,
+ * and importing MESSAGES would put every message in it (an object's unused keys are not tree-shaken).
+ */
+export const BLOCK_OUT_FAILED = 'Failed to add BlockOut ui';
+
 export const MESSAGES = {
   /** spec: guides §1 — no apiKey. */
   apiKeyMissing: 'API key is not set, Waymark will not initialize.',
@@ -90,7 +96,7 @@ export const MESSAGES = {
   /** spec: guides §8 — the load response's global CSS (guideCssUrl) not there after 5 seconds. */
   globalCssMissing: 'Unable to find global css after delay',
   /** spec: guides §8 — block-out regions that could not be drawn; the step shows without them. */
-  blockOutFailed: 'Failed to add BlockOut ui',
+  blockOutFailed: BLOCK_OUT_FAILED,
   /** spec: guides §4 Control group. */
   controlGroup: 'Guide was not shown because this visitor is in a control group of an active experiment for the guide',
 } as const;
