@@ -83,15 +83,18 @@ export function padRect(rect: Rect, padding: number): Rect {
 
 /**
  * The four panes that cover a `width` x `height` viewport except `hole`: top and bottom span the full
- * width, left and right fill the hole's band. The hole is clipped to the viewport first, so a hole partly
+ * width, left and right fill the hole's band. The hole is rounded outwards to whole pixels and clipped to
+ * the viewport first, so a hole partly
  * or wholly off screen still gives panes that tile the viewport exactly, never negative sizes.
  */
 export function blockOutPanes(hole: Rect, viewport: { width: number; height: number }): [top: Pane, bottom: Pane, left: Pane, right: Pane] {
   const clamp = (v: number, max: number) => Math.min(Math.max(v, 0), max);
-  const left = clamp(hole.left, viewport.width);
-  const right = clamp(Math.max(hole.right, hole.left), viewport.width);
-  const top = clamp(hole.top, viewport.height);
-  const bottom = clamp(Math.max(hole.bottom, hole.top), viewport.height);
+  // Whole pixels, the hole rounded outwards: panes on fractional edges are antialiased, which shows as a
+  // light seam along the viewport's edge and a blurred rim around the hole.
+  const left = clamp(Math.floor(hole.left), viewport.width);
+  const right = clamp(Math.ceil(Math.max(hole.right, hole.left)), viewport.width);
+  const top = clamp(Math.floor(hole.top), viewport.height);
+  const bottom = clamp(Math.ceil(Math.max(hole.bottom, hole.top)), viewport.height);
   return [
     { left: 0, top: 0, width: viewport.width, height: top },
     { left: 0, top: bottom, width: viewport.width, height: viewport.height - bottom },

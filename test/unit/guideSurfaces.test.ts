@@ -63,6 +63,16 @@ describe('guides §2 block-out regions: geometry', () => {
     expect(area([top, bottom, left, right])).toBe(1000 * 800 - 56 * 36);
   });
 
+  it('rounds the hole outwards to whole pixels, so no pane edge is antialiased and the element stays clear', () => {
+    const panes = blockOutPanes({ left: 737.45, top: 93.2, right: 890.58, bottom: 146.9 }, { width: 1280, height: 800 });
+    expect(panes).toEqual([
+      { left: 0, top: 0, width: 1280, height: 93 },
+      { left: 0, top: 147, width: 1280, height: 653 },
+      { left: 0, top: 93, width: 737, height: 54 },
+      { left: 891, top: 93, width: 389, height: 54 },
+    ]);
+  });
+
   it('clips a hole that leaves the viewport, so no pane has a negative size', () => {
     const viewport = { width: 400, height: 300 };
     const partly = blockOutPanes({ left: -20, top: 280, right: 50, bottom: 340 }, viewport);
