@@ -116,6 +116,42 @@ test.describe('guides §2 lightbox: a modal dialog', () => {
   });
 });
 
+test.describe('guides §9 autofocus retries', () => {
+  test('a lightbox that cannot take focus when it appears gets it once it can (tried every 50 ms)', async ({ page, openHostPage }) => {
+    const visitor = uniqueId('surface-autofocus');
+    await openHostPage(
+      '/e2e/surface-lightbox',
+      hostPage({
+        init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' }, delayGuides: true });`,
+        body: '<button id="opener">Open settings</button>',
+      }),
+    );
+    await agentReady(page);
+    // The overlay's host element is kept invisible (so nothing in it can take focus) for 400 ms after it is
+    // added, as a host's own transition or a late stylesheet would.
+    await page.evaluate(() => {
+      new MutationObserver((records, observer) => {
+        for (const node of records.flatMap((r) => Array.from(r.addedNodes))) {
+          if (!(node instanceof HTMLElement) || !node.hasAttribute('data-waymark-overlay')) continue;
+          observer.disconnect();
+          node.style.visibility = 'hidden';
+          (window as any).shownAt = performance.now();
+          setTimeout(() => {
+            node.style.visibility = '';
+            (window as any).visibleAt = performance.now();
+          }, 400);
+        }
+      }).observe(document.documentElement, { childList: true });
+    });
+    await page.focus('#opener');
+    await page.evaluate(() => (window as any).waymark.startGuides());
+    await expect.poll(() => page.evaluate(() => (window as any).visibleAt !== undefined)).toBe(true);
+    await expect.poll(() => focusedInOverlay(page), { timeout: 2000 }).toBe('wm-step wm-lightbox');
+    // As the page sees it, focus is in our overlay: its host element is the document's active element.
+    expect(await page.evaluate(() => document.activeElement?.hasAttribute('data-waymark-overlay'))).toBe(true);
+  });
+});
+
 test.describe('guides §2 block-out regions (blockOutUI)', () => {
   const body = `<div style="position:relative;height:2400px">
   <button id="bo-target" style="position:absolute;left:200px;top:300px;width:120px;height:40px">Target</button>
