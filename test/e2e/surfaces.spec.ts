@@ -221,6 +221,22 @@ test.describe('guides §2 block-out regions (blockOutUI)', () => {
     await dismissedStored(page, serverUrl, visitor, 'e2e-surface-blockout');
   });
 
+  test('a lightbox with a block-out and an element: the panes replace its backdrop and leave the element clear', async ({ page, openHostPage }, testInfo) => {
+    const visitor = uniqueId('surface-blockout-lightbox');
+    await openHostPage('/e2e/surface-blockout-lightbox', hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });`, body, head }));
+    const dialog = page.locator(`${overlay} .wm-lightbox`);
+    await expect(dialog).toContainText('Meet the new menu');
+    await expect(page.locator(`${overlay} .wm-blockout`)).toHaveCount(4);
+    await expect(page.locator(`${overlay} .wm-backdrop`)).toHaveCount(0);
+    // The hole is #bo-target (200,300 120x40) alone, 4 px of padding.
+    const left = (await page.locator(`${overlay} .wm-blockout[data-side=left]`).boundingBox())!;
+    const right = (await page.locator(`${overlay} .wm-blockout[data-side=right]`).boundingBox())!;
+    expect([left.y, left.width, left.height, right.x]).toEqual([296, 196, 48, 324]);
+    // A lightbox stays modal: the element is shown through the hole, not operable, until the step closes.
+    expect(await hiding(page, 'body')).toBe('aria-hidden=true inert');
+    await snap(page, testInfo, 'blockout-lightbox');
+  });
+
   test.describe('a block-out that cannot be drawn', () => {
     test.use({ allowAgentErrors: [/^\[Waymark\] Failed to add BlockOut ui/] });
 
