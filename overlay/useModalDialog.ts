@@ -13,6 +13,14 @@ const FOCUSABLE =
 const NOT_RENDERED = new Set(['HEAD', 'SCRIPT', 'STYLE', 'LINK', 'META', 'TEMPLATE', 'NOSCRIPT']);
 
 /**
+ * Where focus goes back to when the last modal step closes, while that return is pending. A guide moving
+ * from one modal step to the next unmounts one dialog and mounts the other in the same commit: the new
+ * dialog takes the pending return over, so focus never flickers onto the host page between two steps
+ * (the shim would capture that focus as the visitor's).
+ */
+let pendingReturn: { to: HTMLElement | null; timer: ReturnType<typeof setTimeout> } | null = null;
+
+/**
  * Makes the dialog in `dialog` modal while it is mounted; `key` names what is shown (a new step is a new
  * dialog: the effect runs again).
  */
@@ -22,9 +30,16 @@ export function useModalDialog(dialog: RefObject<HTMLElement | null>, key: strin
     if (!el) return;
     const root = el.getRootNode() as ShadowRoot | Document;
     const host = root instanceof ShadowRoot ? root.host : null;
-    // Focus inside our shadow root shows as our host element; that is not a place to go back to.
-    const active = el.ownerDocument.activeElement;
-    const previous = active instanceof HTMLElement && active !== host && active !== el.ownerDocument.body ? active : null;
+    let previous: HTMLElement | null;
+    if (pendingReturn) {
+      clearTimeout(pendingReturn.timer);
+      previous = pendingReturn.to;
+      pendingReturn = null;
+    } else {
+      // Focus inside our shadow root shows as our host element; that is not a place to go back to.
+      const active = el.ownerDocument.activeElement;
+      previous = active instanceof HTMLElement && active !== host && active !== el.ownerDocument.body ? active : null;
+    }
     const restorePage = host ? hidePageBeside(host) : () => {};
 
     // guides §9 autofocus: a dialog that cannot take focus yet (still being laid out, or the host moved
@@ -53,7 +68,14 @@ export function useModalDialog(dialog: RefObject<HTMLElement | null>, key: strin
       el.removeEventListener('keydown', onKeyDown);
       // The page first, so the element focus goes back to is no longer inert.
       restorePage();
-      if (previous?.isConnected) previous.focus({ preventScroll: true });
+      const back = {
+        to: previous,
+        timer: setTimeout(() => {
+          if (pendingReturn === back) pendingReturn = null;
+          if (previous?.isConnected) previous.focus({ preventScroll: true });
+        }),
+      };
+      pendingReturn = back;
     };
   }, [dialog, key]);
 }

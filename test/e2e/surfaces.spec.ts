@@ -116,6 +116,44 @@ test.describe('guides §2 lightbox: a modal dialog', () => {
   });
 });
 
+test.describe('guides §2 lightbox: a modal tour', () => {
+  test('from one modal step to the next, focus goes straight from dialog to dialog, and back to the host element at the end', async ({
+    page,
+    serverUrl,
+    openHostPage,
+  }) => {
+    const visitor = uniqueId('surface-tour');
+    await openHostPage(
+      '/e2e/surface-tour',
+      hostPage({
+        init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' }, delayGuides: true });`,
+        body: `<button id="opener">Open settings</button>
+<script>window.focusTrail = []; document.addEventListener('focusin', (e) => focusTrail.push(e.target.id || (e.target.hasAttribute('data-waymark-overlay') ? 'overlay' : e.target.tagName)));</script>`,
+      }),
+    );
+    await agentReady(page);
+    await page.focus('#opener');
+    await page.evaluate(() => (window as any).waymark.startGuides());
+    const dialog = page.locator(`${overlay} .wm-lightbox`);
+    await expect(dialog).toContainText('Tour stop one');
+    await expect.poll(() => focusedInOverlay(page)).toBe('wm-step wm-lightbox');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await focusedInOverlay(page)).toBe('tour-next');
+    await page.keyboard.press('Enter');
+    await expect(dialog).toContainText('Tour stop two');
+    await expect(page.getByRole('dialog', { name: 'Tour stop two' })).toBeVisible();
+    await expect.poll(() => focusedInOverlay(page)).toBe('wm-step wm-lightbox');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('opener');
+    // The host page saw focus leave once and come back once: never #opener between the two steps.
+    const trail: string[] = await page.evaluate(() => (window as any).focusTrail);
+    expect(trail.filter((id, i) => id !== trail[i - 1])).toEqual(['opener', 'overlay', 'opener']);
+    await dismissedStored(page, serverUrl, visitor, 'e2e-surface-tour');
+  });
+});
+
 test.describe('guides §9 autofocus retries', () => {
   test('a lightbox that cannot take focus when it appears gets it once it can (tried every 50 ms)', async ({ page, openHostPage }) => {
     const visitor = uniqueId('surface-autofocus');
