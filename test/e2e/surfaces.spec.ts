@@ -117,7 +117,7 @@ test.describe('guides §2 lightbox: a modal dialog', () => {
 });
 
 test.describe('guides §2 lightbox: a modal tour', () => {
-  test('from one modal step to the next, focus goes straight from dialog to dialog, and back to the host element at the end', async ({
+  test('from one modal step to the next focus goes straight from dialog to dialog, a span with an action is pressed with Enter, and focus returns to the host element', async ({
     page,
     serverUrl,
     openHostPage,
@@ -144,7 +144,14 @@ test.describe('guides §2 lightbox: a modal tour', () => {
     await expect(dialog).toContainText('Tour stop two');
     await expect(page.getByRole('dialog', { name: 'Tour stop two' })).toBeVisible();
     await expect.poll(() => focusedInOverlay(page)).toBe('wm-step wm-lightbox');
-    await page.keyboard.press('Escape');
+    // 'Done' is a span with an action: the keyboard reaches it as a button and Enter presses it.
+    const done = dialog.locator('#tour-done');
+    await expect(done).toHaveAttribute('role', 'button');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await focusedInOverlay(page)).toBe('tour-done');
+    expect(await done.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+    await page.keyboard.press('Enter');
     await expect(dialog).toHaveCount(0);
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('opener');
     // The host page saw focus leave once and come back once: never #opener between the two steps.
