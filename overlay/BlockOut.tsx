@@ -19,6 +19,7 @@ export interface BlockOutProps {
 
 const SIDES = ['top', 'bottom', 'left', 'right'] as const;
 
+/** The four panes of a step's block-out, placed around `elements` and kept there while the step shows. */
 export function BlockOut({ options, elements, onError }: BlockOutProps): ReactNode {
   const panes = useRef<Array<HTMLDivElement | null>>([]);
   const [failed, setFailed] = useState(false);
