@@ -8,7 +8,7 @@ import { BANNER_DEFAULTS, TOOLTIP_DEFAULTS } from '../shared/constants';
 import type { StepToShow } from '../shared/protocol';
 import type { StepHandlers } from './api';
 import { numberOr } from './Lightbox';
-import { StepChrome } from './StepChrome';
+import { StepChrome, surfaceLabel } from './StepChrome';
 
 export interface BannerProps {
   step: StepToShow;
@@ -16,13 +16,13 @@ export interface BannerProps {
 }
 
 export function Banner({ step, handlers }: BannerProps): ReactNode {
-  const titleId = `wm-title-${step.stepId}`;
+  const { contentId, props: label } = surfaceLabel(step);
   const atBottom = step.attributes.position === 'bottom';
   return (
     <div
       className="wm-step wm-banner"
       role="region"
-      aria-labelledby={titleId}
+      {...label}
       data-guide-id={step.guideId}
       data-step-id={step.stepId}
       style={{
@@ -31,7 +31,7 @@ export function Banner({ step, handlers }: BannerProps): ReactNode {
         ...(atBottom ? { top: 'auto', bottom: 0 } : {}),
       }}
     >
-      <StepChrome step={step} handlers={handlers} titleId={titleId} />
+      <StepChrome step={step} handlers={handlers} contentId={contentId} />
     </div>
   );
 }

@@ -1,42 +1,49 @@
 /**
- * A lightbox step: centred over a backdrop (guides §2; default 500 wide, backdrop z-index 10000). It is a
- * modal dialog: focus moves into it when shown and returns where it was when it closes.
+ * A lightbox step: centred over a backdrop (guides §2; default 500 wide, backdrop z-index 10000). The mobile
+ * lightbox (step type mobile-lightbox) is the same dialog fitted to a phone: the viewport's width less a
+ * margin on each side, at most 320 wide (guides §2 mobile layout), its content scrolling under a close
+ * button that stays put. Both are modal dialogs (useModalDialog): focus moves in and comes back, Tab stays
+ * inside, the page beside is hidden from assistive technology.
  */
-import { useEffect, useRef, type ReactNode } from 'react';
-import { LIGHTBOX_DEFAULTS, TOOLTIP_DEFAULTS } from '../shared/constants';
+import { useRef, type ReactNode } from 'react';
+import { LIGHTBOX_DEFAULTS, MOBILE_LIGHTBOX_DEFAULTS, TOOLTIP_DEFAULTS } from '../shared/constants';
 import type { StepToShow } from '../shared/protocol';
 import type { StepHandlers } from './api';
-import { StepChrome } from './StepChrome';
+import { StepChrome, surfaceLabel } from './StepChrome';
+import { useModalDialog } from './useModalDialog';
 
 export interface LightboxProps {
   step: StepToShow;
   handlers: StepHandlers;
+  /** The mobile lightbox layout. @default false */
+  mobile?: boolean;
+  /** The dimmed backdrop; off when block-out panes dim the page instead. @default true */
+  backdrop?: boolean;
 }
 
-export function Lightbox({ step, handlers }: LightboxProps): ReactNode {
+export function Lightbox({ step, handlers, mobile = false, backdrop = true }: LightboxProps): ReactNode {
   const dialog = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    dialog.current?.focus();
-    return () => previous?.focus?.();
-  }, [step.guideId, step.stepId]);
-  const width = numberOr(step.attributes.width, LIGHTBOX_DEFAULTS.width);
-  const titleId = `wm-title-${step.stepId}`;
+  useModalDialog(dialog, `${step.guideId}/${step.stepId}`);
+  const { maxWidth, margin } = MOBILE_LIGHTBOX_DEFAULTS;
+  const width = mobile
+    ? `min(${Math.min(numberOr(step.attributes.width, maxWidth), maxWidth)}px, calc(100vw - ${2 * margin}px))`
+    : numberOr(step.attributes.width, LIGHTBOX_DEFAULTS.width);
+  const { contentId, props: label } = surfaceLabel(step);
   return (
     <>
-      <div className="wm-backdrop" style={{ zIndex: LIGHTBOX_DEFAULTS.backdropZIndex }} />
+      {backdrop && <div className="wm-backdrop" style={{ zIndex: LIGHTBOX_DEFAULTS.backdropZIndex }} />}
       <div
         ref={dialog}
-        className="wm-step wm-lightbox"
+        className={mobile ? 'wm-step wm-lightbox wm-mobile-lightbox' : 'wm-step wm-lightbox'}
         role="dialog"
         aria-modal="true"
-        aria-labelledby={titleId}
+        {...label}
         tabIndex={-1}
         data-guide-id={step.guideId}
         data-step-id={step.stepId}
         style={{ width, zIndex: TOOLTIP_DEFAULTS.zIndex }}
       >
-        <StepChrome step={step} handlers={handlers} titleId={titleId} />
+        <StepChrome step={step} handlers={handlers} contentId={contentId} />
       </div>
     </>
   );

@@ -4,16 +4,18 @@
  */
 import { useState, type ReactNode } from 'react';
 import type { StepToShow } from '../shared/protocol';
+import { stepLabel } from '../shared/stepLabel';
 import type { StepHandlers } from './api';
 import { renderBlocks } from './renderBlocks';
 
 export interface StepChromeProps {
   step: StepToShow;
   handlers: StepHandlers;
-  titleId: string;
+  /** Id of the content's wrapper, for the surface's aria-describedby. */
+  contentId: string;
 }
 
-export function StepChrome({ step, handlers, titleId }: StepChromeProps): ReactNode {
+export function StepChrome({ step, handlers, contentId }: StepChromeProps): ReactNode {
   // guides §2: a submitted poll shows its thank-you message in place of the step's content.
   const [thanked, setThanked] = useState(false);
   const onAction: StepHandlers['onAction'] = (actions, ui, answers) => {
@@ -26,7 +28,7 @@ export function StepChrome({ step, handlers, titleId }: StepChromeProps): ReactN
       <button type="button" className="wm-close" aria-label="close" onClick={() => handlers.onDismiss({ id: 'close', type: 'BUTTON' })}>
         {'\u00d7'}
       </button>
-      <div id={titleId} data-waymark-step="">
+      <div id={contentId} data-waymark-step="">
         {thanked ? <p className="wm-thanks" role="status">{thanks}</p> : renderBlocks(step.content, { onAction })}
       </div>
       {(step.stepCount > 1 || !step.hideCredits) && (
@@ -37,4 +39,13 @@ export function StepChrome({ step, handlers, titleId }: StepChromeProps): ReactN
       )}
     </>
   );
+}
+
+/**
+ * How a step surface is named for assistive technology: by its first heading (or, without one, the guide's
+ * name), described by its content.
+ */
+export function surfaceLabel(step: StepToShow): { contentId: string; props: { 'aria-label': string; 'aria-describedby': string } } {
+  const contentId = `wm-content-${step.stepId}`;
+  return { contentId, props: { 'aria-label': stepLabel(step.content) ?? step.guideName, 'aria-describedby': contentId } };
 }

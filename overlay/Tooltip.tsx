@@ -9,7 +9,7 @@ import { TOOLTIP_DEFAULTS } from '../shared/constants';
 import type { StepToShow } from '../shared/protocol';
 import type { StepHandlers } from './api';
 import { numberOr } from './Lightbox';
-import { StepChrome } from './StepChrome';
+import { StepChrome, surfaceLabel } from './StepChrome';
 
 export interface TooltipProps {
   step: StepToShow;
@@ -58,19 +58,19 @@ export function Tooltip({ step, target, handlers }: TooltipProps): ReactNode {
   }, [target, forced, layoutDir, arrowSize]);
 
   const width = numberOr(step.attributes.width, TOOLTIP_DEFAULTS.width);
-  const titleId = `wm-title-${step.stepId}`;
+  const { contentId, props: label } = surfaceLabel(step);
   return (
     <div
       ref={box}
       className="wm-step wm-tooltip"
       role="dialog"
-      aria-labelledby={titleId}
+      {...label}
       data-guide-id={step.guideId}
       data-step-id={step.stepId}
       style={{ width, zIndex: TOOLTIP_DEFAULTS.zIndex }}
     >
       <div ref={caret} className="wm-caret" />
-      <StepChrome step={step} handlers={handlers} titleId={titleId} />
+      <StepChrome step={step} handlers={handlers} contentId={contentId} />
     </div>
   );
 }

@@ -4,7 +4,7 @@
  * that never see a guide never pay for React.
  */
 import type { GuideAction } from '../shared/guides';
-import type { BadgeToShow, StepToShow } from '../shared/protocol';
+import type { BadgeToShow, LogLevel, StepToShow } from '../shared/protocol';
 
 /** A clicked element of a guide, for guideActivity. */
 export interface UiElement {
@@ -33,6 +33,15 @@ export interface Overlay {
   destroy(): void;
 }
 
+/** Configuration of the overlay. */
+export interface OverlayOptions {
+  /**
+   * Where the overlay reports what went wrong while drawing (guides §8 'Failed to add BlockOut ui'): the
+   * shim's logger, so it reaches the same console and history as the agent's other messages. @default none
+   */
+  log?(level: LogLevel, message: string): void;
+}
+
 export interface OverlayModule {
-  createOverlay(doc: Document): Overlay;
+  createOverlay(doc: Document, options?: OverlayOptions): Overlay;
 }

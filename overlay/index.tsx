@@ -4,15 +4,19 @@
  * ours never meet.
  */
 import { createRoot, type Root } from 'react-dom/client';
+import { readBlockOut, type BlockOutOptions } from '../shared/blockOutPanes';
+import { isRtlLanguage } from '../shared/isRtlLanguage';
+import { BLOCK_OUT_FAILED } from '../shared/messages';
 import type { StepToShow } from '../shared/protocol';
 import type { Overlay, OverlayModule, StepHandlers } from './api';
 import { Badge } from './Badge';
 import { Banner } from './Banner';
+import { BlockOut } from './BlockOut';
 import { Lightbox } from './Lightbox';
 import { OVERLAY_CSS } from './styles';
 import { Tooltip } from './Tooltip';
 
-export const createOverlay: OverlayModule['createOverlay'] = (doc) => {
+export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {}) => {
   const host = doc.createElement('div');
   host.setAttribute('data-waymark-overlay', '');
   // On <html>, not <body>: a transform or filter on body would otherwise re-anchor our fixed layers.
@@ -38,19 +42,49 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc) => {
   };
   doc.addEventListener('keydown', onKeyDown, true);
 
+  /**
+   * guides §2 blockOutUI of a step with a target: its options and the elements to leave clear (the target,
+   * then every match of additionalElements). Any failure, now or while drawing, logs 'Failed to add
+   * BlockOut ui' (guides §8; info level for a banner) and the step shows without the block-out.
+   */
+  function blockOutOf(step: StepToShow, target: Element | null): { options: BlockOutOptions; elements: Element[]; onError(error: unknown): void } | null {
+    const onError = (error: unknown) => {
+      const detail = error instanceof Error ? error.message : String(error);
+      options.log?.(step.type === 'banner' ? 'info' : 'error', `${BLOCK_OUT_FAILED} for guide ${step.guideId} step ${step.stepId}: ${detail}`);
+    };
+    try {
+      const blockOut = readBlockOut(step.attributes);
+      if (!blockOut || !target) return null;
+      const extra = blockOut.additionalElements.flatMap((selector) => Array.from(doc.querySelectorAll(selector)));
+      return { options: blockOut, elements: [target, ...extra], onError };
+    } catch (error) {
+      onError(error);
+      return null;
+    }
+  }
+
   const overlay: Overlay = {
     show(step, target, handlers) {
       current = { step, handlers };
       stepSheet.replaceSync(step.css ?? '');
+      // guides §2: steps are mirrored for right-to-left languages (he, ar), the page's or else the browser's.
+      if (isRtlLanguage(doc.documentElement.lang || doc.defaultView?.navigator.language)) container.dir = 'rtl';
+      else container.removeAttribute('dir');
       const key = `${step.guideId}/${step.stepId}`;
-      root.render(
+      const blockOut = blockOutOf(step, target);
+      const surface =
         step.type === 'tooltip' && target ? (
           <Tooltip key={key} step={step} target={target} handlers={handlers} />
         ) : step.type === 'banner' ? (
           <Banner key={key} step={step} handlers={handlers} />
         ) : (
-          <Lightbox key={key} step={step} handlers={handlers} />
-        ),
+          <Lightbox key={key} step={step} handlers={handlers} mobile={step.type === 'mobile-lightbox'} backdrop={!blockOut} />
+        );
+      root.render(
+        <>
+          {blockOut && <BlockOut key={`${key}#blockout`} options={blockOut.options} elements={blockOut.elements} onError={blockOut.onError} />}
+          {surface}
+        </>,
       );
     },
     hide() {

@@ -14,6 +14,8 @@ const TAGS = new Set([
   'textarea', 'form', 'small', 'table', 'thead', 'tbody', 'tr', 'td', 'th', 'figure', 'figcaption', 'noscript',
 ]);
 const VOID = new Set(['img', 'br', 'hr', 'input']);
+/** Elements the keyboard already reaches and presses (an `a` only with an href). */
+const NATIVE_CONTROLS = new Set(['button', 'input', 'select', 'textarea', 'option', 'label']);
 const PROPS = new Set([
   'id', 'className', 'style', 'src', 'href', 'alt', 'title', 'type', 'name', 'value', 'placeholder', 'role',
   'tabIndex', 'target', 'width', 'height', 'htmlFor', 'checked', 'disabled', 'min', 'max', 'step', 'rel',
@@ -55,6 +57,16 @@ export function renderBlocks(node: DomNode, ctx: RenderContext, key?: number): R
       ctx.onAction(actions, ui, answers);
     };
     if (type === 'button' && !props.type) props.type = 'button';
+    else if (!NATIVE_CONTROLS.has(type) && !(type === 'a' && props.href)) {
+      // An element the keyboard cannot reach or press by itself: it becomes a button for the keyboard and for
+      // assistive technology (Enter and Space press it), unless the author gave it a role or tab index.
+      props.role ??= 'button';
+      props.tabIndex ??= 0;
+      const onClick = props.onClick as (event: { preventDefault(): void; currentTarget: Element }) => void;
+      props.onKeyDown = (event: { key: string; preventDefault(): void; currentTarget: Element }) => {
+        if (event.key === 'Enter' || event.key === ' ') onClick(event);
+      };
+    }
   }
   if (type === 'noscript' || VOID.has(type)) return createElement(type, props);
   const children: ReactNode[] = [];

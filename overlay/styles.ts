@@ -12,16 +12,21 @@ export const OVERLAY_CSS = `
   padding: 20px 22px 16px; position: fixed; max-width: calc(100vw - 16px);
 }
 .wm-step:focus { outline: none; }
-.wm-step h1, .wm-step h2, .wm-step h3 { margin: 0 32px 8px 0; line-height: 1.25; color: #111827; }
+.wm-step h1, .wm-step h2, .wm-step h3 { margin: 0 0 8px; margin-inline-end: 32px; line-height: 1.25; color: #111827; }
 .wm-step h1 { font-size: 22px; } .wm-step h2 { font-size: 18px; } .wm-step h3 { font-size: 16px; }
 .wm-step p { margin: 0 0 12px; }
 .wm-step img { max-width: 100%; height: auto; }
 .wm-step button:not(.wm-close) {
   font: inherit; font-weight: 600; color: #fff; background: #3b5bdb; border: 0; border-radius: 6px;
-  padding: 8px 16px; cursor: pointer; margin: 4px 8px 0 0;
+  padding: 8px 16px; cursor: pointer; margin: 4px 0 0; margin-inline-end: 8px;
 }
 .wm-step button:not(.wm-close):hover { background: #364fc7; }
-.wm-step button:focus-visible, .wm-close:focus-visible { outline: 3px solid #91a7ff; outline-offset: 2px; }
+/* Every control of a step shows where the keyboard is. */
+.wm-step button:focus-visible, .wm-close:focus-visible, .wm-step a:focus-visible, .wm-step input:focus-visible,
+.wm-step select:focus-visible, .wm-step textarea:focus-visible, .wm-step [tabindex]:not(.wm-step):focus-visible {
+  outline: 3px solid #91a7ff; outline-offset: 2px;
+}
+.wm-step a { color: #3b5bdb; }
 .wm-step textarea, .wm-step select, .wm-step input:not([type=radio]):not([type=checkbox]) {
   display: block; width: 100%; box-sizing: border-box; margin: 4px 0 10px; padding: 6px 8px;
   font: inherit; color: #111827; border: 1px solid #cbd5e1; border-radius: 6px; background: #fff;
@@ -36,7 +41,7 @@ export const OVERLAY_CSS = `
 }
 .wm-badge:focus-visible { outline: 3px solid #91a7ff; outline-offset: 2px; }
 .wm-badge img { display: block; width: 100%; height: 100%; object-fit: cover; }
-.wm-thanks { margin: 8px 32px 4px 0; font-weight: 600; color: #111827; }
+.wm-thanks { margin: 8px 0 4px; margin-inline-end: 32px; font-weight: 600; color: #111827; }
 .wm-close {
   position: absolute; top: 8px; right: 8px; width: 28px; height: 28px; border: 0; border-radius: 6px;
   background: transparent; color: #6b7280; font: 22px/1 system-ui, sans-serif; cursor: pointer;
@@ -45,8 +50,16 @@ export const OVERLAY_CSS = `
 .wm-footer { display: flex; justify-content: space-between; gap: 12px; margin-top: 12px; font-size: 12px; color: #6b7280; }
 .wm-backdrop { position: fixed; inset: 0; background: rgba(15, 23, 42, .45); }
 .wm-lightbox { left: 50%; top: 50%; transform: translate(-50%, -50%); max-height: calc(100vh - 32px); overflow: auto; }
-.wm-banner { left: 0; right: 0; top: 0; border-radius: 0; max-width: none; overflow: auto; box-sizing: border-box; padding-right: 48px; }
+.wm-banner { left: 0; right: 0; top: 0; border-radius: 0; max-width: none; overflow: auto; box-sizing: border-box; padding-inline-end: 48px; }
 .wm-tooltip { top: 0; left: 0; }
+/* The mobile lightbox: the content scrolls, the close button and the footer stay where they are. */
+.wm-mobile-lightbox { display: flex; flex-direction: column; overflow: hidden; padding: 40px 16px 12px; }
+.wm-mobile-lightbox [data-waymark-step] { overflow: auto; min-height: 0; overscroll-behavior: contain; }
+.wm-mobile-lightbox h1, .wm-mobile-lightbox h2, .wm-mobile-lightbox h3 { margin-inline-end: 0; }
+/* Block-out panes (guides §2 blockOutUI): sized and placed by BlockOut.tsx; they take the page's clicks. */
+.wm-blockout { position: fixed; top: 0; left: 0; width: 0; height: 0; }
+/* Right-to-left languages (he, ar): the close button moves to the other corner. */
+[dir=rtl] .wm-close { right: auto; left: 8px; }
 .wm-caret { position: absolute; width: 11px; height: 11px; background: #fff; transform: rotate(45deg); }
 .wm-sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;

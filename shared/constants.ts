@@ -65,6 +65,22 @@ export const TOOLTIP_DEFAULTS = {
 export const LIGHTBOX_DEFAULTS = { width: 500, height: 500, backdropZIndex: 10_000 } as const;
 /** spec: guides §2 — a banner sits at the top by default; default height 500 (its most). */
 export const BANNER_DEFAULTS = { height: 500 } as const;
+/**
+ * spec: guides §2 Lightbox ("a separate mobile lightbox exists"), §2 Preview ("Mobile layout ...: width at
+ * most 320"): the mobile lightbox is at most 320 wide; `margin` (ours, not the spec's) is kept free on each
+ * side of a narrower viewport.
+ */
+export const MOBILE_LIGHTBOX_DEFAULTS = { maxWidth: 320, margin: 16 } as const;
+/**
+ * spec: guides §2 block-out regions (blockOutUI): default z-index 10000. The spec gives no default colour,
+ * opacity or padding; these are Waymark's (the lightbox backdrop's slate at its 45 %, no padding).
+ */
+export const BLOCK_OUT_DEFAULTS = { zIndex: 10_000, padding: 0, bgColor: '#0f172a', opacity: 0.45 } as const;
+/** spec: guides §9 — autofocus retries: up to 100, every 50 ms. */
+export const AUTOFOCUS_RETRIES = 100;
+export const AUTOFOCUS_RETRY_MS = 50;
+/** spec: guides §2 — right-to-left languages (he, ar): steps are laid out mirrored. */
+export const RTL_LANGUAGES = ['he', 'ar'] as const;
 
 /**
  * How long the shim gathers captured DOM events before one bridge call hands them to the worker.

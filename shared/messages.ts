@@ -5,6 +5,12 @@
  * PAGE_MESSAGES are the ones the initial shim says, kept apart so it bundles these and no others;
  * MESSAGES has them all.
  */
+/**
+ * spec: guides §8 'Failed to add BlockOut ui', also exported alone: the overlay chunk needs only this one,
+ * and importing MESSAGES would put every message in it (an object's unused keys are not tree-shaken).
+ */
+export const BLOCK_OUT_FAILED = 'Failed to add BlockOut ui';
+
 export const PAGE_MESSAGES = {
   /** spec: guides §1 — no apiKey. */
   apiKeyMissing: 'API key is not set, Waymark will not initialize.',
@@ -98,6 +104,8 @@ export const MESSAGES = {
   globalScriptFailed: 'Error loading global script',
   /** spec: guides §8 — the load response's global CSS (guideCssUrl) not there after 5 seconds. */
   globalCssMissing: 'Unable to find global css after delay',
+  /** spec: guides §8 — block-out regions that could not be drawn; the step shows without them. */
+  blockOutFailed: BLOCK_OUT_FAILED,
   /** spec: guides §4 Control group. */
   controlGroup: 'Guide was not shown because this visitor is in a control group of an active experiment for the guide',
 } as const;

@@ -120,7 +120,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
   });
 
   function getOverlay(): Promise<Overlay> {
-    overlay ??= (import(/* @vite-ignore */ overlayUrl) as Promise<OverlayModule>).then((m) => m.createOverlay(document));
+    overlay ??= (import(/* @vite-ignore */ overlayUrl) as Promise<OverlayModule>).then((m) => m.createOverlay(document, { log }));
     return overlay;
   }
 
@@ -153,9 +153,15 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     }
   }
 
-  /** The target of a step, when the page has it and it is visible; lightboxes need none. */
+  /**
+   * The target of a step, when the page has it and it is visible; lightboxes need none, but one with a
+   * block-out (guides §2 blockOutUI) gets its element when the page has it, to leave it clear.
+   */
   function targetOf(step: StepToShow): Element | null | false {
-    if (step.type !== 'tooltip') return null;
+    if (step.type !== 'tooltip') {
+      const blockOut = step.attributes.blockOutUI as { enabled?: unknown } | undefined;
+      return blockOut?.enabled === true && step.elementPathRule ? queryOrNull(step.elementPathRule) : null;
+    }
     if (!step.elementPathRule) return false;
     const el = queryOrNull(step.elementPathRule);
     if (!el) return false;
