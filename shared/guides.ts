@@ -167,5 +167,10 @@ export interface GuideLoadResponse {
   guides: Guide[];
   lastGuideStepSeen: LastGuideStepSeen;
   normalizedUrl?: string;
+  /**
+   * guides §3 Launcher config `{enabled, data}`. wire-protocol.md names no field for it: `launcher` is ours.
+   * Read (and checked) by shared/chooseLauncher.ts readLauncherConfig.
+   */
+  launcher?: unknown;
   [key: string]: unknown;
 }

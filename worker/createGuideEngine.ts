@@ -13,7 +13,7 @@ import type { GuideEventProps, GuideEventType, WireGuideEvent } from '../shared/
 import type { Guide, GuideLoadResponse, GuideStep } from '../shared/guides';
 import { encodeJzb } from '../shared/jzb';
 import { MESSAGES } from '../shared/messages';
-import type { BadgePosition, BadgeToShow, GuideDiagnostics, GuideLoadResult, GuideState, LogLevel, SeenReason, StepAction, StepToShow, WorkerInit } from '../shared/protocol';
+import type { BadgePosition, BadgeToShow, GuideDiagnostics, LauncherToShow, GuideLoadResult, GuideState, LogLevel, SeenReason, StepAction, StepToShow, WorkerInit } from '../shared/protocol';
 import { applyGuideTransition, type GuideTransition } from '../shared/applyGuideTransition';
 import { ALL_AUTO_RULES, chooseAutoSteps } from '../shared/chooseAutoSteps';
 import { readEventPropertyRules } from '../shared/eventPropertyRules';
@@ -23,6 +23,8 @@ import { completionStatus } from '../shared/continuationStep';
 import { recentChangeKey } from '../shared/guideRules';
 import { asDomNode, asGuideLoadResponse, checkGuideLoadResponse } from '../shared/validateGuidePayload';
 import { checkBuildingBlocks } from '../shared/checkBuildingBlocks';
+import { chooseLauncher } from '../shared/chooseLauncher';
+import { launcherClosedKey } from '../shared/launcherPanel';
 import { isAllowedAssetUrl } from './isAllowedAssetUrl';
 import { defaultDigest, sriOf, verifyContentHash } from './verifyContentHash';
 import { createSendQueue, type SendQueue } from './createSendQueue';
@@ -482,7 +484,29 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       // analytics §3: event property rules ride on guide.json's features.
       const properties = readEventPropertyRules(response.features);
       for (const problem of properties.problems) log('warn', `guide.json features: ${problem}`);
-      return ok({ candidates, skipped: choice.skipped, activations, badges, eventPropertyRules: properties.rules, ...(globalScript ? { globalScript } : {}) });
+      // guides §2 Launcher: its config judged for this page; a bad one is reported by the shim (critical).
+      const launcherChoice = chooseLauncher(response, { url, device: config.device, now });
+      for (const s of launcherChoice.skipped) log('debug', `guide ${s.guideId} not in the launcher: ${s.reason}`);
+      let launcher: LauncherToShow | undefined;
+      if (launcherChoice.launcher) {
+        const { launcherBadgeUrl, ...rest } = launcherChoice.launcher;
+        launcher = { ...rest, closedFlagKey: launcherClosedKey(config.apiKey, config.identity.visitorId) };
+        if (launcherBadgeUrl) {
+          const checked = checkAsset(launcherBadgeUrl);
+          if (checked.ok) launcher.badgeImageUrl = checked.href;
+          else log('warn', `launcher badge image: ${checked.message}`);
+        }
+      }
+      return ok({
+        candidates,
+        skipped: choice.skipped,
+        activations,
+        badges,
+        eventPropertyRules: properties.rules,
+        ...(globalScript ? { globalScript } : {}),
+        ...(launcher ? { launcher } : {}),
+        ...(launcherChoice.problem ? { launcherError: launcherChoice.problem } : {}),
+      });
     },
 
     async stepForGuide(guideId, stepId, reason = 'api') {
