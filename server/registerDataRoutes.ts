@@ -81,6 +81,7 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, blocke
       throw new HttpError(451, `visitor ${visitor} may not be tracked (451 Unavailable For Legal Reasons)`);
     }
     const states = visitor ? await store.latestStepStates(apiKey, visitor) : [];
+    const launcher = await guides.launcher(apiKey);
     const { guides: list, lastGuideStepSeen } = applyStepStates(all, states, visitor ?? '');
     // spec: wire-protocol.md — the agent discards a response whose id differs from its request's id.
     return {
@@ -89,6 +90,8 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, blocke
       lastGuideStepSeen,
       normalizedUrl: typeof url === 'string' ? url : undefined,
       features: features ? await features() : [],
+      // guides §3 Launcher config; wire-protocol.md names no field for it, `launcher` is ours.
+      ...(launcher !== undefined ? { launcher } : {}),
     };
   };
 
