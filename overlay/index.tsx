@@ -5,9 +5,10 @@
  */
 import { createRoot, type Root } from 'react-dom/client';
 import type { StepToShow } from '../shared/protocol';
-import type { Overlay, OverlayModule, StepHandlers } from './api';
+import type { LauncherHandlers, Overlay, OverlayModule, StepHandlers } from './api';
 import { Badge } from './Badge';
 import { Banner } from './Banner';
+import { Launcher } from './Launcher';
 import { Lightbox } from './Lightbox';
 import { OVERLAY_CSS } from './styles';
 import { Tooltip } from './Tooltip';
@@ -31,6 +32,10 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc) => {
   shadow.insertBefore(badgeContainer, container);
   const badgeRoot: Root = createRoot(badgeContainer);
   let current: { step: StepToShow; handlers: StepHandlers } | null = null;
+  // The launcher has a root of its own, made the first time one shows: a render that throws takes only
+  // the launcher off the page ('ERROR while initializing launcher'), never a guide.
+  let launcherRoot: Root | null = null;
+  let launcherHandlers: LauncherHandlers | null = null;
 
   // guides §2: Escape (key 27) dismisses a guide that has a dismiss action; every step has the close button.
   const onKeyDown = (event: KeyboardEvent) => {
@@ -66,8 +71,24 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc) => {
         </>,
       );
     },
+    showLauncher(launcher, open, anchor, handlers) {
+      launcherHandlers = handlers;
+      if (!launcherRoot) {
+        if (!launcher) return;
+        const launcherContainer = doc.createElement('div');
+        shadow.insertBefore(launcherContainer, container);
+        launcherRoot = createRoot(launcherContainer, {
+          onUncaughtError: (error) => {
+            launcherRoot?.render(null);
+            launcherHandlers?.onError(error);
+          },
+        });
+      }
+      launcherRoot.render(launcher ? <Launcher launcher={launcher} open={open} anchor={anchor} handlers={handlers} /> : null);
+    },
     destroy() {
       current = null;
+      launcherRoot?.unmount();
       doc.removeEventListener('keydown', onKeyDown, true);
       root.unmount();
       badgeRoot.unmount();

@@ -16,7 +16,7 @@ import { MESSAGES } from '../shared/messages';
 import type { FlushReport, GuideDiagnostics, GuideState, Identity, Metadata, WorkerInit } from '../shared/protocol';
 import type { ThrottlingConfig } from '../shared/guides';
 import { createBridge, startWorker, type Bridge } from './createBridge';
-import type { ActiveGuide, GuideDisplay, GuideDisplayModule, GuideHook, GuideNotice, GuideNoticeName } from './createGuideDisplay';
+import type { ActiveGuide, GuideDisplay, GuideDisplayModule, GuideHook, GuideNotice, GuideNoticeName, LauncherCommand } from './createGuideDisplay';
 import type { HookName } from '../shared/applyGuideTransition';
 import { createLogger, type Logger } from './createLogger';
 import { clearIdentity, resolveIdentify } from '../shared/identityRules';
@@ -158,6 +158,14 @@ export interface WaymarkApi {
    * dismissed, snoozed, hidden) are told. Returns the function that removes the hook.
    */
   addGuideHook(name: HookName, hook: GuideHook): () => void;
+  /** guides §2 Launcher (guide center): opens its panel when closed, closes it when open. */
+  toggleLauncher(): void;
+  /** Opens the launcher's panel. */
+  showLauncher(): void;
+  /** Closes the launcher's panel (storing the launcher-closed flag for 8 hours, as a visitor's close does). */
+  hideLauncher(): void;
+  /** Takes the launcher (badge and panel) off this page. */
+  removeLauncher(): void;
   /** Runs the guide loop (after delayGuides, or stopGuides). */
   startGuides(): void;
   /** Pauses the guide loop and hides what it shows. */
@@ -257,6 +265,9 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
   function onGuides(fn: (g: GuideDisplay) => void): void {
     whenRunning((r) => void r.guidesReady.then((g) => g && fn(g)), undefined);
   }
+
+  /** toggleLauncher, showLauncher, hideLauncher, removeLauncher: run in the guides chunk once it is here. */
+  const launcherCommand = (command: LauncherCommand) => () => guard(() => onGuides((g) => g.launcher(command)));
 
   /** onGuideXxx: listens once the agent runs; returns the function that stops listening. */
   function subscribe(name: GuideNoticeName, listener: (notice: GuideNotice) => void): () => void {
@@ -703,6 +714,10 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
         remove();
       };
     },
+    toggleLauncher: launcherCommand('toggle'),
+    showLauncher: launcherCommand('show'),
+    hideLauncher: launcherCommand('hide'),
+    removeLauncher: launcherCommand('remove'),
     startGuides() {
       guidesDisabled = false;
       onGuides((g) => g.start());
