@@ -12,7 +12,9 @@ import {
   shouldAutoOpenLauncher,
 } from '../../shared/launcherPanel';
 import { MESSAGES } from '../../shared/messages';
-import type { LauncherEntry } from '../../shared/protocol';
+import type { LauncherEntry, WorkerInit } from '../../shared/protocol';
+import { createGuideEngine } from '../../worker/createGuideEngine';
+import { createFakeClock, createFakeTransport } from './fakes';
 
 /** 2026-11-22 15:30:00.000 UTC. */
 const T = Date.UTC(2026, 10, 22, 15, 30);
@@ -243,5 +245,62 @@ describe('guides §2 Launcher: the launcher-closed flag (8 hours)', () => {
     expect(needsStopTutorialConfirm(underway)).toBe(true);
     expect(needsStopTutorialConfirm({ onboarding: { percent: 100 } })).toBe(false);
     expect(needsStopTutorialConfirm({})).toBe(false);
+  });
+});
+
+describe('guides §2 Launcher in the worker (guide load)', () => {
+  const init: WorkerInit = {
+    apiKey: 'k',
+    dataHost: 'http://127.0.0.1:9',
+    contentHost: 'http://127.0.0.1:9',
+    agentVersion: 't',
+    identity: { visitorId: 'v', accountId: 'a' },
+    session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
+    metadata: { visitor: {}, account: {}, parentAccount: {} },
+    utm: {},
+    device: 'desktop',
+    guides: { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } },
+  };
+  async function loadWith(launcher: unknown) {
+    const transport = createFakeTransport();
+    const domJson = { type: 'div', props: {}, children: [] };
+    const body: GuideLoadResponse = {
+      id: '1',
+      guides: [guide('a', { launchMethod: 'auto,launcher', steps: [step('a-1', { domJson })] }), guide('b', { launchMethod: 'auto', steps: [step('b-1', { domJson })] })],
+      lastGuideStepSeen: {},
+      launcher,
+    };
+    transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify(body) });
+    const logs: string[] = [];
+    const engine = createGuideEngine({ config: init, ports: { clock: createFakeClock(), transport }, log: (_l, m) => void logs.push(m), nextSequence: () => 0, isSending: () => true });
+    const result = await engine.load('http://127.0.0.1:9/reports');
+    if (!result.ok) throw new Error(result.error.message);
+    return { result: result.value, logs };
+  }
+
+  it('hands the shim the launcher with its guides and the closed flag key of this api key and visitor', async () => {
+    const { result } = await loadWith({ enabled: true, data: { launcherBadgeUrl: 'http://127.0.0.1:9/badge.png' } });
+    expect(result.launcher).toMatchObject({ closedFlagKey: '_wm_launcher-closed.k.v', badgeImageUrl: 'http://127.0.0.1:9/badge.png', guides: [{ guideId: 'a', name: 'Guide a' }] });
+    expect(result.launcherError).toBeUndefined();
+  });
+
+  it('a badge image from an origin that is not allowed is dropped with a warning: the badge shows its mark', async () => {
+    const { result, logs } = await loadWith({ enabled: true, data: { launcherBadgeUrl: 'https://elsewhere.example/badge.png' } });
+    expect(result.launcher).toBeDefined();
+    expect(result.launcher?.badgeImageUrl).toBeUndefined();
+    expect(logs.some((l) => l.startsWith('launcher badge image: '))).toBe(true);
+  });
+
+  it('a malformed config: no launcher, and why, for the shim to log as ERROR while initializing launcher; the guides still load', async () => {
+    const { result } = await loadWith({ enabled: true, data: { launchType: 'menu' } });
+    expect(result.launcher).toBeUndefined();
+    expect(result.launcherError).toBe("launcher.data.launchType must be 'badge' or 'element' (got \"menu\")");
+    expect(result.candidates.map((c) => c.guideId)).toEqual(['a', 'b']);
+  });
+
+  it('no config: no launcher and no error', async () => {
+    const { result } = await loadWith(undefined);
+    expect(result.launcher).toBeUndefined();
+    expect(result.launcherError).toBeUndefined();
   });
 });
