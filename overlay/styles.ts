@@ -51,7 +51,7 @@ export const OVERLAY_CSS = `
 .wm-launcher-badge { overflow: visible; font-size: 22px; }
 .wm-launcher-badge img { border-radius: 50%; }
 .wm-bubble { position: absolute; top: -6px; right: -6px; min-width: 20px; padding: 0 5px; border-radius: 10px; background: #e03131; font: 700 12px/20px system-ui, sans-serif; }
-.wm-launcher { display: flex; flex-direction: column; padding: 0; overflow: hidden; }
+.wm-launcher { z-index: 299999; display: flex; flex-direction: column; padding: 0; overflow: hidden; }
 .wm-launcher-head, .wm-progress { padding: 14px 48px 6px 16px; font-size: 12px; color: #6b7280; }
 .wm-progress { padding: 0 16px 6px; }
 .wm-progress div { height: 6px; margin-top: 4px; background: #e9ecef; }

@@ -329,6 +329,11 @@ export interface WorkerApi {
   guideIdByName(name: string): Promise<string | null>;
   /** Why each loaded guide shows or not, as the last load judged it: the guide debugger's view. */
   guideDiagnostics(): Promise<GuideDiagnostics>;
+  /**
+   * guides §2 Launcher of the last guide load, judged again on the guides as they stand now (onboarding
+   * progress, what's-new count, completion after the visitor's actions); null when there is none.
+   */
+  launcherView(): Promise<LauncherToShow | null>;
 }
 
 /** guides §4: what the engine made of the last guide load (the "why is this guide not showing"). */

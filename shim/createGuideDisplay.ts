@@ -279,6 +279,8 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     } else {
       runHooks('hidden', step);
     }
+    // guides §2 Launcher: the visitor's step moves its onboarding progress and completion marks on.
+    if (launcher) void refreshLauncher();
     return true;
   }
 
@@ -500,6 +502,15 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     launcherAnchor = shownLauncher?.elementPathRule ? queryOrNull(shownLauncher.elementPathRule) : null;
     if (!shownLauncher && !overlay) return;
     void getOverlay().then((v) => v.showLauncher(shownLauncher, launcherOpen, launcherAnchor, launcherHandlers));
+  }
+
+  /** Asks the worker for the launcher as the guides stand now, and redraws it. */
+  async function refreshLauncher(): Promise<void> {
+    const fresh = await bridge.call((w) => w.launcherView());
+    if (fresh && launcher) {
+      launcher = fresh;
+      drawLauncher();
+    }
   }
 
   /** Opens or closes the panel; closing stores the launcher-closed flag for 8 hours, opening clears it. */

@@ -56,6 +56,8 @@ export interface GuideEngine {
   stepAction(action: StepAction): Promise<Outcome<StepToShow | null>>;
   guideIdByName(name: string): Promise<string | null>;
   guideDiagnostics(): Promise<GuideDiagnostics>;
+  /** guides §2 Launcher of the last load as the guides stand now (null: none). */
+  launcherView(): Promise<LauncherToShow | null>;
   events: SendQueue;
   /** The poll beacon's queue (pollResponse). */
   pollEvents: SendQueue;
@@ -354,6 +356,28 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     return guide && step ? { guide, step } : null;
   }
 
+  /** The last load's response and page, for the launcher's view as the visitor's actions change it. */
+  let launcherSource: { response: GuideLoadResponse; url: string } | null = null;
+
+  /**
+   * guides §2 Launcher of the last load, judged on the guides as they are now (a step advanced since the load
+   * moves the onboarding progress on). `logged`: log the guides left off and a refused badge image.
+   */
+  function launcherOf(logged: boolean): { launcher?: LauncherToShow; launcherError?: string } {
+    if (!launcherSource) return {};
+    const choice = chooseLauncher({ ...launcherSource.response, guides }, { url: launcherSource.url, device: config.device, now: ports.clock.now() });
+    if (logged) for (const s of choice.skipped) log('debug', `guide ${s.guideId} not in the launcher: ${s.reason}`);
+    if (!choice.launcher) return choice.problem ? { launcherError: choice.problem } : {};
+    const { launcherBadgeUrl, ...rest } = choice.launcher;
+    const launcher: LauncherToShow = { ...rest, closedFlagKey: launcherClosedKey(config.apiKey, config.identity.visitorId) };
+    if (launcherBadgeUrl) {
+      const checked = checkAsset(launcherBadgeUrl);
+      if (checked.ok) launcher.badgeImageUrl = checked.href;
+      else if (logged) log('warn', `launcher badge image: ${checked.message}`);
+    }
+    return { launcher };
+  }
+
   return {
     events,
     pollEvents,
@@ -485,18 +509,8 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       const properties = readEventPropertyRules(response.features);
       for (const problem of properties.problems) log('warn', `guide.json features: ${problem}`);
       // guides §2 Launcher: its config judged for this page; a bad one is reported by the shim (critical).
-      const launcherChoice = chooseLauncher(response, { url, device: config.device, now });
-      for (const s of launcherChoice.skipped) log('debug', `guide ${s.guideId} not in the launcher: ${s.reason}`);
-      let launcher: LauncherToShow | undefined;
-      if (launcherChoice.launcher) {
-        const { launcherBadgeUrl, ...rest } = launcherChoice.launcher;
-        launcher = { ...rest, closedFlagKey: launcherClosedKey(config.apiKey, config.identity.visitorId) };
-        if (launcherBadgeUrl) {
-          const checked = checkAsset(launcherBadgeUrl);
-          if (checked.ok) launcher.badgeImageUrl = checked.href;
-          else log('warn', `launcher badge image: ${checked.message}`);
-        }
-      }
+      launcherSource = { response, url };
+      const { launcher, launcherError } = launcherOf(true);
       return ok({
         candidates,
         skipped: choice.skipped,
@@ -505,7 +519,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
         eventPropertyRules: properties.rules,
         ...(globalScript ? { globalScript } : {}),
         ...(launcher ? { launcher } : {}),
-        ...(launcherChoice.problem ? { launcherError: launcherChoice.problem } : {}),
+        ...(launcherError ? { launcherError } : {}),
       });
     },
 
@@ -587,6 +601,10 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
 
     async guideIdByName(name) {
       return guides.find((g) => g.name === name)?.id ?? null;
+    },
+
+    async launcherView() {
+      return launcherOf(false).launcher ?? null;
     },
 
     async guideDiagnostics() {

@@ -164,6 +164,20 @@ test.describe('guides §2 Launcher (guide center)', () => {
     await page.reload();
     await expect(page.locator(panel)).toBeVisible();
     await expect(page.locator(panel)).toContainText('Onboarding 0% complete');
+
+    // The tutorial taken from the list: each step moves the progress on; once done, closing asks nothing.
+    await page.locator(panel).locator('.wm-item').filter({ hasText: 'Onboarding basics' }).click();
+    await expect(page.locator(lightbox)).toContainText('Basics one');
+    await page.locator(lightbox).getByRole('button', { name: 'Next' }).click();
+    await expect(page.locator(lightbox)).toContainText('Basics two');
+    await page.evaluate(() => (window as any).waymark.showLauncher());
+    await expect(page.locator(panel)).toContainText('Onboarding 50% complete');
+    await page.locator(lightbox).getByRole('button', { name: 'Done' }).click();
+    await expect(page.locator(lightbox)).toHaveCount(0);
+    await expect(page.locator(panel)).toContainText('Onboarding 100% complete');
+    await expect(page.locator(panel).locator('.wm-item').filter({ hasText: 'Onboarding basics' })).toHaveText('Onboarding basics \u2713');
+    await page.locator(panel).getByRole('button', { name: 'close' }).click();
+    await expect(page.locator(panel)).toHaveCount(0);
   });
 
   test('the API: toggleLauncher, showLauncher, hideLauncher, removeLauncher', async ({ page, openHostPage, consoleLines }) => {

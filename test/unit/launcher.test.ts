@@ -298,6 +298,23 @@ describe('guides §2 Launcher in the worker (guide load)', () => {
     expect(result.candidates.map((c) => c.guideId)).toEqual(['a', 'b']);
   });
 
+  it('launcherView judges the launcher again on the guides as they stand: an advanced step moves the onboarding progress', async () => {
+    const transport = createFakeTransport();
+    const domJson = { type: 'div', props: {}, children: [] };
+    const onboarding = guide('o', { isMultiStep: true, attributes: { isOnboarding: true }, steps: [step('o-1', { domJson }), step('o-2', { domJson })] });
+    transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify({ id: '1', guides: [onboarding], lastGuideStepSeen: {}, launcher: { enabled: true, data: { onboarding: true } } }) });
+    const engine = createGuideEngine({ config: init, ports: { clock: createFakeClock(), transport }, log: () => undefined, nextSequence: () => 0, isSending: () => true });
+    expect(await engine.launcherView()).toBeNull();
+    const loaded = await engine.load('http://127.0.0.1:9/');
+    expect(loaded.ok && loaded.value.launcher?.onboarding).toEqual({ percent: 0 });
+    const at = { guideId: 'o', stepId: 'o-1', url: 'http://127.0.0.1:9/' };
+    await engine.stepAction({ ...at, action: 'seen', reason: 'launcher' });
+    expect((await engine.launcherView())?.onboarding).toEqual({ percent: 0 });
+    await engine.stepAction({ ...at, action: 'advance' });
+    expect((await engine.launcherView())?.onboarding).toEqual({ percent: 50 });
+    expect((await engine.launcherView())?.guides[0]).toMatchObject({ guideId: 'o', complete: false });
+  });
+
   it('no config: no launcher and no error', async () => {
     const { result } = await loadWith(undefined);
     expect(result.launcher).toBeUndefined();
