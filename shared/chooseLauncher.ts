@@ -162,6 +162,8 @@ export function chooseLauncher(response: GuideLoadResponse, options: LauncherCho
     if (verdict.pass) listed.push(guide);
     else if (launchMethods(guide).includes('launcher')) skipped.push({ guideId: guide.id, reason: `launcher: ${verdict.reason}` });
   }
+  // Like the resource center's badge (guides §2), a launcher with nothing to list stays off the page.
+  if (!listed.length) return { launcher: null, skipped: [...skipped, { guideId: '(launcher)', reason: 'launcher: no guide to list on this page' }] };
   const percent = onboarding ? onboardingPercent(listed) : null;
   const news = whatsnewUnseenCount(listed);
   return {

@@ -214,6 +214,15 @@ test.describe('guides §2 Launcher (guide center)', () => {
     await expect(page.locator(badge)).toHaveCount(0);
   });
 
+  test('a page where no guide of the launcher is eligible shows no launcher', async ({ page, openHostPage }) => {
+    const apiKey = launcherFor({ enabled: true, data: { onboarding: true } });
+    await openHostPage('/e2e/launcher-elsewhere', launcherPage(apiKey, uniqueId('launcher-empty')));
+    await agentReady(page);
+    await page.waitForTimeout(1500);
+    await expect(page.locator(badge)).toHaveCount(0);
+    await expect(page.locator(panel)).toHaveCount(0);
+  });
+
   test('launchType element: clicks on the element open and close the panel, placed by it', async ({ page, openHostPage }) => {
     const apiKey = launcherFor({ enabled: true, data: { launchType: 'element', elementPathRule: '#help-menu', hideCredits: true } });
     await openHostPage(

@@ -127,6 +127,16 @@ describe('guides §2 Launcher: which guides it lists', () => {
     expect(isLauncherGuide(g, facts).pass).toBe(true);
   });
 
+  it('a launcher with no guide to list on this page is not shown, with why', () => {
+    const choice = chooseLauncher(response([guide('a', { launchMethod: 'auto' }), guide('d', { steps: [step('d1', { regexUrlRule: '/settings$' })] })]), { url: URL_, device: 'desktop', now: T });
+    expect(choice.launcher).toBeNull();
+    expect(choice.problem).toBeUndefined();
+    expect(choice.skipped).toEqual([
+      { guideId: 'd', reason: `launcher: regexUrlRule: page ${URL_} does not match /settings$` },
+      { guideId: '(launcher)', reason: 'launcher: no guide to list on this page' },
+    ]);
+  });
+
   it('chooseLauncher lists names and completion in payload order and says why the others are not listed', () => {
     const choice = chooseLauncher(
       response([
