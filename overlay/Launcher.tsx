@@ -2,7 +2,8 @@
  * The launcher, or guide center (guides §2 Launcher): a badge in a corner of the window (or an element of the
  * page) opens a panel listing the guides the visitor may start, with an optional search box, onboarding
  * progress, the what's-new unseen count and a footer with the powered-by credit. The shim owns whether it is
- * open; closing while an onboarding tutorial is under way asks first, inside the panel.
+ * open; closing (the close button, the badge, Escape inside the panel) while an onboarding tutorial is under way
+ * asks first, inside the panel.
  */
 import { autoUpdate, computePosition, flip, offset, shift } from '@floating-ui/dom';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
@@ -95,6 +96,7 @@ export function Launcher({ launcher, open, anchor, handlers }: LauncherProps): R
           className="wm-step wm-launcher"
           role="dialog"
           aria-label="Guides"
+          onKeyDown={(event) => event.key === 'Escape' && close()}
           style={{ width, height, ...(anchor ? { top: 0, left: 0 } : { [vertical]: EDGE + BADGE + 12, [horizontal]: EDGE }) }}
         >
           <div className="wm-launcher-head">

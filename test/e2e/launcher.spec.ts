@@ -100,6 +100,10 @@ test.describe('guides §2 Launcher (guide center)', () => {
     // No search box, the credit line shown: 310 + 40.
     expect(await box(page, panel)).toEqual({ x: 20, y: 800 - 80 - 350, width: 330, height: 350 });
     await expect(page.locator(panel).locator('.wm-footer')).toHaveText('Powered by Waymark');
+    // Escape inside the panel closes it.
+    await page.locator(panel).getByRole('button', { name: 'close' }).focus();
+    await page.keyboard.press('Escape');
+    await expect(page.locator(panel)).toHaveCount(0);
 
     rewriteLauncher(apiKey, { enabled: true, data: { position: 'top-left', enableSearch: true } });
     await page.reload();
