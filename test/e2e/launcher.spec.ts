@@ -40,6 +40,12 @@ async function box(page: Page, selector: string) {
   return { x: Math.round(b.x), y: Math.round(b.y), width: Math.round(b.width), height: Math.round(b.height) };
 }
 
+/** The messages the collector's error log holds for `apiKey` (analytics §8: where critical errors go). */
+async function errorLog(serverUrl: string, apiKey: string): Promise<string[]> {
+  const res = await fetch(`${serverUrl}/api/logs?apiKey=${apiKey}&kind=error`);
+  return ((await res.json()) as { logs: Array<{ message: string }> }).logs.map((l) => l.message);
+}
+
 function screenshotPath(name: string): string {
   mkdirSync('test-results/screens', { recursive: true });
   return `test-results/screens/${name}`;
@@ -270,19 +276,22 @@ test.describe('guides §8 Launcher errors', () => {
       await expect(page.locator(badge)).toHaveText('?');
       await page.locator(badge).click();
       await expect(page.locator(panel)).toBeVisible();
+      // Critical: it reaches the collector's error log too.
+      await expect.poll(async () => (await errorLog(serverUrl, apiKey)).some((m) => m.startsWith(MESSAGES.launcherBadgeImageFailed))).toBe(true);
     });
   });
 
   test.describe('bad config', () => {
     test.use({ allowAgentErrors: [/ERROR while initializing launcher/] });
 
-    test("a malformed launcher config logs 'ERROR while initializing launcher' with why, shows no launcher and throws nothing into the page", async ({ page, openHostPage, consoleLines }) => {
+    test("a malformed launcher config logs 'ERROR while initializing launcher' with why, shows no launcher and throws nothing into the page", async ({ page, serverUrl, openHostPage, consoleLines }) => {
       const apiKey = launcherFor({ enabled: true, data: { position: 'middle' } });
       await openHostPage('/e2e/launcher', launcherPage(apiKey, uniqueId('launcher-bad')));
       await expect
         .poll(() => consoleLines.find((l) => l.includes(MESSAGES.launcherInitFailed)))
         .toContain(`${MESSAGES.launcherInitFailed}: launcher.data.position must be one of bottom-right, bottom-left, top-left, top-right (got "middle")`);
       await expect(page.locator(badge)).toHaveCount(0);
+      await expect.poll(async () => (await errorLog(serverUrl, apiKey)).some((m) => m.startsWith(`${MESSAGES.launcherInitFailed}: launcher.data.position`))).toBe(true);
       // The API says there is none, without an error.
       await page.evaluate(() => (window as any).waymark.showLauncher());
       await page.waitForTimeout(500);
