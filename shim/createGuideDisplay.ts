@@ -486,6 +486,10 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     void bridge.call((w) => w.reportError({ message, critical: true }));
   }
 
+  /**
+   * Takes the launcher of a guide load: a config that cannot initialize is a critical error (guides §8); the
+   * first launcher of the page opens by itself while an onboarding tutorial is under way, unless closed lately.
+   */
   function setLauncher(result: GuideLoadResult): void {
     if (result.launcherError) critical(`${MESSAGES.launcherInitFailed}: ${result.launcherError}`);
     // guides §6: only the top frame shows the launcher, unless its config allows frames (device.iframe).
@@ -497,6 +501,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     drawLauncher();
   }
 
+  /** Renders the launcher as it stands (nothing once removed), by its element for launchType element. */
   function drawLauncher(): void {
     const shownLauncher = launcherRemoved ? null : launcher;
     launcherAnchor = shownLauncher?.elementPathRule ? queryOrNull(shownLauncher.elementPathRule) : null;
