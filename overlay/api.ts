@@ -4,7 +4,7 @@
  * that never see a guide never pay for React.
  */
 import type { GuideAction } from '../shared/guides';
-import type { BadgeToShow, LogLevel, StepToShow } from '../shared/protocol';
+import type { BadgeToShow, LauncherToShow, LogLevel, StepToShow } from '../shared/protocol';
 
 /** A clicked element of a guide, for guideActivity. */
 export interface UiElement {
@@ -22,6 +22,18 @@ export interface StepHandlers {
   onDismiss(uiElement: UiElement | null): void;
 }
 
+/** What the visitor does with the launcher (guides §2 Launcher). */
+export interface LauncherHandlers {
+  /** Open (true) or close (false): the badge, the close button, the confirmed stop of a tutorial. */
+  onToggle(open: boolean): void;
+  /** A listed guide was clicked: the shim shows it with seen reason launcher. */
+  onOpenGuide(guideId: string): void;
+  /** The badge image did not load (the badge falls back to its mark). */
+  onBadgeImageError(): void;
+  /** Rendering the launcher threw: it is taken off the page. */
+  onError(error: unknown): void;
+}
+
 export interface Overlay {
   /** Renders `step` (replacing what is shown), anchored to `target` for tooltips. */
   show(step: StepToShow, target: Element | null, handlers: StepHandlers): void;
@@ -29,6 +41,11 @@ export interface Overlay {
   hide(): void;
   /** guides §2: renders these badges on their targets (replacing the previous set); a click opens the guide. */
   showBadges(badges: Array<{ badge: BadgeToShow; target: Element }>, onOpen: (guideId: string) => void): void;
+  /**
+   * guides §2 Launcher: renders the launcher (badge or element-anchored panel), open or closed, replacing the
+   * previous render; null removes it.
+   */
+  showLauncher(launcher: LauncherToShow | null, open: boolean, anchor: Element | null, handlers: LauncherHandlers): void;
   /** Removes the overlay's host element and listeners. */
   destroy(): void;
 }

@@ -8,10 +8,11 @@ import { readBlockOut, type BlockOutOptions } from '../shared/blockOutPanes';
 import { isRtlLanguage } from '../shared/isRtlLanguage';
 import { BLOCK_OUT_FAILED } from '../shared/messages';
 import type { StepToShow } from '../shared/protocol';
-import type { Overlay, OverlayModule, StepHandlers } from './api';
+import type { LauncherHandlers, Overlay, OverlayModule, StepHandlers } from './api';
 import { Badge } from './Badge';
 import { Banner } from './Banner';
 import { BlockOut } from './BlockOut';
+import { Launcher } from './Launcher';
 import { Lightbox } from './Lightbox';
 import { OVERLAY_CSS } from './styles';
 import { Tooltip } from './Tooltip';
@@ -35,6 +36,10 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
   shadow.insertBefore(badgeContainer, container);
   const badgeRoot: Root = createRoot(badgeContainer);
   let current: { step: StepToShow; handlers: StepHandlers } | null = null;
+  // The launcher has a root of its own, made the first time one shows: a render that throws takes only
+  // the launcher off the page ('ERROR while initializing launcher'), never a guide.
+  let launcherRoot: Root | null = null;
+  let launcherHandlers: LauncherHandlers | null = null;
 
   // guides §2: Escape (key 27) dismisses a guide that has a dismiss action; every step has the close button.
   const onKeyDown = (event: KeyboardEvent) => {
@@ -100,8 +105,24 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
         </>,
       );
     },
+    showLauncher(launcher, open, anchor, handlers) {
+      launcherHandlers = handlers;
+      if (!launcherRoot) {
+        if (!launcher) return;
+        const launcherContainer = doc.createElement('div');
+        shadow.insertBefore(launcherContainer, container);
+        launcherRoot = createRoot(launcherContainer, {
+          onUncaughtError: (error) => {
+            launcherRoot?.render(null);
+            launcherHandlers?.onError(error);
+          },
+        });
+      }
+      launcherRoot.render(launcher ? <Launcher launcher={launcher} open={open} anchor={anchor} handlers={handlers} /> : null);
+    },
     destroy() {
       current = null;
+      launcherRoot?.unmount();
       doc.removeEventListener('keydown', onKeyDown, true);
       root.unmount();
       badgeRoot.unmount();

@@ -61,5 +61,20 @@ export const OVERLAY_CSS = `
 /* Right-to-left languages (he, ar): the close button moves to the other corner. */
 [dir=rtl] .wm-close { right: auto; left: 8px; }
 .wm-caret { position: absolute; width: 11px; height: 11px; background: #fff; transform: rotate(45deg); }
+.wm-launcher-badge { overflow: visible; font-size: 22px; }
+.wm-launcher-badge img { border-radius: 50%; }
+.wm-bubble { position: absolute; top: -6px; right: -6px; min-width: 20px; padding: 0 5px; border-radius: 10px; background: #e03131; font: 700 12px/20px system-ui, sans-serif; }
+.wm-launcher { z-index: 299999; display: flex; flex-direction: column; padding: 0; overflow: hidden; }
+.wm-launcher-head, .wm-progress { padding: 14px 48px 6px 16px; font-size: 12px; color: #6b7280; }
+.wm-progress { padding: 0 16px 6px; }
+.wm-progress div { height: 6px; margin-top: 4px; background: #e9ecef; }
+.wm-progress span { display: block; height: 100%; background: #3b5bdb; }
+.wm-launcher input.wm-search:not([type=radio]) { width: auto; height: 31px; margin: 4px 16px; }
+.wm-list { flex: 1; overflow: auto; margin: 0; padding: 4px 8px; list-style: none; }
+.wm-step button.wm-item, .wm-step button.wm-secondary { width: 100%; margin: 0; padding: 8px; text-align: left; font-weight: 400; color: inherit; background: none; }
+.wm-step button.wm-item:hover, .wm-step button.wm-secondary:hover { background: #f1f3f5; }
+.wm-launcher .wm-footer { flex: none; height: 40px; margin: 0; align-items: center; justify-content: center; border-top: 1px solid #e9ecef; }
+.wm-confirm { position: absolute; inset: 0; display: flex; flex-direction: column; justify-content: center; padding: 24px; background: #fff; text-align: center; font-weight: 600; }
+.wm-step .wm-confirm button { text-align: center; }
 .wm-sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;

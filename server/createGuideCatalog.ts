@@ -1,6 +1,8 @@
 /**
  * The guide definitions of the reference server: one `*.json` file per guide in a folder, re-read when a
  * file's modification time or size changes, so an author edits a file and reloads the page.
+ * The folder may also hold the launcher config (guides §2, §3): `launcher.json` for every api key, and
+ * `launcher.{apiKey}.json` for one api key (which wins); these are not guides.
  */
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,7 +21,16 @@ export interface GuideCatalogOptions {
 export interface GuideCatalog {
   /** Guides of every valid file, ordered by file name. A malformed file is skipped, never thrown. */
   list(): Promise<Guide[]>;
+  /**
+   * guides §3 Launcher config for `apiKey`, as guide.json's `launcher` serves it: `launcher.{apiKey}.json`, else
+   * `launcher.json`, read on each call; undefined when there is none or it is not JSON (warned). The agent
+   * checks its shape (a bad config must reach it: the agent's error for it is what a test looks for).
+   */
+  launcher(apiKey: string): Promise<unknown>;
 }
+
+/** Files of the folder that hold a launcher config rather than a guide. */
+const LAUNCHER_FILE = /^launcher(\.[\w-]+)?\.json$/;
 
 interface CachedFile {
   mtimeMs: number;
@@ -62,7 +73,7 @@ export function createGuideCatalog(options: GuideCatalogOptions): GuideCatalog {
       let files: string[];
       try {
         const entries = await readdir(options.dir, { withFileTypes: true });
-        files = entries.filter((e) => e.isFile() && e.name.endsWith('.json')).map((e) => e.name).sort();
+        files = entries.filter((e) => e.isFile() && e.name.endsWith('.json') && !LAUNCHER_FILE.test(e.name)).map((e) => e.name).sort();
         warnedMissingDir = false;
       } catch (err) {
         if (!warnedMissingDir) options.warn(`guide folder ${options.dir} cannot be read: ${(err as Error).message}`);
@@ -72,6 +83,25 @@ export function createGuideCatalog(options: GuideCatalogOptions): GuideCatalog {
       for (const name of cache.keys()) if (!files.includes(name)) cache.delete(name);
       const guides = await Promise.all(files.map(load));
       return guides.filter((g): g is Guide => g !== null);
+    },
+    async launcher(apiKey) {
+      // Only api keys that are plain names pick a file of their own: no path can be smuggled in.
+      const names = /^[\w-]+$/.test(apiKey) ? [`launcher.${apiKey}.json`, 'launcher.json'] : ['launcher.json'];
+      for (const name of names) {
+        let text: string;
+        try {
+          text = await readFile(join(options.dir, name), 'utf8');
+        } catch {
+          continue;
+        }
+        try {
+          return JSON.parse(text) as unknown;
+        } catch (err) {
+          options.warn(`launcher config ${join(options.dir, name)} is not JSON (${(err as Error).message}): no launcher`);
+          return undefined;
+        }
+      }
+      return undefined;
     },
   };
 }

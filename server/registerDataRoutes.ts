@@ -91,6 +91,7 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
       return { ...(id !== undefined ? { id } : {}), guides: [], lastGuideStepSeen: {}, subscription: { guides: false }, features: features ? await features() : [] };
     }
     const states = visitor ? await store.latestStepStates(apiKey, visitor) : [];
+    const launcher = await guides.launcher(apiKey);
     const { guides: list, lastGuideStepSeen } = applyStepStates(all, states, visitor ?? '');
     // spec: wire-protocol.md — the agent discards a response whose id differs from its request's id.
     return {
@@ -100,6 +101,8 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
       normalizedUrl: typeof url === 'string' ? url : undefined,
       features: features ? await features() : [],
       ...(assets ? await assets.urls() : {}),
+      // guides §3 Launcher config; wire-protocol.md names no field for it, `launcher` is ours.
+      ...(launcher !== undefined ? { launcher } : {}),
     };
   };
 

@@ -140,6 +140,19 @@ export const AUTOMATION_RETRY_MS = 250;
 export const AUTOMATION_CLICK_DELAY_MS = 500;
 /** spec: guides §8 — a stylesheet that has not loaded after this fails. */
 export const STYLESHEET_TIMEOUT_MS = 10_000;
+/**
+ * spec: guides §2 Launcher (guide center) — the panel is 330 wide by 310 high; the search box adds 39 to
+ * the height (50 in old IE, which Waymark does not support) and the powered-by credit line 40.
+ */
+export const LAUNCHER_DEFAULTS = { width: 330, height: 310, searchHeight: 39, creditHeight: 40 } as const;
+/** spec: guides §2 Launcher — closing it stores a closed flag for 8 hours. */
+export const LAUNCHER_CLOSED_MS = 28_800_000;
+/** spec: guides §2 Launcher — how long a stored flag lasts when no duration is given (10 days). */
+export const STORED_FLAG_DEFAULT_MS = 864_000_000;
+/** spec: guides §2 Launcher — the search box's placeholder. */
+export const LAUNCHER_SEARCH_PLACEHOLDER = 'Type here to start looking...';
+/** spec: guides §2 Launcher — what closing it asks while an onboarding tutorial is under way. */
+export const LAUNCHER_STOP_TUTORIAL = 'Are you sure you want to stop this tutorial?';
 /** spec: guides §9 — what's-new seen delay. */
 export const WHATSNEW_SEEN_DELAY_MS = 1000;
 

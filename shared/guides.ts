@@ -172,5 +172,10 @@ export interface GuideLoadResponse {
    * (guides §5) but not how the agent learns it; this field is ours: `guides: false` turns guides off.
    */
   subscription?: { guides?: boolean };
+  /**
+   * guides §3 Launcher config `{enabled, data}`. wire-protocol.md names no field for it: `launcher` is ours.
+   * Read (and checked) by shared/chooseLauncher.ts readLauncherConfig.
+   */
+  launcher?: unknown;
   [key: string]: unknown;
 }

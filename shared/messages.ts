@@ -108,4 +108,8 @@ export const MESSAGES = {
   blockOutFailed: BLOCK_OUT_FAILED,
   /** spec: guides §4 Control group. */
   controlGroup: 'Guide was not shown because this visitor is in a control group of an active experiment for the guide',
+  /** spec: guides §8 — the launcher's badge image did not load (critical; the badge falls back to its mark). */
+  launcherBadgeImageFailed: 'ERROR in when attempting to render guide center badge image',
+  /** spec: guides §8 — a launcher config or render that fails (critical; no launcher on the page). */
+  launcherInitFailed: 'ERROR while initializing launcher',
 } as const;

@@ -196,6 +196,48 @@ export interface BadgeToShow {
 
 export type BadgePosition = 'top-left' | 'top-right' | 'inline' | 'inline-left' | 'inline-right' | 'over';
 
+/** spec: guides §2 Launcher — where its badge sits. */
+export type LauncherPosition = 'bottom-right' | 'bottom-left' | 'top-left' | 'top-right';
+
+/** A guide the launcher lists (guides §2 Launcher: a guide listing); a click shows it with reason launcher. */
+export interface LauncherEntry {
+  guideId: string;
+  name: string;
+  /** attributes.isOnboarding. */
+  isOnboarding: boolean;
+  /** guides §4 Guide completion: every step (multi-step: the last) advanced or dismissed. */
+  complete: boolean;
+}
+
+/**
+ * guides §2 Launcher (guide center), as the worker judged the load response's `launcher` config for this
+ * page: the panel's settings and the guides it lists (launch method launcher, eligible here).
+ */
+export interface LauncherToShow {
+  /** 'badge': a badge at `position` opens it; 'element': clicks on `elementPathRule`'s element do. */
+  launchType: 'badge' | 'element';
+  position: LauncherPosition;
+  /** The element that opens the launcher (launchType element). */
+  elementPathRule?: string;
+  /** launcherBadgeUrl from an allowed origin; a default mark otherwise. */
+  badgeImageUrl?: string;
+  enableSearch: boolean;
+  /** No powered-by credit line in the footer. */
+  hideCredits: boolean;
+  /** The panel's size before the search box and credit line are added (see launcherPanelSize). */
+  width: number;
+  height: number;
+  /** device.iframe: shown in a child frame too (otherwise only the top frame shows it; guides §6). */
+  iframe: boolean;
+  guides: LauncherEntry[];
+  /** guides §2 onboarding progress over the listed onboarding guides, when `data.onboarding` and there are some. */
+  onboarding?: { percent: number };
+  /** guides §2 what's-new unseen count, when `data.whatsnew` and listed guides have whatsnew steps. */
+  whatsnewUnseen?: number;
+  /** Local storage key of the launcher-closed flag, per api key and visitor (analytics §9 storage keys). */
+  closedFlagKey: string;
+}
+
 /** What a guide load hands back: the auto steps to try, in display order. */
 export interface GuideLoadResult {
   candidates: StepToShow[];
@@ -210,6 +252,10 @@ export interface GuideLoadResult {
   globalScript?: string;
   /** guides §2 badges of badge-launched guides whose rules (but the launch method) allow them. */
   badges: BadgeToShow[];
+  /** guides §2 the launcher (guide center) of the load response's `launcher` config, when it shows here. */
+  launcher?: LauncherToShow;
+  /** Why the load response's launcher config cannot initialize (logged by the shim as a critical error). */
+  launcherError?: string;
   /** Guides that were loaded but not eligible, with why: what a debugger would show. */
   skipped: Array<{ guideId: string; stepId?: string; reason: string }>;
 }
@@ -283,6 +329,11 @@ export interface WorkerApi {
   guideIdByName(name: string): Promise<string | null>;
   /** Why each loaded guide shows or not, as the last load judged it: the guide debugger's view. */
   guideDiagnostics(): Promise<GuideDiagnostics>;
+  /**
+   * guides §2 Launcher of the last guide load, judged again on the guides as they stand now (onboarding
+   * progress, what's-new count, completion after the visitor's actions); null when there is none.
+   */
+  launcherView(): Promise<LauncherToShow | null>;
 }
 
 /** guides §4: what the engine made of the last guide load (the issue's "why is this guide not showing"). */

@@ -18,7 +18,7 @@ import type { FlushReport, GuideDiagnostics, GuideState, Identity, Metadata, Wor
 import type { ThrottlingConfig } from '../shared/guides';
 import { createBridge, type Bridge } from './createBridge';
 import { startWorker, type WorkerMode } from './startWorker';
-import type { ActiveGuide, GuideDisplay, GuideDisplayModule, GuideHook, GuideNotice, GuideNoticeName } from './createGuideDisplay';
+import type { ActiveGuide, GuideDisplay, GuideDisplayModule, GuideHook, GuideNotice, GuideNoticeName, LauncherCommand } from './createGuideDisplay';
 import type { HookName } from '../shared/applyGuideTransition';
 import { createLogger, type Logger } from './createLogger';
 import { clearIdentity, resolveIdentify } from '../shared/identityRules';
@@ -166,6 +166,14 @@ export interface WaymarkApi {
    * dismissed, snoozed, hidden) are told. Returns the function that removes the hook.
    */
   addGuideHook(name: HookName, hook: GuideHook): () => void;
+  /** guides §2 Launcher (guide center): opens its panel when closed, closes it when open. */
+  toggleLauncher(): void;
+  /** Opens the launcher's panel. */
+  showLauncher(): void;
+  /** Closes the launcher's panel (storing the launcher-closed flag for 8 hours, as a visitor's close does). */
+  hideLauncher(): void;
+  /** Takes the launcher (badge and panel) off this page. */
+  removeLauncher(): void;
   /** Runs the guide loop (after delayGuides, or stopGuides). */
   startGuides(): void;
   /** Pauses the guide loop and hides what it shows. */
@@ -279,6 +287,9 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
   function guideFunction(fn: (g: GuideDisplay) => void): void {
     onGuides((g) => (g.supported() ? fn(g) : log('warn', PAGE_MESSAGES.notInSubscription)));
   }
+
+  /** toggleLauncher, showLauncher, hideLauncher, removeLauncher: run in the guides chunk once it is here. */
+  const launcherCommand = (command: LauncherCommand) => () => guard(() => guideFunction((g) => g.launcher(command)));
 
   /** onGuideXxx: listens once the agent runs; returns the function that stops listening. */
   function subscribe(name: GuideNoticeName, listener: (notice: GuideNotice) => void): () => void {
@@ -733,6 +744,10 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
         remove();
       };
     },
+    toggleLauncher: launcherCommand('toggle'),
+    showLauncher: launcherCommand('show'),
+    hideLauncher: launcherCommand('hide'),
+    removeLauncher: launcherCommand('remove'),
     startGuides() {
       guidesDisabled = false;
       guideFunction((g) => g.start());

@@ -9,9 +9,10 @@ import type { Automation, GuideAction } from '../shared/guides';
 import { matchesContainsRules } from '../shared/matchesContainsRules';
 import { MESSAGES } from '../shared/messages';
 import { ERROR_CODES } from '../shared/errors';
-import type { BadgeToShow, LogLevel, SeenReason, StepAction, StepToShow } from '../shared/protocol';
+import type { BadgeToShow, GuideLoadResult, LauncherToShow, LogLevel, SeenReason, StepAction, StepToShow } from '../shared/protocol';
+import { launcherClosedRecord, shouldAutoOpenLauncher } from '../shared/launcherPanel';
 import { CANCELABLE_HOOK_OF, type HookName } from '../shared/applyGuideTransition';
-import type { Overlay, OverlayModule, UiElement } from '../overlay/api';
+import type { LauncherHandlers, Overlay, OverlayModule, UiElement } from '../overlay/api';
 import type { Bridge } from './createBridge';
 
 export interface GuideDisplayOptions {
@@ -51,6 +52,9 @@ export interface ActiveGuide {
 
 export type GuideNoticeName = 'advanced' | 'previous' | 'dismissed' | 'snoozed';
 
+/** guides §2 Launcher API: toggleLauncher, showLauncher, hideLauncher, removeLauncher. */
+export type LauncherCommand = 'toggle' | 'show' | 'hide' | 'remove';
+
 /**
  * A host's lifecycle hook (guides §4). The cancelable ones (beforeMount, beforeAdvance, beforePrevious,
  * beforeDismiss, beforeSnooze) cancel the transition by returning false.
@@ -77,6 +81,11 @@ export interface GuideDisplay {
   /** startGuides / stopGuides: run or pause the guide loop (a paused loop hides what it showed). */
   start(): void;
   pause(): void;
+  /**
+   * guides §2 Launcher: open or close its panel (closing stores the launcher-closed flag for 8 hours), or
+   * remove the launcher from this page for good.
+   */
+  launcher(command: LauncherCommand): void;
   /** loadGuides: ask the worker again for this page. */
   reload(): Promise<void>;
   /** False once guide.json said the subscription lacks guides (guides §5): the loop has stopped. */
@@ -290,6 +299,8 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     } else {
       runHooks('hidden', step);
     }
+    // guides §2 Launcher: the visitor's step moves its onboarding progress and completion marks on.
+    if (launcher) void refreshLauncher();
     return true;
   }
 
@@ -393,6 +404,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       watchActivations(result.ok ? result.value.activations : []);
       if (result.ok) onEventPropertyRules?.(result.value.eventPropertyRules);
       badges = result.ok ? result.value.badges : [];
+      if (result.ok) setLauncher(result.value);
       if (result.ok && result.value.globalScript) loadScript({ url: result.value.globalScript }, MESSAGES.globalScriptFailed);
     } finally {
       loading = false;
@@ -481,12 +493,97 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     void getOverlay().then((v) => v.showBadges(placed, (guideId) => void showGuide(guideId, undefined, 'badge')));
   }
 
+  /** guides §2 Launcher of the last load, whether its panel is open, and whether the host removed it. */
+  let launcher: LauncherToShow | null = null;
+  let launcherOpen = false;
+  let launcherRemoved = false;
+  /** Whether the panel opened by itself (onboarding under way) is decided once per page. */
+  let launcherDecided = false;
+  let launcherAnchor: Element | null = null;
+
+  /** A critical error: logged, and sent to the error log as critical (guides §8 Launcher). */
+  function critical(message: string): void {
+    log('error', message);
+    void bridge.call((w) => w.reportError({ message, critical: true }));
+  }
+
+  /**
+   * Takes the launcher of a guide load: a config that cannot initialize is a critical error (guides §8); the
+   * first launcher of the page opens by itself while an onboarding tutorial is under way, unless closed lately.
+   */
+  function setLauncher(result: GuideLoadResult): void {
+    if (result.launcherError) critical(`${MESSAGES.launcherInitFailed}: ${result.launcherError}`);
+    // guides §6: only the top frame shows the launcher, unless its config allows frames (device.iframe).
+    launcher = result.launcher && (result.launcher.iframe || window.top === window) ? result.launcher : null;
+    if (launcher && !launcherDecided) {
+      launcherDecided = true;
+      launcherOpen = shouldAutoOpenLauncher(launcher, readStorage(launcher.closedFlagKey), Date.now());
+    }
+    drawLauncher();
+  }
+
+  /** Renders the launcher as it stands (nothing once removed), by its element for launchType element. */
+  function drawLauncher(): void {
+    const shownLauncher = launcherRemoved ? null : launcher;
+    launcherAnchor = shownLauncher?.elementPathRule ? queryOrNull(shownLauncher.elementPathRule) : null;
+    if (!shownLauncher && !overlay) return;
+    void getOverlay().then((v) => v.showLauncher(shownLauncher, launcherOpen, launcherAnchor, launcherHandlers));
+  }
+
+  /** Asks the worker for the launcher as the guides stand now, and redraws it. */
+  async function refreshLauncher(): Promise<void> {
+    const fresh = await bridge.call((w) => w.launcherView());
+    if (fresh && launcher) {
+      launcher = fresh;
+      drawLauncher();
+    }
+  }
+
+  /** Opens or closes the panel; closing stores the launcher-closed flag for 8 hours, opening clears it. */
+  function setLauncherOpen(open: boolean): void {
+    if (!launcher || launcherRemoved) {
+      log('warn', 'there is no launcher on this page');
+      return;
+    }
+    if (open === launcherOpen) return;
+    launcherOpen = open;
+    try {
+      if (open) localStorage.removeItem(launcher.closedFlagKey);
+      else localStorage.setItem(launcher.closedFlagKey, launcherClosedRecord(Date.now()));
+    } catch {
+      // Storage refused (private mode, quota): the panel still closes, only for this page.
+    }
+    drawLauncher();
+  }
+
+  const launcherHandlers: LauncherHandlers = {
+    onToggle: setLauncherOpen,
+    onOpenGuide(guideId) {
+      // The panel steps aside for the guide; that is not the visitor closing it (no closed flag).
+      launcherOpen = false;
+      drawLauncher();
+      void showGuide(guideId, undefined, 'launcher');
+    },
+    onBadgeImageError() {
+      log('warn', `launcher badge image did not load: ${launcher?.badgeImageUrl ?? ''}`);
+      critical(MESSAGES.launcherBadgeImageFailed);
+    },
+    onError(error) {
+      launcher = null;
+      critical(`${MESSAGES.launcherInitFailed}: ${(error as Error)?.message ?? String(error)}`);
+    },
+  };
+
   function tick(): void {
     if (timer !== null) clearTimeout(timer);
     if (notInSubscription) return;
     timer = setTimeout(tick, GUIDE_LOOP_IDLE_MS);
     if (loading || paused) return;
-    if (location.href === loadedUrl) placeBadges();
+    if (location.href === loadedUrl) {
+      placeBadges();
+      // launchType element: the element may come and go with the page.
+      if (launcher?.elementPathRule && !launcherRemoved && queryOrNull(launcher.elementPathRule) !== launcherAnchor) drawLauncher();
+    }
     // guides §9: a guide list is stale after an hour on the same page; ask again.
     if (loadedUrl && location.href === loadedUrl && Date.now() - loadedAt > GUIDE_REQUEST_STALE_MS && !shown) {
       void load(location.href).then(tick);
@@ -603,6 +700,15 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       set.add(hook);
       return () => void set.delete(hook);
     },
+    launcher(command) {
+      if (command === 'remove') {
+        launcherRemoved = true;
+        launcherOpen = false;
+        drawLauncher();
+      } else {
+        setLauncherOpen(command === 'toggle' ? !launcherOpen : command === 'show');
+      }
+    },
     start() {
       paused = false;
       tick();
@@ -627,6 +733,15 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
 
 /** A clicked element of a guide with the actions it ran, for guideActivity. */
 type UiElementAction = UiElement & { actions: string[] };
+
+/** A local storage item, or null when storage is refused. */
+function readStorage(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
 
 /** The first element matching `selector` (a guide author's), or null, also for a selector that does not parse. */
 function queryOrNull(selector: string): Element | null {

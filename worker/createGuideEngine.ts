@@ -13,7 +13,7 @@ import type { GuideEventProps, GuideEventType, WireGuideEvent } from '../shared/
 import type { Guide, GuideLoadResponse, GuideStep } from '../shared/guides';
 import { encodeJzb } from '../shared/jzb';
 import { MESSAGES } from '../shared/messages';
-import type { BadgePosition, BadgeToShow, GuideDiagnostics, GuideLoadResult, GuideState, LogLevel, SeenReason, StepAction, StepToShow, WorkerInit } from '../shared/protocol';
+import type { BadgePosition, BadgeToShow, GuideDiagnostics, LauncherToShow, GuideLoadResult, GuideState, LogLevel, SeenReason, StepAction, StepToShow, WorkerInit } from '../shared/protocol';
 import { applyGuideTransition, type GuideTransition } from '../shared/applyGuideTransition';
 import { ALL_AUTO_RULES, chooseAutoSteps } from '../shared/chooseAutoSteps';
 import { readEventPropertyRules } from '../shared/eventPropertyRules';
@@ -23,6 +23,8 @@ import { completionStatus } from '../shared/continuationStep';
 import { recentChangeKey } from '../shared/guideRules';
 import { asDomNode, asGuideLoadResponse, checkGuideLoadResponse } from '../shared/validateGuidePayload';
 import { checkBuildingBlocks } from '../shared/checkBuildingBlocks';
+import { chooseLauncher } from '../shared/chooseLauncher';
+import { launcherClosedKey } from '../shared/launcherPanel';
 import { isAllowedAssetUrl } from './isAllowedAssetUrl';
 import { defaultDigest, sriOf, verifyContentHash } from './verifyContentHash';
 import { createSendQueue, type SendQueue } from './createSendQueue';
@@ -54,6 +56,8 @@ export interface GuideEngine {
   stepAction(action: StepAction): Promise<Outcome<StepToShow | null>>;
   guideIdByName(name: string): Promise<string | null>;
   guideDiagnostics(): Promise<GuideDiagnostics>;
+  /** guides §2 Launcher of the last load as the guides stand now (null: none). */
+  launcherView(): Promise<LauncherToShow | null>;
   events: SendQueue;
   /** The poll beacon's queue (pollResponse). */
   pollEvents: SendQueue;
@@ -365,6 +369,28 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     return guide && step ? { guide, step } : null;
   }
 
+  /** The last load's response and page, for the launcher's view as the visitor's actions change it. */
+  let launcherSource: { response: GuideLoadResponse; url: string } | null = null;
+
+  /**
+   * guides §2 Launcher of the last load, judged on the guides as they are now (a step advanced since the load
+   * moves the onboarding progress on). `logged`: log the guides left off and a refused badge image.
+   */
+  function launcherOf(logged: boolean): { launcher?: LauncherToShow; launcherError?: string } {
+    if (!launcherSource) return {};
+    const choice = chooseLauncher({ ...launcherSource.response, guides }, { url: launcherSource.url, device: config.device, now: ports.clock.now() });
+    if (logged) for (const s of choice.skipped) log('debug', `guide ${s.guideId} not in the launcher: ${s.reason}`);
+    if (!choice.launcher) return choice.problem ? { launcherError: choice.problem } : {};
+    const { launcherBadgeUrl, ...rest } = choice.launcher;
+    const launcher: LauncherToShow = { ...rest, closedFlagKey: launcherClosedKey(config.apiKey, config.identity.visitorId) };
+    if (launcherBadgeUrl) {
+      const checked = checkAsset(launcherBadgeUrl);
+      if (checked.ok) launcher.badgeImageUrl = checked.href;
+      else if (logged) log('warn', `launcher badge image: ${checked.message}`);
+    }
+    return { launcher };
+  }
+
   return {
     events,
     pollEvents,
@@ -503,7 +529,19 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       // analytics §3: event property rules ride on guide.json's features.
       const properties = readEventPropertyRules(response.features);
       for (const problem of properties.problems) log('warn', `guide.json features: ${problem}`);
-      return ok({ candidates, skipped: choice.skipped, activations, badges, eventPropertyRules: properties.rules, ...(globalScript ? { globalScript } : {}) });
+      // guides §2 Launcher: its config judged for this page; a bad one is reported by the shim (critical).
+      launcherSource = { response, url };
+      const { launcher, launcherError } = launcherOf(true);
+      return ok({
+        candidates,
+        skipped: choice.skipped,
+        activations,
+        badges,
+        eventPropertyRules: properties.rules,
+        ...(globalScript ? { globalScript } : {}),
+        ...(launcher ? { launcher } : {}),
+        ...(launcherError ? { launcherError } : {}),
+      });
     },
 
     async stepForGuide(guideId, stepId, reason = 'api') {
@@ -597,6 +635,10 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
 
     async guideIdByName(name) {
       return guides.find((g) => g.name === name)?.id ?? null;
+    },
+
+    async launcherView() {
+      return launcherOf(false).launcher ?? null;
     },
 
     async guideDiagnostics() {

@@ -315,6 +315,10 @@ export function createWorkerApi(ports: WorkerPorts) {
       return running ? running.guides.guideIdByName(name) : null;
     },
 
+    async launcherView() {
+      return running ? running.guides.launcherView() : null;
+    },
+
     async guideDiagnostics() {
       return running ? running.guides.guideDiagnostics() : { url: '', loadedAt: null, loadError: 'Waymark is not initialized', guides: [] };
     },

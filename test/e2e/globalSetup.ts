@@ -1,7 +1,7 @@
 /**
  * Starts the real reference server once for the e2e run: a free loopback port, an in-memory database,
  * the demo guides plus the test guides, and the built agent from dist/. Tests read its URL from
- * WAYMARK_URL.
+ * WAYMARK_URL, and the guide folder from WAYMARK_GUIDES_DIR (a test may write a launcher config there).
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const guidesDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-guides-'));
   // The demo's settings tour would put its lightbox over the settings form the capture tests fill in; its
   // behaviour (continuation, Back, snooze) is covered by the test guides' own tour (guides.spec.ts).
-  cpSync('server/demo/guides', guidesDir, { recursive: true, filter: (src) => !src.endsWith('settings-tour.json') });
+  // The demo's launcher (launcher.json) would put a badge on every test page; the launcher's e2e
+  // (launcher.spec.ts) writes a launcher.{apiKey}.json of its own per test into this folder instead.
+  cpSync('server/demo/guides', guidesDir, { recursive: true, filter: (src) => !src.endsWith('settings-tour.json') && !src.endsWith('launcher.json') });
   cpSync('test/e2e/guides', guidesDir, { recursive: true });
   // 'legal-hold-visitor' is answered 451 on guide.json (guides §7): the e2e of a collector that stops tracking.
   const server = await startServer({

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuideLoadResponse } from '../../shared/guides';
+import { chooseLauncher } from '../../shared/chooseLauncher';
 import { selectAutoSteps } from '../../shared/selectAutoSteps';
 import { checkGuideLoadResponse, checkStepContent } from '../../shared/validateGuidePayload';
 import { guideEvent, nodeJzb, startTestServer, SERVER_TIMEOUT, type TestServer } from './testServer';
@@ -26,7 +27,7 @@ describe('demo guides (server/demo/guides), checked with the agent\'s own rules'
   it('pass the agent\'s shape checks of a guide.json response and of step content', async () => {
     const response = await load('visitor-demo', 'http://127.0.0.1:8080/');
     expect(checkGuideLoadResponse(response)).toBeNull();
-    expect(response.guides.map((g) => g.id)).toEqual(['feedback', 'reports-tip', 'settings-tour', 'welcome']);
+    expect(response.guides.map((g) => g.id)).toEqual(['feedback', 'getting-started', 'reports-tip', 'settings-tour', 'welcome', 'whats-new-exports']);
     for (const guide of response.guides) {
       for (const step of guide.steps) expect(checkStepContent(step.domJson), step.id).toBeNull();
     }
@@ -50,5 +51,13 @@ describe('demo guides (server/demo/guides), checked with the agent\'s own rules'
     const response = await load('dismisser', 'http://127.0.0.1:8080/');
     expect(shownOn(response, 'http://127.0.0.1:8080/')).toEqual([]);
     expect(response.lastGuideStepSeen).toMatchObject({ guideId: 'welcome', state: 'dismissed' });
+  });
+
+  it('have a launcher (launcher.json) that lists the getting-started tutorial and what\'s new on the demo pages', async () => {
+    const response = await load('visitor-launcher', 'http://127.0.0.1:8080/reports');
+    const choice = chooseLauncher(response, { url: 'http://127.0.0.1:8080/reports', device: 'desktop', now: Date.now() });
+    expect(choice.problem).toBeUndefined();
+    expect(choice.launcher).toMatchObject({ launchType: 'badge', position: 'bottom-right', enableSearch: true, onboarding: { percent: 0 }, whatsnewUnseen: 1 });
+    expect(choice.launcher?.guides.map((g) => g.guideId)).toEqual(['getting-started', 'whats-new-exports']);
   });
 });

@@ -1,4 +1,4 @@
-import { utimesSync, writeFileSync } from 'node:fs';
+import { rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { guideEvent, nodeJzb, startTestServer, SERVER_TIMEOUT, type TestServer } from './testServer';
@@ -294,5 +294,48 @@ describe('analytics §3 event property rules in guide.json features', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     expect((await loadGuides('features', visitorPayload('v'))).features).toEqual([]);
     expect(String(warn.mock.calls[0]?.[0])).toMatch(/is not a JSON array/);
+  });
+});
+
+describe('guides §3 Launcher config in guide.json (`launcher`, from launcher.json or launcher.{apiKey}.json)', () => {
+  const all = { enabled: true, data: { position: 'bottom-left' } };
+  const mine = { enabled: true, data: { launchType: 'badge', enableSearch: true } };
+
+  it('serves launcher.json to every api key and launcher.{apiKey}.json to its own; neither is a guide', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    writeFileSync(join(server.guidesDir, 'launcher.json'), JSON.stringify(all));
+    writeFileSync(join(server.guidesDir, 'launcher.key-with-launcher.json'), JSON.stringify(mine));
+    try {
+      const own = await loadGuides('key-with-launcher', visitorPayload('v-launcher'));
+      expect(own.launcher).toEqual(mine);
+      // Not read as guide files: no 'skipping guide file' warning for them.
+      expect(own.guides.map((g: { id: string }) => g.id)).toEqual(expect.arrayContaining(['welcome', 'tour']));
+      expect(warn.mock.calls.map((c) => String(c[0])).filter((m) => m.includes('launcher'))).toEqual([]);
+      expect((await loadGuides('another-key', visitorPayload('v-launcher'))).launcher).toEqual(all);
+    } finally {
+      rmSync(join(server.guidesDir, 'launcher.json'));
+      rmSync(join(server.guidesDir, 'launcher.key-with-launcher.json'));
+    }
+    expect((await loadGuides('key-with-launcher', visitorPayload('v-launcher'))).launcher).toBeUndefined();
+  });
+
+  it('a launcher file that is not JSON is warned about and served as no launcher', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    writeFileSync(join(server.guidesDir, 'launcher.broken-launcher.json'), '{ not json');
+    try {
+      expect((await loadGuides('broken-launcher', visitorPayload('v-launcher'))).launcher).toBeUndefined();
+      expect(warn.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(/launcher config .*launcher\.broken-launcher\.json is not JSON/);
+    } finally {
+      rmSync(join(server.guidesDir, 'launcher.broken-launcher.json'));
+    }
+  });
+
+  it('a malformed config is passed on as it is: the agent reports it (ERROR while initializing launcher)', async () => {
+    writeFileSync(join(server.guidesDir, 'launcher.odd-launcher.json'), JSON.stringify({ enabled: true, data: { position: 'middle' } }));
+    try {
+      expect((await loadGuides('odd-launcher', visitorPayload('v-launcher'))).launcher).toEqual({ enabled: true, data: { position: 'middle' } });
+    } finally {
+      rmSync(join(server.guidesDir, 'launcher.odd-launcher.json'));
+    }
   });
 });

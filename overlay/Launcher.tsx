@@ -1,0 +1,154 @@
+/**
+ * The launcher, or guide center (guides §2 Launcher): a badge in a corner of the window (or an element of the
+ * page) opens a panel listing the guides the visitor may start, with an optional search box, onboarding
+ * progress, the what's-new unseen count and a footer with the powered-by credit. The shim owns whether it is
+ * open; closing (the close button, the badge, Escape inside the panel) while an onboarding tutorial is under way
+ * asks first, inside the panel.
+ */
+import { autoUpdate, computePosition, flip, offset, shift } from '@floating-ui/dom';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { LAUNCHER_SEARCH_PLACEHOLDER, LAUNCHER_STOP_TUTORIAL } from '../shared/constants';
+import { filterLauncherGuides, launcherPanelSize, needsStopTutorialConfirm } from '../shared/launcherPanel';
+import type { LauncherToShow } from '../shared/protocol';
+import type { LauncherHandlers } from './api';
+
+export interface LauncherProps {
+  launcher: LauncherToShow;
+  open: boolean;
+  /** launchType element: the element the panel is placed by. */
+  anchor: Element | null;
+  handlers: LauncherHandlers;
+}
+
+/** Badge size and its distance from the window's edges, px; the panel opens 12 px beyond the badge. */
+const BADGE = 48;
+const EDGE = 20;
+
+export function Launcher({ launcher, open, anchor, handlers }: LauncherProps): ReactNode {
+  const [search, setSearch] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const [imageFailed, setImageFailed] = useState(false);
+  const panel = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) setConfirming(false);
+  }, [open]);
+
+  useLayoutEffect(() => {
+    const floating = panel.current;
+    if (!open || !anchor || !floating) return;
+    const update = () =>
+      computePosition(anchor, floating, { strategy: 'fixed', placement: 'bottom-start', middleware: [offset(8), flip(), shift({ padding: 8 })] }).then(({ x, y }) => {
+        floating.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
+      });
+    return autoUpdate(anchor, floating, update);
+  }, [open, anchor]);
+
+  // guides §2: closing an onboarding tutorial under way asks first.
+  const close = () => (needsStopTutorialConfirm(launcher) ? setConfirming(true) : handlers.onToggle(false));
+  const toggle = () => (open ? close() : handlers.onToggle(true));
+
+  // launchType element: a click on the element opens the panel, or closes it as the badge would.
+  useEffect(() => {
+    if (!anchor) return;
+    anchor.addEventListener('click', toggle);
+    return () => anchor.removeEventListener('click', toggle);
+  });
+  const [vertical, horizontal] = launcher.position.split('-') as [string, string];
+  const { width, height } = launcherPanelSize(launcher);
+  const list = filterLauncherGuides(launcher.guides, search);
+  const unseen = launcher.whatsnewUnseen;
+  const percent = launcher.onboarding?.percent;
+
+  return (
+    <>
+      {launcher.launchType === 'badge' && (
+        <button
+          type="button"
+          className="wm-badge wm-launcher-badge"
+          aria-label="Guides"
+          aria-expanded={open}
+          style={{ top: 'auto', left: 'auto', [vertical]: EDGE, [horizontal]: EDGE, width: BADGE, height: BADGE }}
+          onClick={toggle}
+        >
+          {launcher.badgeImageUrl && !imageFailed ? (
+            <img
+              src={launcher.badgeImageUrl}
+              alt=""
+              onError={() => {
+                setImageFailed(true);
+                handlers.onBadgeImageError();
+              }}
+            />
+          ) : (
+            '?'
+          )}
+          {unseen ? (
+            <span className="wm-bubble" aria-label={`${unseen} unseen`}>
+              {unseen}
+            </span>
+          ) : null}
+        </button>
+      )}
+      {open && (
+        <div
+          ref={panel}
+          className="wm-step wm-launcher"
+          role="dialog"
+          aria-label="Guides"
+          onKeyDown={(event) => event.key === 'Escape' && close()}
+          style={{ width, height, ...(anchor ? { top: 0, left: 0 } : { [vertical]: EDGE + BADGE + 12, [horizontal]: EDGE }) }}
+        >
+          <div className="wm-launcher-head">
+            <h2>Guides</h2>
+            {unseen !== undefined && <span>{`What's new: ${unseen} unseen`}</span>}
+          </div>
+          <button type="button" className="wm-close" aria-label="close" onClick={close}>
+            {'\u00d7'}
+          </button>
+          {percent !== undefined && (
+            <div className="wm-progress">
+              {`Onboarding ${percent}% complete`}
+              <div role="progressbar" aria-label="Onboarding progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+                <span style={{ width: `${percent}%` }} />
+              </div>
+            </div>
+          )}
+          {launcher.enableSearch && (
+            <input
+              type="search"
+              className="wm-search"
+              placeholder={LAUNCHER_SEARCH_PLACEHOLDER}
+              aria-label="Search guides"
+              value={search}
+              onChange={(event) => setSearch(event.target.value)}
+            />
+          )}
+          <ul className="wm-list">
+            {list.map((g) => (
+              <li key={g.guideId}>
+                <button type="button" className="wm-item" data-guide-id={g.guideId} onClick={() => handlers.onOpenGuide(g.guideId)}>
+                  {g.name}
+                  {g.complete ? ' \u2713' : ''}
+                </button>
+              </li>
+            ))}
+            {!list.length && <li style={{ padding: 8 }}>No guides found</li>}
+          </ul>
+          {!launcher.hideCredits && <div className="wm-footer">Powered by Waymark</div>}
+          {confirming && (
+            <div className="wm-confirm" role="alertdialog" aria-label={LAUNCHER_STOP_TUTORIAL}>
+              <p>{LAUNCHER_STOP_TUTORIAL}</p>
+              <button type="button" onClick={() => handlers.onToggle(false)}>
+                Yes, stop
+              </button>
+              <button type="button" className="wm-secondary" onClick={() => setConfirming(false)}>
+                No, continue
+              </button>
+            </div>
+          )}
+        </div>
+      )}
+    </>
+  );
+}
