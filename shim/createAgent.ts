@@ -3,7 +3,7 @@
  * main thread, so it does only what needs the page: read options and storage, listen to the DOM, and
  * hand the rest to the worker. No method ever throws into the host: failures are logged.
  */
-import { AGENT_VERSION, BEACON_SOURCE, EVENT_PROPERTY_LIMIT_MS, SESSION_INACTIVITY_MS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
+import { AGENT_VERSION, BEACON_SOURCE, EVENT_PROPERTY_LIMIT_MS, SESSION_INACTIVITY_MS, STEP_SEEN_TIMEOUT_MS, TEARDOWN_FLUSH_MS } from '../shared/constants';
 import { createChangeDebounce } from '../shared/createChangeDebounce';
 import type { EventPropertyRule } from '../shared/eventPropertyRules';
 import { collectEventProperties, matchSelectors } from './collectEventProperties';
@@ -187,6 +187,12 @@ export interface WaymarkApi {
   isReady(): boolean;
   getVersion(): string;
   /**
+   * Issue #7: undoes initialize. Held events are handed to the worker and sent (or kept for the next page),
+   * then every listener, hook, timer and overlay the agent added and its worker are removed. initialize may
+   * be called again afterwards.
+   */
+  teardown(): Promise<void>;
+  /**
    * Where the worker code runs (issue #7): `worker` (a dedicated worker from waymark.worker.js or
    * `workerUrl`), `blob` (a blob: worker importing it), `main-thread` (last resort); null until known.
    */
@@ -247,6 +253,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
   let running: Running | null = null;
   /** analytics §1 lock. */
   let sending = true;
+  /** Calls off an initialize still waiting for the page's load event (teardown). */
+  let cancelWaiting: (() => void) | null = null;
   /** The visitor's segment flags as the collector last answered (analytics §7). */
   let segmentFlags: string[] = [];
   /** Commands given before the agent runs, replayed in order once it does (guides §1). */
@@ -479,11 +487,12 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     const guideState = readJson<GuideState>(guideStateKey);
     const tab = loadTabFacts();
     // A duplicated tab starts with the original's tab id; the clone takes a new one (analytics §4).
-    tab.tabId = watchTabClones(options.apiKey, tab.tabId, tab.frameId, (tabId) => {
+    const clones = watchTabClones(options.apiKey, tab.tabId, tab.frameId, (tabId) => {
       if (!running) return;
       running.init.session = { ...running.init.session, tabId };
       running.bridge.setSession(running.init.session);
-    }).tabId;
+    });
+    tab.tabId = clones.tabId;
     const init: WorkerInit = {
       apiKey: options.apiKey,
       dataHost: trimOrigin(options.dataHost ?? origin),
@@ -552,18 +561,27 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     };
     state = 'running';
 
-    document.addEventListener('click', onClick, { capture: true, passive: true });
-    for (const type of ['focusin', 'submit', 'change']) document.addEventListener(type, onElementEvent, { capture: true, passive: true });
-    if (options.inputCssSelectors?.length) document.addEventListener('focusout', onFocusOut, { capture: true, passive: true });
+    const listen = (target: EventTarget, type: string, listener: (event: never) => void, options?: AddEventListenerOptions) => {
+      target.addEventListener(type, listener as EventListener, options);
+      running!.uninstall.push(() => target.removeEventListener(type, listener as EventListener, options));
+    };
+    const captureOptions = { capture: true, passive: true };
+    listen(document, 'click', onClick, captureOptions);
+    for (const type of ['focusin', 'submit', 'change']) listen(document, type, onElementEvent, captureOptions);
+    if (options.inputCssSelectors?.length) listen(document, 'focusout', onFocusOut, captureOptions);
     // analytics §1, §9: a single-page app's page change is a page load, reported once.
     rememberPage(document.URL, now);
-    watchUrl((url) => {
-      running?.clicks.effect();
-      rememberPage(url, Date.now());
-      capture({ type: 'load', props: {} });
-    });
-    document.addEventListener('visibilitychange', onPageHide);
-    addEventListener('pagehide', onPageHide);
+    running.uninstall.push(
+      watchUrl((url) => {
+        running?.clicks.effect();
+        rememberPage(url, Date.now());
+        capture({ type: 'load', props: {} });
+      }),
+      clones.stop,
+      running.clicks.stop,
+    );
+    listen(document, 'visibilitychange', onPageHide);
+    listen(window, 'pagehide', onPageHide);
 
     // wire-protocol.md: on initialization the agent sends identify, meta and load in its first beacon.
     const ids = { visitor_id: identity.visitorId, account_id: identity.accountId };
@@ -641,19 +659,43 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       logger.setEnvironment(typeof options.environment === 'string' ? options.environment : undefined);
       state = 'waiting';
       const go = () => {
+        cancelWaiting = null;
+        if (state !== 'waiting') return;
         if (!needsPrivacy(options)) return guard(() => start(options, null));
         // URL transforms, a privacy filter or a custom URL source: their code is a chunk of its own, so
         // hosts without them never load it. The agent starts once it is here: no event ever leaves the
         // page without the filters.
         const url = new URL('waymark.privacy.js', env.assetBase).href;
         (import(/* @vite-ignore */ url) as Promise<PrivacyModule>).then(
-          (m) => guard(() => start(options, m.createPagePrivacy(options, log))),
+          (m) => guard(() => state === 'waiting' && start(options, m.createPagePrivacy(options, log))),
           (err: unknown) => log('error', `the privacy module did not load (${url}): ${String(err)}; Waymark will not send events without it`),
         );
       };
       // guides §1: initialize only once the page is complete, unless initializeImmediately.
       if (options.initializeImmediately || document.readyState === 'complete') go();
-      else addEventListener('load', go, { once: true });
+      else {
+        addEventListener('load', go, { once: true });
+        cancelWaiting = () => removeEventListener('load', go);
+      }
+    },
+
+    async teardown() {
+      // Not started yet: the start is called off. Started: what the page holds goes to the worker, the
+      // worker sends (or keeps in IndexedDB for the next page) within TEARDOWN_FLUSH_MS, then everything the
+      // agent put into the page goes: listeners, hooks, timers, overlays, the worker.
+      cancelWaiting?.();
+      cancelWaiting = null;
+      pending.length = 0;
+      const r = running;
+      state = 'idle';
+      running = null;
+      if (!r) return;
+      r.bridge.flushCaptured();
+      for (const undo of r.uninstall.splice(0)) guard(undo);
+      r.guides?.stop();
+      void r.guidesReady.then((g) => g?.stop());
+      await Promise.race([r.bridge.call((w) => w.flush()).catch(() => undefined), new Promise((resolve) => setTimeout(resolve, TEARDOWN_FLUSH_MS))]);
+      r.bridge.terminate();
     },
 
     identify(visitor, accountId) {

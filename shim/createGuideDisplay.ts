@@ -104,6 +104,8 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
   let loading = false;
   /** guides §5: guide.json said the subscription lacks the guides feature. */
   let notInSubscription = false;
+  /** teardown (issue #7): the loop never runs again. */
+  let stopped = false;
   /** guides §4 Guide loop: skipped while paused (stopGuides, delayGuides). */
   let paused = delayed === true;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -576,7 +578,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
 
   function tick(): void {
     if (timer !== null) clearTimeout(timer);
-    if (notInSubscription) return;
+    if (notInSubscription || stopped) return;
     timer = setTimeout(tick, GUIDE_LOOP_IDLE_MS);
     if (loading || paused) return;
     if (location.href === loadedUrl) {
@@ -723,8 +725,10 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     },
     supported: () => !notInSubscription,
     stop() {
+      stopped = true;
       if (timer !== null) clearTimeout(timer);
       timer = null;
+      watchActivations([]);
       if (overlay) void overlay.then((v) => v.destroy());
     },
   };

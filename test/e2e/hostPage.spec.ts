@@ -1,0 +1,100 @@
+/**
+ * Issue #7 "never hurt the host": no globals but the configured one, the history hooks undone by
+ * teardown(), a second initialize after teardown, and guides that keep their looks and place on a page
+ * whose CSS attacks everything.
+ */
+import { agentReady, expect, hostPage, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
+
+/** Runs before the snippet: what the page had before the agent. */
+const BEFORE = `<script>
+  window.__hostKeys = Object.keys(window);
+  window.__hostPushState = history.pushState;
+  window.__hostReplaceState = history.replaceState;
+</script>`;
+
+test.describe('issue #7 never hurt the host', () => {
+  test("one global, history hooks that behave like the browser's, and teardown() that takes everything back; initialize works again", async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('teardown');
+    const init = `waymark.initialize({ apiKey: 'e2e-host', visitor: { id: '${visitor}' } });`;
+    await openHostPage('/e2e/teardown', hostPage({ head: BEFORE, init, body: '<button id="b">B</button>' }));
+    await agentReady(page);
+    const added = await page.evaluate(() => Object.keys(window).filter((k) => !(window as any).__hostKeys.includes(k) && !k.startsWith('__host')));
+    expect(added).toEqual(['waymark']);
+
+    // The hooked history methods answer and throw exactly as the browser's do.
+    const behaviour = await page.evaluate(() => {
+      const outcome = (fn: () => unknown) => {
+        try {
+          return { value: String(fn()) };
+        } catch (err) {
+          return { error: (err as DOMException).name };
+        }
+      };
+      return {
+        hooked: history.pushState !== (window as any).__hostPushState,
+        push: outcome(() => history.pushState({ n: 1 }, '', '/e2e/teardown?step=1')),
+        replace: outcome(() => history.replaceState(null, '', '/e2e/teardown?step=2')),
+        crossOrigin: outcome(() => history.pushState(null, '', 'https://elsewhere.example/')),
+        state: JSON.stringify(history.state),
+      };
+    });
+    expect(behaviour).toEqual({ hooked: true, push: { value: 'undefined' }, replace: { value: 'undefined' }, crossOrigin: { error: 'SecurityError' }, state: 'null' });
+
+    await page.click('#b');
+    await page.evaluate(() => (window as any).waymark.teardown());
+    await waitForEvents(serverUrl, { apiKey: 'e2e-host', visitorId: visitor, type: 'click' }, (e) => e.length === 1);
+    const after = await page.evaluate(() => ({
+      history: history.pushState === (window as any).__hostPushState && history.replaceState === (window as any).__hostReplaceState,
+      ready: (window as any).waymark.isReady(),
+      mode: (window as any).waymark.getWorkerMode(),
+    }));
+    expect(after).toEqual({ history: true, ready: false, mode: null });
+    // Nothing is captured any more.
+    await page.click('#b');
+    await page.evaluate(() => history.pushState(null, '', '/e2e/teardown?step=3'));
+    await page.waitForTimeout(800);
+    expect(await storedEvents(serverUrl, { apiKey: 'e2e-host', visitorId: visitor, type: 'click' })).toHaveLength(1);
+
+    // And it starts again.
+    await page.evaluate((script) => new Function(script)(), init);
+    await agentReady(page);
+    await page.click('#b');
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const clicks = await waitForEvents(serverUrl, { apiKey: 'e2e-host', visitorId: visitor, type: 'click' }, (e) => e.length === 2);
+    // A new start is a new frame: its sequence starts again, so the collector must not take it for a re-send.
+    expect(new Set(clicks.map((e) => e.frameId)).size).toBe(2);
+    const metas = await storedEvents(serverUrl, { apiKey: 'e2e-host', visitorId: visitor, type: 'meta' });
+    expect(metas).toHaveLength(2);
+  });
+
+  test('a page whose CSS attacks everything: the tooltip keeps its look and sits under its target', async ({ page, openHostPage }, testInfo) => {
+    const hostile = `<style>
+      * { all: unset; box-sizing: content-box !important; font-family: "Comic Sans MS", cursive !important; }
+      html, body { display: block; }
+      body { transform: translateX(40px) scale(0.9); margin: 0; }
+      div, p, button, h1, h2, h3, section { display: block; z-index: 2147483647 !important; position: relative; }
+      #hostile-target { margin: 120px 0 0 200px; padding: 10px; width: 160px; background: orange; }
+      style, script { display: none; }
+    </style>`;
+    await openHostPage('/e2e/hostile', hostPage({ head: hostile, init: `waymark.initialize({ apiKey: 'e2e-host', visitor: { id: '${uniqueId('hostile')}' } });`, body: '<button id="hostile-target">Target</button>' }));
+    const tooltip = page.locator('[data-waymark-overlay] .wm-tooltip');
+    await expect(tooltip).toContainText('Still readable');
+    const target = (await page.locator('#hostile-target').boundingBox())!;
+    const box = (await tooltip.boundingBox())!;
+    // Below its target (layoutDir bottom), overlapping it horizontally, within the viewport.
+    expect(box.y).toBeGreaterThanOrEqual(target.y + target.height);
+    expect(box.y - (target.y + target.height)).toBeLessThan(40);
+    expect(box.x).toBeLessThan(target.x + target.width);
+    expect(box.x + box.width).toBeGreaterThan(target.x);
+    // Our own font and layout, not the host's.
+    const look = await page.locator('[data-waymark-overlay] .wm-tooltip h3').evaluate((el) => {
+      const style = getComputedStyle(el);
+      return { font: style.fontFamily, display: style.display };
+    });
+    expect(look.font).not.toContain('Comic Sans');
+    expect(look.display).toBe('block');
+    await page.screenshot({ path: testInfo.outputPath('hostile-page-tooltip.png') });
+    await page.getByRole('button', { name: 'Got it' }).click();
+    await expect(tooltip).toHaveCount(0);
+  });
+});
