@@ -54,7 +54,8 @@ export function captureElementPath(element: Element, options: CaptureOptions = {
     }
     path.push(myIndex, childIndex);
     if (tag === 'BODY') break;
-    el = el.parentElement;
+    // Up through an open shadow root's boundary to its host (issue #7): the path goes on in the page.
+    el = el.parentElement ?? ((el.parentNode as ShadowRoot | null)?.host ?? null);
   }
   return path;
 }

@@ -359,6 +359,12 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     if (!running || !(target instanceof Element)) return null;
     // The overlay lives in a shadow root, so document listeners see its host element as the target.
     if (target.parentNode === document.documentElement && target.hasAttribute('data-waymark-overlay')) return null;
+    // Inside a host component's open shadow root the event was retargeted to its host: the element the
+    // visitor used is the first of the composed path (issue #7). Closed roots stay at their host.
+    if (target.shadowRoot) {
+      const inner = event.composedPath()[0];
+      if (inner instanceof Element) return inner;
+    }
     return target;
   }
 

@@ -14,6 +14,7 @@ import { launcherClosedRecord, shouldAutoOpenLauncher } from '../shared/launcher
 import { CANCELABLE_HOOK_OF, type HookName } from '../shared/applyGuideTransition';
 import type { LauncherHandlers, Overlay, OverlayModule, UiElement } from '../overlay/api';
 import type { Bridge } from './createBridge';
+import { queryDeep } from './queryDeep';
 
 export interface GuideDisplayOptions {
   bridge: Bridge;
@@ -747,11 +748,8 @@ function readStorage(key: string): string | null {
   }
 }
 
-/** The first element matching `selector` (a guide author's), or null, also for a selector that does not parse. */
-function queryOrNull(selector: string): Element | null {
-  try {
-    return document.querySelector(selector);
-  } catch {
-    return null;
-  }
-}
+/**
+ * The first element matching `selector` (a guide author's), or null, also for a selector that does not
+ * parse; `host >>> inner` reaches into open shadow roots (shim/queryDeep.ts).
+ */
+const queryOrNull = (selector: string): Element | null => queryDeep(selector);

@@ -21,6 +21,8 @@ export interface ClickEffectWatcher {
   stop(): void;
 }
 
+const OBSERVED: MutationObserverInit = { subtree: true, childList: true, attributes: true, characterData: true };
+
 export function watchClickEffects(report: ClickVerdict, errorClickLogging: boolean): ClickEffectWatcher {
   let pending: Array<{ sequence: number; target: Element; deadline: number; error?: string }> = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -50,7 +52,7 @@ export function watchClickEffects(report: ClickVerdict, errorClickLogging: boole
   function listen(): void {
     if (listening) return;
     listening = true;
-    observer?.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+    observer?.observe(document.documentElement, OBSERVED);
     addEventListener('scroll', effect, { capture: true, passive: true });
     document.addEventListener('focusin', onFocus, true);
     addEventListener('error', onError);
@@ -87,6 +89,10 @@ export function watchClickEffects(report: ClickVerdict, errorClickLogging: boole
       if (pending.length >= CLICK_BUFFER_MAX) return;
       pending.push({ sequence, target, deadline: Date.now() + DEAD_CLICK_MS });
       listen();
+      // A click inside a component's shadow root changes that root, which the document's observer does not
+      // see (issue #7): watch the root as well, until the verdict.
+      const root = target.getRootNode();
+      if (root instanceof ShadowRoot) observer?.observe(root, OBSERVED);
       if (timer === null) timer = setTimeout(check, DEAD_CLICK_MS);
     },
     effect,

@@ -97,4 +97,36 @@ test.describe('issue #7 never hurt the host', () => {
     await page.getByRole('button', { name: 'Got it' }).click();
     await expect(tooltip).toHaveCount(0);
   });
+
+  test('open shadow roots: a click inside one is captured with its path through the boundary, and a guide targets an element inside (host >>> inner)', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('shadow');
+    const widget = `<script>
+      customElements.define('shadow-widget', class extends HTMLElement {
+        connectedCallback() {
+          const root = this.attachShadow({ mode: 'open' });
+          root.innerHTML = '<div class="panel"><button id="inner-save" class="primary">Save</button><span id="status"></span></div>';
+          root.getElementById('inner-save').addEventListener('click', () => (root.getElementById('status').textContent = 'Saved'));
+        }
+      });
+    </script>`;
+    await openHostPage('/e2e/shadow', hostPage({ head: widget, init: `waymark.initialize({ apiKey: 'e2e-host', visitor: { id: '${visitor}' } });`, body: '<main id="app"><shadow-widget id="w"></shadow-widget></main>' }));
+    const tooltip = page.locator('[data-waymark-overlay] .wm-tooltip');
+    await expect(tooltip).toContainText('Inside a web component');
+    const inner = page.locator('shadow-widget #inner-save');
+    const target = (await inner.boundingBox())!;
+    const box = (await tooltip.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(target.y + target.height);
+    expect(box.x).toBeLessThan(target.x + target.width);
+    expect(box.x + box.width).toBeGreaterThan(target.x);
+
+    await inner.click();
+    await page.waitForTimeout(600); // past the dead-click verdict
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const [click] = await waitForEvents(serverUrl, { apiKey: 'e2e-host', visitorId: visitor, type: 'click' }, (e) => e.length === 1);
+    const chain: string[] = [];
+    for (let el = click!.props.target; el; el = el.parentElem) chain.push(`${el.tag}${el.id ? `#${el.id}` : ''}`);
+    expect(chain).toEqual(['BUTTON#inner-save', 'DIV', 'SHADOW-WIDGET#w', 'MAIN#app', 'BODY']);
+    // The click changed the component's own DOM: an effect, so not a dead click.
+    expect(click!.props.frustrationTypes ?? []).toEqual([]);
+  });
 });
