@@ -23,7 +23,7 @@ interface Fixtures {
   serverUrl: string;
   /** Serves `html` at `path` on the server's origin (so the worker is same-origin) and opens it. */
   openHostPage(path: string, html: string): Promise<void>;
-  /** Console lines of the page, for spec messages. */
+  /** Console lines of the page, for spec messages; collected in every test, which fails on unexpected errors. */
   consoleLines: string[];
   /** Console lines from the agent allowed in this test (errors it is meant to log). */
   allowAgentErrors: RegExp[];
@@ -36,7 +36,8 @@ export const test = base.extend<Fixtures>({
     await use(url);
   },
   allowAgentErrors: [[], { option: true }],
-  consoleLines: async ({ page, allowAgentErrors }, use) => {
+  // Automatic (issue #7): every test fails on an uncaught error or a console error it did not expect.
+  consoleLines: [async ({ page, allowAgentErrors }, use) => {
     const lines: string[] = [];
     const problems: string[] = [];
     page.on('console', (msg) => {
@@ -48,7 +49,7 @@ export const test = base.extend<Fixtures>({
     });
     await use(lines);
     expect(problems, 'no uncaught errors or console errors on the page').toEqual([]);
-  },
+  }, { auto: true }],
   openHostPage: async ({ page, serverUrl }, use) => {
     await use(async (path, html) => {
       // Matched on the path, not as a glob: a '?' in a glob is a wildcard, and the query is part of the test.
