@@ -8,6 +8,8 @@
  * budgets. Then the same pair of pages takes a 10,000-click burst, clicks back to back, for the main-thread
  * time per event under load and the long tasks the agent adds (none is the goal). Last, the worker half of
  * the pipeline (prepare + encode) is timed in a dedicated worker against the compression floor (the worker's own zlib: CompressionStream in Chromium).
+ * Last of all, one isolated click at a time on a page without the agent, with it in a worker, and with it on
+ * the main thread (bench/measureIsolatedClicks.ts): the price of each install mode (issue #7).
  * Prints tables and writes bench/results/bench-<timestamp>.json and bench/results/latest.json.
  * Exit code 0 when targets are missed (misses are findings); non-zero only when the bench itself fails.
  */
@@ -22,6 +24,7 @@ import { watchMachineLoad, type MachineLoad } from './measureMachineLoad';
 import { createMainThreadProbe, MAIN_THREAD_METRICS, type MainThreadMetric, type MetricDeltas } from './measureMainThread';
 import type { ClickProfile } from './createClickSource';
 import { bundlePipelineWorker, measurePipeline, summarizePipeline, type PipelineOptions, type PipelineRun, type PipelineSummary } from './measurePipeline';
+import { measureIsolatedClicks, type IsolatedClickOptions, type IsolatedClickRun } from './measureIsolatedClicks';
 import { observeLongTasks, readLongTasks, type LongTask } from './observeLongTasks';
 import { runBackToBackBurst, type BackToBackSchedule } from './runBackToBackBurst';
 import { assertPageSafe, runClickBurst, type BurstResult, type ClickSchedule } from './runClickBurst';
@@ -75,8 +78,13 @@ const CONFIG = {
    * heavy app's (~1,840), where compression alone cannot reach the goal (see bench/README.md).
    */
   pipelineProfiles: ['compact', 'deep'] as const satisfies readonly ClickProfile[],
-  /** The whole bench (all three parts) aborts (and cleans up) past this. */
-  deadlineMs: 240_000,
+  /**
+   * Issue #7: one isolated click (100 ms of quiet before it, a 100 ms window covering the 50 ms batch) on a
+   * page without the agent, with it in a worker, and with it on the main thread (CSP worker-src 'none').
+   */
+  isolated: { clicks: 40, idleMs: 100, settleMs: 100, apiKey: 'bench-isolated' } satisfies IsolatedClickOptions,
+  /** The whole bench (all four parts) aborts (and cleans up) past this. */
+  deadlineMs: 330_000,
   targets: { addedMainThreadUsPerClick: 15, shimGzipKB: 12, pipelineEventsPerSecond: 70_000, longTasksAddedByAgent: 0 },
   chromium: {
     executablePath: '/usr/bin/chromium',
@@ -210,14 +218,15 @@ async function main(): Promise<void> {
         for (const profile of CONFIG.pipelineProfiles) {
           pipelines.push(await measurePipeline(openBrowser, serverUrl, pipelineBundle, { ...CONFIG.pipeline, profile }, (line) => console.log(line)));
         }
-        return { paced, burst, pipelines };
+        const isolated = await measureIsolatedClicks(openBrowser, serverUrl, CONFIG.isolated, (line) => console.log(line));
+        return { paced, burst, pipelines, isolated };
       })(),
       CONFIG.deadlineMs,
     );
 
     const machineLoad = readMachineLoad(); // before Chromium closes: its processes are counted as the bench's
     const totalStored = await storedClicks(serverUrl, { apiKey: CONFIG.apiKey }, () => true);
-    const report = buildReport(measured.paced, measured.burst, measured.pipelines, bundles, totalStored, machineLoad, {
+    const report = buildReport(measured.paced, measured.burst, measured.pipelines, measured.isolated, bundles, totalStored, machineLoad, {
       chromium: chromiumVersion,
       node: process.version,
       cpuCount: cpus().length,
@@ -399,6 +408,8 @@ interface Report {
   burst: ScenarioSummary & { samples: PageSample[]; longTasks: LongTaskSummary };
   /** One pass per click profile of CONFIG.pipelineProfiles. */
   pipelines: Array<PipelineRun & { summary: PipelineSummary }>;
+  /** Issue #7: the price of one isolated click per install mode. */
+  isolatedClicks: IsolatedClickRun;
   bundles: Array<BundleSize & { withinBudget: boolean }>;
   targets: Array<{ name: string; target: string; value: string; pass: boolean }>;
 }
@@ -456,6 +467,7 @@ function buildReport(
   samples: PageSample[],
   burstSamples: PageSample[],
   pipelineRuns: PipelineRun[],
+  isolated: IsolatedClickRun,
   bundles: BundleSize[],
   storedTotal: number,
   machineLoad: MachineLoad | null,
@@ -530,6 +542,7 @@ function buildReport(
     delivery: { ...delivery, storedTotalForApiKey: storedTotal },
     burst,
     pipelines,
+    isolatedClicks: isolated,
     bundles: bundles.map((b) => ({ ...b, withinBudget: b.gzip <= b.budget })),
     targets,
   };
@@ -611,6 +624,7 @@ function printReport(report: Report): void {
   const problems = [...report.samples, ...report.burst.samples].flatMap((s) =>
     s.problems.map((p) => `${s.scenario} run ${s.run} ${s.variant}: ${p}`),
   );
+  problems.push(...report.isolatedClicks.problems.map((text) => `isolated clicks: ${text}`));
   for (const p of report.pipelines) {
     problems.push(...p.problems.map((text) => `pipeline worker page (${p.profile}): ${text}`));
     problems.push(...p.setup.problems.map((text) => `pipeline check (${p.profile}): ${text}`));
@@ -645,6 +659,19 @@ function printReport(report: Report): void {
   ]));
 
   for (const p of report.pipelines) printPipeline(p);
+
+  const iso = report.isolatedClicks;
+  const isoConfig = CONFIG.isolated;
+  console.log(`\n${isoConfig.clicks} isolated clicks per page (${isoConfig.idleMs} ms quiet before each, a ${isoConfig.settleMs} ms window): ` +
+    'main-thread time of a click window (TaskDuration), µs\n');
+  const us = (n: number) => n.toFixed(0);
+  console.log(formatTable([
+    ['isolated click', 'p50', 'p90', 'added p50', 'added p90'],
+    ['no agent', us(iso.spreads.baseline.median), us(iso.spreads.baseline.p90), '', ''],
+    [`agent, worker mode (${iso.modes.worker ?? '?'})`, us(iso.spreads.worker.median), us(iso.spreads.worker.p90), us(iso.added.worker.p50), us(iso.added.worker.p90)],
+    [`agent, main-thread mode (${iso.modes['main-thread'] ?? '?'})`, us(iso.spreads['main-thread'].median), us(iso.spreads['main-thread'].p90),
+      us(iso.added['main-thread'].p50), us(iso.added['main-thread'].p90)],
+  ]));
 
   console.log('');
   const bundleRows: string[][] = [['bundle', 'raw KB', 'gzip KB', 'budget KB (gzip)', '']];
