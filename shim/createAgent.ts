@@ -18,6 +18,7 @@ import type { FlushReport, GuideDiagnostics, GuideState, Identity, Metadata, Wor
 import type { ThrottlingConfig } from '../shared/guides';
 import { createBridge, type Bridge } from './createBridge';
 import { startWorker, type WorkerMode } from './startWorker';
+import { trustedScriptUrl } from './trustedScriptUrl';
 import type { ActiveGuide, GuideDisplay, GuideDisplayModule, GuideHook, GuideNotice, GuideNoticeName, LauncherCommand } from './createGuideDisplay';
 import type { HookName } from '../shared/applyGuideTransition';
 import { createLogger, type Logger } from './createLogger';
@@ -621,6 +622,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
             // guides §5 delayGuides: true holds the loop until startGuides(); a number of ms starts it then.
             delayed: guidesDisabled || delay === true || (typeof delay === 'number' && delay > 0),
             preventCodeInjection: options.preventCodeInjection === true,
+            trustedScriptUrl,
             onEventPropertyRules: (rules) => {
               if (!eventRulesDisabled) eventRules = rules;
             },

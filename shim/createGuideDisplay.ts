@@ -31,6 +31,8 @@ export interface GuideDisplayOptions {
   preventCodeInjection?: boolean;
   /** analytics §3: the event property rules of each guide load, for the shim's click capture. */
   onEventPropertyRules?(rules: EventPropertyRule[]): void;
+  /** A script URL as the page's sinks take it (Trusted Types, shim/trustedScriptUrl.ts). @default the URL as is */
+  trustedScriptUrl?(url: string): string;
 }
 
 /** What a guide subscription hears (guides §4: onGuideAdvanced, onGuidePrevious, onGuideDismissed, onGuideSnoozed). */
@@ -94,7 +96,7 @@ export interface GuideDisplay {
   stop(): void;
 }
 
-export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeoutMs, preventCodeInjection, onEventPropertyRules }: GuideDisplayOptions): GuideDisplay {
+export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeoutMs, preventCodeInjection, onEventPropertyRules, trustedScriptUrl = (url) => url }: GuideDisplayOptions): GuideDisplay {
   let candidates: StepToShow[] = [];
   let shown: { step: StepToShow; since: number } | null = null;
   /** Steps hidden by hideGuides or already handled on this page: not auto-shown again. */
@@ -231,7 +233,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     if (preventCodeInjection || scripts.has(url)) return;
     scripts.add(url);
     const el = document.createElement('script');
-    el.src = url;
+    el.src = trustedScriptUrl(url);
     el.async = true;
     if (integrity) {
       el.integrity = integrity;

@@ -12,6 +12,7 @@
 import type { Endpoint } from 'comlink';
 import { WORKER_READY_MESSAGE, WORKER_READY_TIMEOUT_MS } from '../shared/constants';
 import type { LogLevel } from '../shared/protocol';
+import { trustedScriptUrl } from './trustedScriptUrl';
 
 export type WorkerMode = 'worker' | 'blob' | 'main-thread';
 
@@ -73,7 +74,7 @@ export function startWorker({ scriptUrl, workerUrl, inPageUrl, log, onMode }: St
     const [mode, url] = attempt;
     let worker: Worker;
     try {
-      worker = new Worker(url, { name: 'waymark' });
+      worker = new Worker(trustedScriptUrl(url), { name: 'waymark' });
     } catch (err) {
       log('info', `Waymark worker mode ${mode} cannot start: ${(err as Error)?.message ?? String(err)}`);
       return next();

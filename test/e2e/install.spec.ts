@@ -136,4 +136,67 @@ test.describe('issue #7 install from another origin', () => {
       expect(await storedEvents(serverUrl, { apiKey: 'e2e-install', visitorId: visitor, type: 'load' })).toHaveLength(1);
     });
   });
+
+  test.describe('same origin, strict CSP', () => {
+    /** Serves `html` at `path` on the server's origin with `headers` (a CSP), and opens it. */
+    async function openWithHeaders(page: Page, serverUrl: string, path: string, html: string, headers: Record<string, string>): Promise<void> {
+      await page.route((url) => url.origin === serverUrl && url.pathname === path, (route) => route.fulfill({ contentType: html_, headers, body: html }));
+      await page.goto(`${serverUrl}${path}`);
+    }
+    const html_ = 'text/html; charset=utf-8';
+
+    test("a nonce CSP with 'strict-dynamic' (no unsafe-inline, no unsafe-eval, style-src 'self'): events flow and a guide renders", async ({ page, serverUrl }) => {
+      const visitor = uniqueId('nonce');
+      const csp = "default-src 'self'; script-src 'nonce-r4nd0m' 'strict-dynamic'; style-src 'self'; worker-src 'self'; connect-src 'self'; img-src 'self'";
+      const html = hostPage({
+        init: `waymark.initialize({ apiKey: 'e2e-install', visitor: { id: '${visitor}' } });`,
+        body: `${'<p>Host content</p>'.repeat(8)}<button id="b">B</button>`,
+      }).replace('<script>', '<script nonce="r4nd0m">');
+      await openWithHeaders(page, serverUrl, '/e2e/banner', html, { 'content-security-policy': csp });
+      await agentReady(page);
+      await expect.poll(() => page.evaluate(() => (window as any).waymark.getWorkerMode())).toBe('worker');
+      await expect(page.locator('[data-waymark-overlay] .wm-banner')).toContainText('Scheduled maintenance on Sunday');
+      await page.click('#b');
+      await page.evaluate(() => (window as any).waymark.flushNow());
+      await waitForEvents(serverUrl, { apiKey: 'e2e-install', visitorId: visitor }, (e) => e.some((x) => x.type === 'click') && e.some((x) => x.type === 'guideSeen'));
+    });
+
+    // The test's own refused assignment at the end is logged by the browser; until then there must be none.
+    test.use({ allowAgentErrors: [/requires 'TrustedScriptURL' assignment/] });
+
+    test("Trusted Types (require-trusted-types-for 'script'; trusted-types waymark): the worker starts and a step's script runs through the agent's policy", async ({ page, serverUrl, consoleLines }) => {
+      const visitor = uniqueId('trusted-types');
+      const csp = "require-trusted-types-for 'script'; trusted-types waymark";
+      // Under Trusted Types the host loads waymark.js with a plain script tag (no script injection), after the queue stub.
+      const stub = SNIPPET_JS.slice(0, SNIPPET_JS.indexOf('var s = d.createElement')) + '})(window, document, \'waymark\');';
+      const html = `<!doctype html><html><head><meta charset="utf-8"><title>TT host</title>
+<script>${stub}
+waymark.initialize({ apiKey: 'e2e-install', visitor: { id: '${visitor}' } });</script>
+<script async src="/waymark.js" data-waymark-global="waymark"></script></head><body><p>Host</p></body></html>`;
+      await page.route(`${serverUrl}/e2e-content/assets.css`, (route) => route.fulfill({ contentType: 'text/css', body: '#assets-title { color: rgb(200, 0, 0); }' }));
+      await page.route(`${serverUrl}/e2e-content/assets.js`, (route) =>
+        route.fulfill({ contentType: 'text/javascript', body: 'window.__waymarkStepScript = (window.__waymarkStepScript || 0) + 1;' }),
+      );
+      // test/e2e/guides/e2e-assets.json: a step with its own stylesheet and script (SRI) on /e2e/assets.
+      await openWithHeaders(page, serverUrl, '/e2e/assets', html, { 'content-security-policy': csp });
+      await agentReady(page);
+      await expect.poll(() => page.evaluate(() => (window as any).waymark.getWorkerMode())).toBe('worker');
+      await expect(page.locator('[data-waymark-overlay] #assets-title')).toHaveText('Styled by its own sheet');
+      await expect.poll(() => page.evaluate(() => (window as any).__waymarkStepScript)).toBe(1);
+      expect(consoleLines.filter((l) => l.includes('TrustedScriptURL'))).toEqual([]);
+      // The policy makes nothing for anyone else.
+      const refused = await page.evaluate(() => {
+        const s = document.createElement('script');
+        try {
+          s.src = 'https://attacker.example/x.js';
+          return 'assigned';
+        } catch (err) {
+          return (err as Error).name;
+        }
+      });
+      expect(refused).toBe('TypeError');
+      await page.evaluate(() => (window as any).waymark.flushNow());
+      await waitForEvents(serverUrl, { apiKey: 'e2e-install', visitorId: visitor }, (e) => e.some((x) => x.type === 'guideSeen'));
+    });
+  });
 });
