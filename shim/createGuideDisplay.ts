@@ -14,7 +14,7 @@ import { launcherClosedRecord, shouldAutoOpenLauncher } from '../shared/launcher
 import { CANCELABLE_HOOK_OF, type HookName } from '../shared/applyGuideTransition';
 import type { LauncherHandlers, Overlay, OverlayModule, UiElement } from '../overlay/api';
 import type { Bridge } from './createBridge';
-import { queryDeep } from './queryDeep';
+import { createTargetCache } from './queryDeep';
 
 export interface GuideDisplayOptions {
   bridge: Bridge;
@@ -97,6 +97,12 @@ export interface GuideDisplay {
 }
 
 export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeoutMs, preventCodeInjection, onEventPropertyRules, trustedScriptUrl = (url) => url }: GuideDisplayOptions): GuideDisplay {
+  /**
+   * The first element matching `selector` (a guide author's), or null, also for a selector that does not
+   * parse; `host >>> inner` reaches into open shadow roots; a target found before is checked, not searched
+   * for again (shim/queryDeep.ts).
+   */
+  const queryOrNull = createTargetCache();
   let candidates: StepToShow[] = [];
   let shown: { step: StepToShow; since: number } | null = null;
   /** Steps hidden by hideGuides or already handled on this page: not auto-shown again. */
@@ -750,8 +756,3 @@ function readStorage(key: string): string | null {
   }
 }
 
-/**
- * The first element matching `selector` (a guide author's), or null, also for a selector that does not
- * parse; `host >>> inner` reaches into open shadow roots (shim/queryDeep.ts).
- */
-const queryOrNull = (selector: string): Element | null => queryDeep(selector);
