@@ -15,6 +15,11 @@ export interface BenchPageOptions {
   apiKey?: string;
   /** Visitor id given to `initialize`. @default 'bench-visitor' */
   visitorId?: string;
+  /**
+   * Issue #7's large page: about 10,000 more elements (a long list, a 60-level nest) and a DOM mutation
+   * every 16 ms, beside the same 60 targets. @default false
+   */
+  large?: boolean;
 }
 
 /** Selects the buttons the click burst rotates over, in document order. */
@@ -48,6 +53,7 @@ export function buildBenchPage(options: BenchPageOptions): string {
     nestedCards(),
     '</main>',
     pager(),
+    options.large ? largeContent() : '',
     '</body></html>',
   ].join('\n');
 }
@@ -134,4 +140,29 @@ function pager(): string {
   const buttons: string[] = [];
   for (let p = 0; p < 18; p++) buttons.push(button(`page-${p + 1}`, `btn-page${p === 0 ? ' active' : ''}`, String(p + 1), ` data-page="${p + 1}"`));
   return `<footer class="app-footer"><div class="pager">${buttons.join('')}</div></footer>`;
+}
+
+/** LARGE_LIST_ITEMS rows of four elements, a 60-level nest, and a ticker the page mutates every 16 ms. */
+const LARGE_LIST_ITEMS = 2400;
+
+function largeContent(): string {
+  const rows: string[] = [];
+  for (let i = 0; i < LARGE_LIST_ITEMS; i++) {
+    rows.push(`<li class="feed-item" data-i="${i}"><span class="feed-title">Item ${i}</span><span class="feed-meta">${i % 7} min ago</span><a href="#item-${i}">open</a></li>`);
+  }
+  let nest = '<span class="deep-leaf">leaf</span>';
+  for (let d = 59; d >= 0; d--) nest = `<div class="deep level-${d}">${nest}</div>`;
+  // Both pages run the same mutations: a counter, a class flip and a row replaced, 60 times a second.
+  const ticker = `<script>(function () {
+    var n = 0, list = document.getElementById('feed'), out = document.getElementById('ticker');
+    var timer = setInterval(function () {
+      // Bounded: a page left open stops mutating after a minute.
+      if (++n > 3750) return clearInterval(timer);
+      out.textContent = 'tick ' + n;
+      out.className = n % 2 ? 'odd' : 'even';
+      var row = list.children[n % list.children.length];
+      row.firstChild.textContent = 'Item ' + n;
+    }, 16);
+  })();</script>`;
+  return `<section class="large" id="large"><p id="ticker">tick 0</p><ul id="feed">${rows.join('')}</ul>${nest}</section>${ticker}`;
 }

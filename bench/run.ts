@@ -8,7 +8,8 @@
  * budgets. Then the same pair of pages takes a 10,000-click burst, clicks back to back, for the main-thread
  * time per event under load and the long tasks the agent adds (none is the goal). Last, the worker half of
  * the pipeline (prepare + encode) is timed in a dedicated worker against the compression floor (the worker's own zlib: CompressionStream in Chromium).
- * Last of all, one isolated click at a time on a page without the agent, with it in a worker, and with it on
+ * The paced clicks run again on a large page (10,000 more elements, a DOM mutation every 16 ms): the
+ * capture cost per click must stay flat (issue #7). Last of all, one isolated click at a time on a page without the agent, with it in a worker, and with it on
  * the main thread (bench/measureIsolatedClicks.ts): the price of each install mode (issue #7).
  * Prints tables and writes bench/results/bench-<timestamp>.json and bench/results/latest.json.
  * Exit code 0 when targets are missed (misses are findings); non-zero only when the bench itself fails.
@@ -70,6 +71,8 @@ const CONFIG = {
     settleMs: 500,
     deliveryTimeoutMs: 30_000,
   },
+  /** Issue #7: the paced clicks again on the large page (10,000 more elements, a mutation every 16 ms). */
+  large: { runs: 2, apiKey: 'bench-large' },
   /** The worker pipeline: prepare + encode of synthetic clicks in a dedicated worker (bench/pipelineWorker.ts). */
   pipeline: { events: 50_000, chunk: 125, repetitions: 5, seed: 1 } satisfies Omit<PipelineOptions, 'profile'>,
   /**
@@ -83,9 +86,9 @@ const CONFIG = {
    * page without the agent, with it in a worker, and with it on the main thread (CSP worker-src 'none').
    */
   isolated: { clicks: 40, idleMs: 100, settleMs: 100, apiKey: 'bench-isolated' } satisfies IsolatedClickOptions,
-  /** The whole bench (all four parts) aborts (and cleans up) past this. */
-  deadlineMs: 330_000,
-  targets: { addedMainThreadUsPerClick: 15, shimGzipKB: 12, pipelineEventsPerSecond: 70_000, longTasksAddedByAgent: 0 },
+  /** The whole bench (all five parts) aborts (and cleans up) past this. */
+  deadlineMs: 400_000,
+  targets: { addedMainThreadUsPerClick: 15, shimGzipKB: 12, pipelineEventsPerSecond: 70_000, longTasksAddedByAgent: 0, largePageRatio: 1.5 },
   chromium: {
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -96,7 +99,7 @@ type Variant = 'baseline' | 'agent';
 
 /** How one page is measured: the paced 2000 clicks, or the 10,000-click burst. */
 interface Scenario {
-  name: 'paced' | 'burst';
+  name: 'paced' | 'burst' | 'large';
   apiKey: string;
   /** Visitor id of the agent page of run `run` (1-based). */
   visitorId(run: number): string;
@@ -121,6 +124,14 @@ const PACED: Scenario = {
   deliveryTimeoutMs: CONFIG.deliveryTimeoutMs,
   fire: (page) => page.evaluate(runClickBurst, CONFIG.schedule),
   observeLongTasks: false,
+};
+
+const LARGE: Scenario = {
+  ...PACED,
+  name: 'large',
+  apiKey: CONFIG.large.apiKey,
+  visitorId: (run) => `bench-large-visitor-${run}`,
+  pagePath: (variant) => `large-${variant}`,
 };
 
 const BURST: Scenario = {
@@ -214,19 +225,20 @@ async function main(): Promise<void> {
       (async () => {
         const paced = await measurePairs(PACED, CONFIG.runs);
         const burst = await measurePairs(BURST, CONFIG.burst.runs);
+        const large = await measurePairs(LARGE, CONFIG.large.runs);
         const pipelines: PipelineRun[] = [];
         for (const profile of CONFIG.pipelineProfiles) {
           pipelines.push(await measurePipeline(openBrowser, serverUrl, pipelineBundle, { ...CONFIG.pipeline, profile }, (line) => console.log(line)));
         }
         const isolated = await measureIsolatedClicks(openBrowser, serverUrl, CONFIG.isolated, (line) => console.log(line));
-        return { paced, burst, pipelines, isolated };
+        return { paced, burst, large, pipelines, isolated };
       })(),
       CONFIG.deadlineMs,
     );
 
     const machineLoad = readMachineLoad(); // before Chromium closes: its processes are counted as the bench's
     const totalStored = await storedClicks(serverUrl, { apiKey: CONFIG.apiKey }, () => true);
-    const report = buildReport(measured.paced, measured.burst, measured.pipelines, measured.isolated, bundles, totalStored, machineLoad, {
+    const report = buildReport(measured.paced, measured.burst, measured.large, measured.pipelines, measured.isolated, bundles, totalStored, machineLoad, {
       chromium: chromiumVersion,
       node: process.version,
       cpuCount: cpus().length,
@@ -263,7 +275,7 @@ async function measurePage(browser: Browser, serverUrl: string, scenario: Scenar
     });
 
     const visitorId = scenario.visitorId(run + 1);
-    const html = buildBenchPage({ withAgent: variant === 'agent', apiKey: scenario.apiKey, visitorId });
+    const html = buildBenchPage({ withAgent: variant === 'agent', apiKey: scenario.apiKey, visitorId, large: scenario.name === 'large' });
     // The query string tags this page's events with its run, so the collector can be counted per page.
     const path = `${serverUrl}/bench/${scenario.pagePath(variant)}.html`;
     const url = `${path}?run=${run + 1}`;
@@ -406,6 +418,8 @@ interface Report {
   metrics: ScenarioSummary['metrics'];
   delivery: ScenarioSummary['delivery'] & { storedTotalForApiKey: number };
   burst: ScenarioSummary & { samples: PageSample[]; longTasks: LongTaskSummary };
+  /** Issue #7: the paced clicks on the large, mutating page. */
+  large: ScenarioSummary & { samples: PageSample[] };
   /** One pass per click profile of CONFIG.pipelineProfiles. */
   pipelines: Array<PipelineRun & { summary: PipelineSummary }>;
   /** Issue #7: the price of one isolated click per install mode. */
@@ -466,6 +480,7 @@ function summarizeLongTasks(samples: PageSample[], runs: number): LongTaskSummar
 function buildReport(
   samples: PageSample[],
   burstSamples: PageSample[],
+  largeSamples: PageSample[],
   pipelineRuns: PipelineRun[],
   isolated: IsolatedClickRun,
   bundles: BundleSize[],
@@ -480,6 +495,8 @@ function buildReport(
     longTasks: summarizeLongTasks(burstSamples, CONFIG.burst.runs),
   };
   const pipelines = pipelineRuns.map((run) => ({ ...run, summary: summarizePipeline(run) }));
+  const large = { samples: largeSamples, ...summarizeScenario(largeSamples, CONFIG.large.runs, CONFIG.schedule.clicks) };
+  const largeRatio = large.metrics.TaskDuration.addedUsPerClick.median / metrics.TaskDuration.addedUsPerClick.median;
 
   const shim = bundles.find((b) => b.file.endsWith('/waymark.js'));
   const added = metrics.TaskDuration.addedUsPerClick.median;
@@ -517,6 +534,12 @@ function buildReport(
       pass: lt.addedByAgent <= CONFIG.targets.longTasksAddedByAgent,
     },
     {
+      name: 'added time per click, large mutating page / ~300-element page (flat capture cost)',
+      target: `<= ${CONFIG.targets.largePageRatio}x`,
+      value: `${largeRatio.toFixed(2)}x (${large.metrics.TaskDuration.addedUsPerClick.median.toFixed(2)} µs)`,
+      pass: largeRatio <= CONFIG.targets.largePageRatio && large.delivery.stored === large.delivery.fired,
+    },
+    {
       name: 'burst clicks stored by the collector',
       target: `= ${burst.delivery.fired} fired`,
       value: String(burst.delivery.stored),
@@ -541,6 +564,7 @@ function buildReport(
     metrics,
     delivery: { ...delivery, storedTotalForApiKey: storedTotal },
     burst,
+    large,
     pipelines,
     isolatedClicks: isolated,
     bundles: bundles.map((b) => ({ ...b, withinBudget: b.gzip <= b.budget })),
@@ -621,7 +645,7 @@ function printPipeline(p: Report['pipelines'][number]): void {
 function printReport(report: Report): void {
   const { schedule, runs, burst: burstConfig } = CONFIG;
   const env = report.environment;
-  const problems = [...report.samples, ...report.burst.samples].flatMap((s) =>
+  const problems = [...report.samples, ...report.burst.samples, ...report.large.samples].flatMap((s) =>
     s.problems.map((p) => `${s.scenario} run ${s.run} ${s.variant}: ${p}`),
   );
   problems.push(...report.isolatedClicks.problems.map((text) => `isolated clicks: ${text}`));
@@ -657,6 +681,9 @@ function printReport(report: Report): void {
     [`longest task's dispatch of ${burstConfig.schedule.clicksPerTask} clicks, ms (median)`,
       lt.longestDispatchTaskMs.baseline.median.toFixed(1), lt.longestDispatchTaskMs.agent.median.toFixed(1)],
   ]));
+
+  console.log(`\nthe large page: ${report.large.samples[0]?.elementCount ?? 0} elements, a DOM mutation every 16 ms, ${CONFIG.large.runs} runs x ${schedule.clicks} paced clicks\n`);
+  console.log(formatTable(metricRows('large page, main thread, µs per click', report.large.metrics, false)));
 
   for (const p of report.pipelines) printPipeline(p);
 
