@@ -3,8 +3,10 @@
  * its window closed 100 ms later so the shim's 50 ms batch and its post to the worker fall inside it.
  * Three pages side by side: without the agent, with the agent in a dedicated worker, and with the agent
  * forced onto the main thread (the page's CSP says `worker-src 'none'`, as a strict host's might). Each
- * click's window is read from Chromium's TaskDuration counter (bench/measureMainThread.ts); the figures
- * are the agent page's percentiles minus the page without the agent's.
+ * click's window is read from Chromium's TaskDuration counter (bench/measureMainThread.ts). Between the
+ * clicks, a window of the same length without a click measures what each page spends anyway (the agent's
+ * 500 ms guide loop and URL poll land in some windows): a click's price is its window minus that, and the
+ * agent's added price is that difference on its page minus the same on the page without it.
  */
 import type { Browser, Page } from 'playwright-core';
 import { buildBenchPage, BENCH_TARGET_SELECTOR } from './benchPage';
@@ -26,11 +28,17 @@ export interface IsolatedClickOptions {
 export interface IsolatedClickRun {
   /** TaskDuration of each click's window, µs, per page. */
   windowsUs: Record<IsolatedVariant, number[]>;
+  /** TaskDuration of the windows without a click, µs, per page. */
+  idleWindowsUs: Record<IsolatedVariant, number[]>;
   /** What getWorkerMode() answered on the two agent pages. */
   modes: Record<'worker' | 'main-thread', string | null>;
-  /** Per agent mode: p50 and p90 of its windows minus the same percentile of the page without the agent, µs. */
+  /**
+   * Per agent mode, µs: (click-window percentile − idle-window median) on its page, minus the same on the
+   * page without the agent.
+   */
   added: Record<'worker' | 'main-thread', { p50: number; p90: number }>;
   spreads: Record<IsolatedVariant, Spread & { p90: number }>;
+  idleSpreads: Record<IsolatedVariant, Spread>;
   problems: string[];
 }
 
@@ -40,6 +48,7 @@ interface AgentWindow {
 
 export async function measureIsolatedClicks(browser: Browser, serverUrl: string, options: IsolatedClickOptions, log: (line: string) => void): Promise<IsolatedClickRun> {
   const windowsUs = {} as IsolatedClickRun['windowsUs'];
+  const idleWindowsUs = {} as IsolatedClickRun['idleWindowsUs'];
   const modes = { worker: null, 'main-thread': null } as IsolatedClickRun['modes'];
   const problems: string[] = [];
   for (const variant of ['baseline', 'worker', 'main-thread'] as const) {
@@ -70,17 +79,23 @@ export async function measureIsolatedClicks(browser: Browser, serverUrl: string,
       await page.waitForTimeout(500);
       holding = true;
       const values: number[] = [];
+      const idle: number[] = [];
       for (let i = 0; i < options.clicks; i++) {
         await page.waitForTimeout(options.idleMs);
         const measured = await probe.measure(() => clickNth(page, i), options.settleMs);
         values.push(measured.deltas.TaskDuration * 1000);
+        await page.waitForTimeout(options.idleMs);
+        const quiet = await probe.measure(() => noClick(page), options.settleMs);
+        idle.push(quiet.deltas.TaskDuration * 1000);
       }
       windowsUs[variant] = values;
+      idleWindowsUs[variant] = idle;
       holding = false;
       release();
       await probe.detach();
       const spread = spreadOf(values);
-      log(`  isolated clicks ${variant.padEnd(11)} median window ${spread.median.toFixed(0)} µs, p90 ${percentile(values, 0.9).toFixed(0)} µs` +
+      log(`  isolated clicks ${variant.padEnd(11)} median window ${spread.median.toFixed(0)} µs, p90 ${percentile(values, 0.9).toFixed(0)} µs, ` +
+        `idle window ${spreadOf(idle).median.toFixed(0)} µs` +
         (variant === 'baseline' ? '' : ` (mode ${modes[variant] ?? 'unknown'})`));
     } finally {
       release();
@@ -88,14 +103,19 @@ export async function measureIsolatedClicks(browser: Browser, serverUrl: string,
     }
   }
   const spreads = {} as IsolatedClickRun['spreads'];
-  for (const variant of ['baseline', 'worker', 'main-thread'] as const) spreads[variant] = { ...spreadOf(windowsUs[variant]), p90: percentile(windowsUs[variant], 0.9) };
+  const idleSpreads = {} as IsolatedClickRun['idleSpreads'];
+  for (const variant of ['baseline', 'worker', 'main-thread'] as const) {
+    spreads[variant] = { ...spreadOf(windowsUs[variant]), p90: percentile(windowsUs[variant], 0.9) };
+    idleSpreads[variant] = spreadOf(idleWindowsUs[variant]);
+  }
+  const clickPrice = (variant: IsolatedVariant, at: 'median' | 'p90') => spreads[variant][at] - idleSpreads[variant].median;
   const addedOf = (variant: 'worker' | 'main-thread') => ({
-    p50: spreads[variant].median - spreads.baseline.median,
-    p90: spreads[variant].p90 - spreads.baseline.p90,
+    p50: clickPrice(variant, 'median') - clickPrice('baseline', 'median'),
+    p90: clickPrice(variant, 'p90') - clickPrice('baseline', 'p90'),
   });
   if (modes.worker !== 'worker') problems.push(`the worker page ran in mode ${modes.worker}, not worker`);
   if (modes['main-thread'] !== 'main-thread') problems.push(`the main-thread page ran in mode ${modes['main-thread']}, not main-thread`);
-  return { windowsUs, modes, added: { worker: addedOf('worker'), 'main-thread': addedOf('main-thread') }, spreads, problems };
+  return { windowsUs, idleWindowsUs, modes, added: { worker: addedOf('worker'), 'main-thread': addedOf('main-thread') }, spreads, idleSpreads, problems };
 }
 
 /** The i-th click target of the bench page, clicked from inside the page (a trusted-enough synthetic click). */
@@ -107,6 +127,11 @@ function clickNth(page: Page, i: number): Promise<void> {
     },
     { selector: BENCH_TARGET_SELECTOR, n: i },
   );
+}
+
+/** A window's action without a click: the same DevTools round trip as a click's. */
+function noClick(page: Page): Promise<number> {
+  return page.evaluate(() => document.querySelectorAll('button').length);
 }
 
 /** The value below which `share` of `values` lie (nearest rank). */

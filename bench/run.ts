@@ -690,14 +690,15 @@ function printReport(report: Report): void {
   const iso = report.isolatedClicks;
   const isoConfig = CONFIG.isolated;
   console.log(`\n${isoConfig.clicks} isolated clicks per page (${isoConfig.idleMs} ms quiet before each, a ${isoConfig.settleMs} ms window): ` +
-    'main-thread time of a click window (TaskDuration), µs\n');
+    'main-thread time of a window (TaskDuration), µs; added = (click window − idle window) with the agent, minus the same without\n');
   const us = (n: number) => n.toFixed(0);
   console.log(formatTable([
-    ['isolated click', 'p50', 'p90', 'added p50', 'added p90'],
-    ['no agent', us(iso.spreads.baseline.median), us(iso.spreads.baseline.p90), '', ''],
-    [`agent, worker mode (${iso.modes.worker ?? '?'})`, us(iso.spreads.worker.median), us(iso.spreads.worker.p90), us(iso.added.worker.p50), us(iso.added.worker.p90)],
+    ['isolated click', 'window p50', 'window p90', 'idle window p50', 'added p50', 'added p90'],
+    ['no agent', us(iso.spreads.baseline.median), us(iso.spreads.baseline.p90), us(iso.idleSpreads.baseline.median), '', ''],
+    [`agent, worker mode (${iso.modes.worker ?? '?'})`, us(iso.spreads.worker.median), us(iso.spreads.worker.p90), us(iso.idleSpreads.worker.median),
+      us(iso.added.worker.p50), us(iso.added.worker.p90)],
     [`agent, main-thread mode (${iso.modes['main-thread'] ?? '?'})`, us(iso.spreads['main-thread'].median), us(iso.spreads['main-thread'].p90),
-      us(iso.added['main-thread'].p50), us(iso.added['main-thread'].p90)],
+      us(iso.idleSpreads['main-thread'].median), us(iso.added['main-thread'].p50), us(iso.added['main-thread'].p90)],
   ]));
 
   console.log('');
