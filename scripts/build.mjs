@@ -38,7 +38,12 @@ if (targets.includes('esm')) {
   // The npm entry's worker and chunks are files beside it, which a host's bundler emits into its own build
   // when it meets `new URL('./waymark.worker.js', import.meta.url)`. Check that the pattern survived ours.
   mkdirSync('dist/esm', { recursive: true });
-  for (const f of NPM_ENTRY_FILES) cpSync(`dist/agent/${f}`, `dist/esm/${f}`);
+  // Their source maps stay in dist/agent: the copies point there (a host's dev server reads them; its
+  // production build emits the files alone).
+  for (const f of NPM_ENTRY_FILES) {
+    const code = readFileSync(`dist/agent/${f}`, 'utf8');
+    writeFileSync(`dist/esm/${f}`, code.replace(`//# sourceMappingURL=${f}.map`, `//# sourceMappingURL=../agent/${f}.map`));
+  }
   const entry = readFileSync('dist/esm/waymark.js', 'utf8');
   const missing = NPM_ENTRY_FILES.filter((f) => !new RegExp(`\\bnew URL\\(\\s*['"]\\./${f.replaceAll('.', '\\.')}['"],\\s*import\\.meta\\.url\\s*\\)`).test(entry));
   if (missing.length) {

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
-import { build } from 'vite';
+import { build, createServer as createViteServer } from 'vite';
 import { PAGE_MESSAGES } from '../../shared/messages';
 import type { WaymarkApi } from '../../shim/createAgent';
 import { expect, storedEvents, test, uniqueId, waitForEvents, type StoredEvent } from './fixtures';
@@ -140,6 +140,22 @@ test.describe('issue #7 npm install in a Vite-built host app', () => {
     expect(new URL(events.find((e) => e.type === 'load')!.url).origin).toBe(origin);
     for (const name of ['worker', 'guides', 'overlay']) expect(requested).toContain(`/assets/${emitted('npm-host', name)}`);
     expect(consoleLines.filter((l) => TROUBLE.test(l))).toEqual([]);
+  });
+
+  test('the host\'s Vite dev server serves the agent\'s files from the package: a dedicated worker, events at the collector', async ({ page, serverUrl, consoleLines }) => {
+    const visitor = uniqueId('npm-dev');
+    const vite = await createViteServer({ configFile: false, root: apps['npm-host']!.dir, logLevel: 'warn', server: { host: '127.0.0.1', port: 0, strictPort: false } });
+    try {
+      await vite.listen();
+      const origin = vite.resolvedUrls!.local[0]!.replace(/\/$/, '');
+      await page.goto(`${origin}/dev?${new URLSearchParams({ dataHost: serverUrl, visitor })}`);
+      await expect.poll(() => page.evaluate(() => window.npmHost?.getWorkerMode() ?? null), { timeout: 15_000 }).toBe('worker');
+      await page.evaluate(() => window.npmHost.flushNow());
+      await waitForEvents(serverUrl, { apiKey: 'e2e-npm', visitorId: visitor }, (e) => e.some((x) => x.track_event_name === 'npm-host-started'));
+      expect(consoleLines.filter((l) => TROUBLE.test(l))).toEqual([]);
+    } finally {
+      await vite.close();
+    }
   });
 });
 
