@@ -42,9 +42,9 @@ export interface InitializeOptions {
   visitor?: EntityOptions;
   account?: EntityOptions;
   parentAccount?: EntityOptions;
-  /** Origin of the collector. @default the origin waymark.js was loaded from */
+  /** Origin of the collector. @default the origin waymark.js was loaded from (installed from npm: the page's) */
   dataHost?: string;
-  /** Origin of guide content. @default the origin waymark.js was loaded from */
+  /** Origin of guide content. @default the origin waymark.js was loaded from (installed from npm: the page's) */
   contentHost?: string;
   /** Start before the page has finished loading (guides §1). @default false */
   initializeImmediately?: boolean;
