@@ -10,11 +10,14 @@
  *                                           shim only when those options are set
  * - guides:  dist/agent/waymark.guides.js   ES module: the guide loop and guide API, imported by the shim at
  *                                           start when guides are on (the overlay comes later, with a guide)
- * - esm:     dist/esm/waymark.js            the npm entry (`import { initialize } from 'waymark'`)
+ * - esm:     dist/esm/waymark.js            the npm entry (`import { initialize } from 'waymark'`), with the
+ *                                           files above beside it for the host's bundler to emit
+ * - react:   dist/react/waymark-react.js    `waymark/react`: provider and hooks; React and `waymark` external
+ * (scripts/build.mjs then writes the public API's declarations to dist/types with tsc.)
  * - demo:    dist/demo/                     the demo host app served by the reference server
  */
 import { resolve } from 'node:path';
-import { defineConfig, type UserConfig } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 
 const root = import.meta.dirname;
 const production = { 'process.env.NODE_ENV': JSON.stringify('production') };
@@ -37,6 +40,33 @@ function library(entry: string, outDir: string, fileName: string, format: 'es' |
   };
 }
 
+/**
+ * The npm entry's `new URL('./waymark.worker.js', import.meta.url)` references (shim/esm.ts) are for the
+ * host's bundler, which emits those files into the host's build. Our own build skips them (they carry
+ * `@vite-ignore`, else it would inline each file as a data: URL); this takes the marker out of the output so
+ * the host's bundler sees the plain pattern. The output keeps every column but the removed comment's, so the
+ * source map stays good enough (`map: null`).
+ */
+function handFilesToHostBundler(): Plugin {
+  return {
+    name: 'waymark:hand-files-to-host-bundler',
+    renderChunk: (code) => ({ code: code.replace(/new URL\(\s*\/\* @vite-ignore \*\/\s*/g, 'new URL('), map: null }),
+  };
+}
+
+/**
+ * An ES module for npm hosts, whose own bundler minifies: kept readable, dependencies bundled except
+ * `external` (the React integration shares the host's React and the one agent of `waymark`).
+ */
+function npmModule(entry: string, outDir: string, fileName: string, external: string[], plugins: Plugin[] = []): UserConfig {
+  const config = library(entry, outDir, fileName, 'es');
+  return {
+    ...config,
+    plugins,
+    build: { ...config.build, minify: false, rolldownOptions: { external, output: { minify: false } } },
+  };
+}
+
 const targets: Record<string, UserConfig> = {
   shim: library('shim/global.ts', 'dist/agent', 'waymark.js', 'iife'),
   worker: library('worker/main.ts', 'dist/agent', 'waymark.worker.js', 'iife'),
@@ -45,7 +75,8 @@ const targets: Record<string, UserConfig> = {
   privacy: library('shim/privacy.ts', 'dist/agent', 'waymark.privacy.js', 'es'),
   prompts: library('shim/prompts.ts', 'dist/agent', 'waymark.prompts.js', 'es'),
   guides: library('shim/createGuideDisplay.ts', 'dist/agent', 'waymark.guides.js', 'es'),
-  esm: library('shim/esm.ts', 'dist/esm', 'waymark.js', 'es'),
+  esm: npmModule('shim/esm.ts', 'dist/esm', 'waymark.js', [], [handFilesToHostBundler()]),
+  react: npmModule('react/index.ts', 'dist/react', 'waymark-react.js', ['react', 'react/jsx-runtime', 'waymark']),
   demo: {
     root: resolve(root, 'server/demo'),
     base: '/',

@@ -1,11 +1,17 @@
-// Builds every target of vite.config.ts in turn, copies what the npm entry needs next to it, and checks
-// each bundle against its gzip size budget (STYLE §7: size is a feature; the build fails over budget).
+// Builds every target of vite.config.ts in turn, copies what the npm entry needs next to it, writes the
+// public API's type declarations (dist/types), and checks each bundle against its gzip size budget
+// (STYLE §7: size is a feature; the build fails over budget).
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 
 const only = process.argv.slice(2);
-const targets = only.length ? only : ['shim', 'worker', 'inpage', 'overlay', 'privacy', 'prompts', 'guides', 'esm', 'demo'];
+const targets = only.length ? only : ['shim', 'worker', 'inpage', 'overlay', 'privacy', 'prompts', 'guides', 'esm', 'react', 'types', 'demo'];
+
+/** The agent's files the npm entry references with `new URL('./file', import.meta.url)` (shim/esm.ts). */
+const NPM_ENTRY_FILES = ['waymark.worker.js', 'waymark.inpage.js', 'waymark.guides.js', 'waymark.overlay.js', 'waymark.privacy.js', 'waymark.prompts.js'];
 
 /** gzip budgets in bytes. The shim's is issue #2's: an initial shim of at most 12 KB gzip. */
 export const BUDGETS = {
@@ -19,16 +25,37 @@ export const BUDGETS = {
   'dist/agent/waymark.privacy.js': 8 * 1024,
   'dist/agent/waymark.prompts.js': 6 * 1024,
   'dist/agent/waymark.guides.js': 8 * 1024,
+  // `waymark/react`: the provider and hooks only (React and the agent are the host's imports).
+  'dist/react/waymark-react.js': 3 * 1024,
 };
 
 if (!only.length) rmSync('dist', { recursive: true, force: true });
 for (const mode of targets) {
+  if (mode === 'types') continue;
   await build({ configFile: 'vite.config.ts', mode, logLevel: 'warn' });
 }
 if (targets.includes('esm')) {
-  // The npm entry starts its worker and overlay from files beside it (new URL(file, import.meta.url)).
+  // The npm entry's worker and chunks are files beside it, which a host's bundler emits into its own build
+  // when it meets `new URL('./waymark.worker.js', import.meta.url)`. Check that the pattern survived ours.
   mkdirSync('dist/esm', { recursive: true });
-  for (const f of ['waymark.worker.js', 'waymark.overlay.js', 'waymark.privacy.js', 'waymark.prompts.js', 'waymark.guides.js']) cpSync(`dist/agent/${f}`, `dist/esm/${f}`);
+  // Their source maps stay in dist/agent: the copies point there (a host's dev server reads them; its
+  // production build emits the files alone).
+  for (const f of NPM_ENTRY_FILES) {
+    const code = readFileSync(`dist/agent/${f}`, 'utf8');
+    writeFileSync(`dist/esm/${f}`, code.replace(`//# sourceMappingURL=${f}.map`, `//# sourceMappingURL=../agent/${f}.map`));
+  }
+  const entry = readFileSync('dist/esm/waymark.js', 'utf8');
+  const missing = NPM_ENTRY_FILES.filter((f) => !new RegExp(`\\bnew URL\\(\\s*['"]\\./${f.replaceAll('.', '\\.')}['"],\\s*import\\.meta\\.url\\s*\\)`).test(entry));
+  if (missing.length) {
+    console.error(`dist/esm/waymark.js lost the plain new URL('./file', import.meta.url) reference of ${missing.join(', ')}: hosts' bundlers would not emit them`);
+    process.exit(1);
+  }
+}
+if (targets.includes('types')) {
+  // Declarations of the public API (`waymark` and `waymark/react`), as package.json "types" points at them.
+  rmSync('dist/types', { recursive: true, force: true });
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.types.json'], { stdio: 'inherit' });
 }
 
 const sizes = {};

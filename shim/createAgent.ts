@@ -43,9 +43,9 @@ export interface InitializeOptions {
   visitor?: EntityOptions;
   account?: EntityOptions;
   parentAccount?: EntityOptions;
-  /** Origin of the collector. @default the origin waymark.js was loaded from */
+  /** Origin of the collector. @default the origin waymark.js was loaded from (installed from npm: the page's) */
   dataHost?: string;
-  /** Origin of guide content. @default the origin waymark.js was loaded from */
+  /** Origin of guide content. @default the origin waymark.js was loaded from (installed from npm: the page's) */
   contentHost?: string;
   /** Start before the page has finished loading (guides §1). @default false */
   initializeImmediately?: boolean;
@@ -215,9 +215,20 @@ export interface WaymarkApi {
   showLogHistory(): ReturnType<Logger['history']>;
 }
 
+/** The agent's files besides the initial script: its worker and the chunks it imports when needed. */
+export type AgentAsset = 'worker' | 'inpage' | 'guides' | 'overlay' | 'privacy' | 'prompts';
+
 export interface AgentEnvironment {
-  /** URL of the folder that holds waymark.worker.js and waymark.overlay.js. */
+  /**
+   * URL of the folder that holds the agent's files (waymark.worker.js, waymark.overlay.js, ...), or of a file
+   * in it; its origin is the default dataHost and contentHost.
+   */
   assetBase: string;
+  /**
+   * Each file's own URL, where a bundler renamed them: the npm entry gives the URLs the host's bundler
+   * emitted (`new URL('./waymark.worker.js', import.meta.url)`). @default `waymark.{name}.js` in assetBase
+   */
+  assets?: Record<AgentAsset, string>;
 }
 
 interface Running {
@@ -248,6 +259,7 @@ interface Running {
 const SESSION_SAVE_INTERVAL_MS = 60_000;
 
 export function createAgent(env: AgentEnvironment): WaymarkApi {
+  const assetUrl = (name: AgentAsset) => env.assets?.[name] ?? new URL(`waymark.${name}.js`, env.assetBase).href;
   const logger = createLogger();
   const log = logger.log;
   let state: 'idle' | 'waiting' | 'running' = 'idle';
@@ -409,7 +421,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
 
   /** Loads the prompt-capture chunk and installs its fetch/XHR observers; prompts become events. */
   function installPrompts(rules: PromptCaptureRule[], privacy: PagePrivacy | null): void {
-    const url = new URL('waymark.prompts.js', env.assetBase).href;
+    const url = assetUrl('prompts');
     (import(/* @vite-ignore */ url) as Promise<PromptsModule>).then(
       (m) => {
         const uninstall = m.installPromptCapture(rules, {
@@ -531,9 +543,9 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       },
     };
     const worker = startWorker({
-      scriptUrl: new URL('waymark.worker.js', env.assetBase).href,
+      scriptUrl: assetUrl('worker'),
       workerUrl: typeof options.workerUrl === 'string' && options.workerUrl ? options.workerUrl : undefined,
-      inPageUrl: new URL('waymark.inpage.js', env.assetBase).href,
+      inPageUrl: assetUrl('inpage'),
       log,
       onMode: (mode) => running && (running.workerMode = mode),
     });
@@ -611,13 +623,13 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       const seenTimeout = options.guides?.seenTimeout;
       // The guide loop and its API are a chunk of their own (waymark.guides.js), so the initial shim stays
       // small; it is fetched now, the overlay (React) only when a guide shows.
-      const url = new URL('waymark.guides.js', env.assetBase).href;
+      const url = assetUrl('guides');
       const r = running;
       r.guidesReady = (import(/* @vite-ignore */ url) as Promise<GuideDisplayModule>).then(
         (m) => {
           const display = m.createGuideDisplay({
             bridge,
-            overlayUrl: new URL('waymark.overlay.js', env.assetBase).href,
+            overlayUrl: assetUrl('overlay'),
             log,
             // guides §5 delayGuides: true holds the loop until startGuides(); a number of ms starts it then.
             delayed: guidesDisabled || delay === true || (typeof delay === 'number' && delay > 0),
@@ -673,7 +685,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
         // URL transforms, a privacy filter or a custom URL source: their code is a chunk of its own, so
         // hosts without them never load it. The agent starts once it is here: no event ever leaves the
         // page without the filters.
-        const url = new URL('waymark.privacy.js', env.assetBase).href;
+        const url = assetUrl('privacy');
         (import(/* @vite-ignore */ url) as Promise<PrivacyModule>).then(
           (m) => guard(() => state === 'waiting' && start(options, m.createPagePrivacy(options, log))),
           (err: unknown) => log('error', `the privacy module did not load (${url}): ${String(err)}; Waymark will not send events without it`),

@@ -1,13 +1,28 @@
 /**
- * The npm entry: `import { initialize, track } from 'waymark'`. The worker and the overlay are files next to
- * this module (dist/esm/), found through import.meta.url so a host's bundler can emit them as assets.
+ * The npm entry: `import { initialize, track } from 'waymark'`. The agent's worker and lazy chunks are files
+ * next to this module (dist/esm/), each referenced as `new URL('./file.js', import.meta.url)`: the pattern
+ * bundlers (Vite, webpack 5, Rollup plugins, esbuild with a loader) detect, so a host app's build emits them
+ * as files of its own output, under its own hashed names, and the agent starts them from there. The literal
+ * form matters: a computed name would hide the files from the host's bundler.
  */
 import { createAgent } from './createAgent';
 
-export type { InitializeOptions, WaymarkApi, EntityOptions } from './createAgent';
+export type { AgentAsset, EntityOptions, InitializeOptions, WaymarkApi } from './createAgent';
+export type { WorkerMode } from './startWorker';
+
+// Our own build must leave these references for the host's bundler (vite.config.ts: the esm target keeps
+// them verbatim); the host's bundler rewrites each to the URL of the file it emitted.
+const assets = {
+  worker: new URL(/* @vite-ignore */ './waymark.worker.js', import.meta.url).href,
+  inpage: new URL(/* @vite-ignore */ './waymark.inpage.js', import.meta.url).href,
+  guides: new URL(/* @vite-ignore */ './waymark.guides.js', import.meta.url).href,
+  overlay: new URL(/* @vite-ignore */ './waymark.overlay.js', import.meta.url).href,
+  privacy: new URL(/* @vite-ignore */ './waymark.privacy.js', import.meta.url).href,
+  prompts: new URL(/* @vite-ignore */ './waymark.prompts.js', import.meta.url).href,
+};
 
 /** The page's one agent. */
-export const waymark = createAgent({ assetBase: new URL(/* @vite-ignore */ '.', import.meta.url).href });
+export const waymark = createAgent({ assetBase: import.meta.url, assets });
 
 export const initialize = waymark.initialize;
 export const identify = waymark.identify;
@@ -38,4 +53,15 @@ export const areGuidesDisabled = waymark.areGuidesDisabled;
 export const debugGuides = waymark.debugGuides;
 export const isReady = waymark.isReady;
 export const getVersion = waymark.getVersion;
+export const getWorkerMode = waymark.getWorkerMode;
+export const teardown = waymark.teardown;
+export const getSegmentFlags = waymark.getSegmentFlags;
+export const clearSession = waymark.clearSession;
+export const stopSendingEvents = waymark.stopSendingEvents;
+export const startSendingEvents = waymark.startSendingEvents;
+export const isSendingEvents = waymark.isSendingEvents;
+export const getLogHistory = waymark.getLogHistory;
+export const enableLogging = waymark.enableLogging;
+export const disableLogging = waymark.disableLogging;
+export const showLogHistory = waymark.showLogHistory;
 export default waymark;
