@@ -42,9 +42,13 @@ export function ResourceCenter({ resourceCenter, state, rtl, handlers }: Resourc
 
   // A new view starts with an empty search.
   useEffect(() => setSearch(''), [active?.guideId, state.open]);
+  // The panel takes focus when it opens and when its view changes (the clicked control is gone), so Escape
+  // inside it closes it.
   useEffect(() => {
-    if (state.open) panel.current?.focus();
-  }, [state.open]);
+    const el = panel.current;
+    const focused = el && (el.getRootNode() as ShadowRoot | Document).activeElement;
+    if (state.open && el && !(focused && el.contains(focused))) el.focus();
+  }, [state.open, active?.guideId]);
 
   const home = !active;
   const searchable = home || LISTS.has(active.kind);

@@ -584,7 +584,10 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
   const rcState: ResourceCenterState = { open: false, activeModule: null, nativeOpen: false };
 
   function setResourceCenter(rc: ResourceCenterToShow | undefined): void {
-    resourceCenter = rc && window.top === window ? rc : null;
+    const next = rc && window.top === window ? rc : null;
+    // Another page's resource center (or none) starts closed.
+    if (next?.guideId !== resourceCenter?.guideId) Object.assign(rcState, { open: false, activeModule: null, nativeOpen: false });
+    resourceCenter = next;
     drawResourceCenter();
   }
 
