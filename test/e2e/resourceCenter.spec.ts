@@ -38,7 +38,7 @@ const action = (label: string, name: string): Json => ({ type: 'button', props: 
  * A resource center of its own for one test: the top-level guide `uid`, its modules and the guides they list,
  * all on /e2e/rc/{uid} only. `modules` name the kinds in children order.
  */
-function resourceCenter(uid: string, modules: Array<'guideList' | 'onboarding' | 'announcements' | 'missing' | 'intercom'>, rc: Json = {}): string {
+function resourceCenter(uid: string, modules: Array<'guideList' | 'onboarding' | 'announcements' | 'missing' | 'intercom' | 'iframe' | 'custom'>, rc: Json = {}, frameUrl = ''): string {
   const rule = `/e2e/rc/${uid}(?:[?#].*)?$`;
   const guide = (id: string, name: string, steps: Json[], extra: Json = {}): Json => ({
     id,
@@ -73,6 +73,15 @@ function resourceCenter(uid: string, modules: Array<'guideList' | 'onboarding' |
         const body = { type: 'p', props: { style: 'height: 220px; margin: 0' }, content: `Announcement ${n} body` };
         guides.push(guide(`${uid}-news-${n}`, `News ${n}`, [{ type: 'whatsnew', domJson: content(`News ${n}`, [body]) }]));
       }
+    } else if (kind === 'iframe') {
+      guides.push(guide(id, 'Help articles', [{ contentUrl: frameUrl, domJson: content('Help articles') }], { attributes: { resourceCenter: { isModule: true, moduleId: 'iframe' } } }));
+    } else if (kind === 'custom') {
+      // Guide text that looks like markup, and a script block: text stays text, the script never runs.
+      const body = [
+        { type: 'p', props: {}, content: '<img src=x onerror="window.pwned = 1">' },
+        { type: 'script', props: {}, content: 'window.pwned = 2' },
+      ];
+      guides.push(guide(id, 'Contact us', [{ domJson: content('Write to support@acme.example', body) }], { attributes: { resourceCenter: { isModule: true, moduleId: 'custom' } } }));
     } else if (kind === 'intercom') {
       guides.push(mod(id, 'Chat with us', 'integration', { integrationProvider: 'intercom', integrationName: 'chat' }));
     }
@@ -280,6 +289,37 @@ test.describe('guides §2 Resource center', () => {
     await page.locator(badge).click();
     // The guide list is then the only module: it replaces the home view.
     await expect(page.locator(panel)).toHaveAttribute('data-active-module', `${uid}-guideList`);
+  });
+
+  test('an iframe module shows its page from an allowed origin, sandboxed; a custom module renders building blocks as text, never as markup or script', async ({ page, serverUrl, openHostPage }) => {
+    const uid = uniqueId('rc-frame');
+    const frameUrl = `${serverUrl}/e2e/rc-frame-${uid}.html`;
+    await page.route(frameUrl, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Articles</title><h1>Help articles page</h1>' }));
+    await openHostPage(resourceCenter(uid, ['iframe', 'custom'], {}, frameUrl), rcPage(uniqueId('e2e-rc'), uniqueId('rc-visitor')));
+    await page.locator(badge).click();
+    await page.locator(panel).locator('[data-module-id]').filter({ hasText: 'Help articles' }).click();
+    const frame = page.locator(panel).locator('iframe');
+    await expect(frame).toHaveAttribute('src', frameUrl);
+    await expect(frame).toHaveAttribute('sandbox', 'allow-scripts allow-forms allow-popups');
+    await expect(page.frameLocator('[data-waymark-overlay] .wm-rc iframe').locator('h1')).toHaveText('Help articles page');
+
+    await page.locator(panel).getByRole('button', { name: 'Back' }).click();
+    await page.locator(panel).locator('[data-module-id]').filter({ hasText: 'Contact us' }).click();
+    const body = page.locator(panel).locator('.wm-rc-body');
+    await expect(body).toContainText('Write to support@acme.example');
+    await expect(body.locator('p')).toHaveText('<img src=x onerror="window.pwned = 1">');
+    await expect(body.locator('img')).toHaveCount(0);
+    await expect(body.locator('script')).toHaveCount(0);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as any).pwned)).toBeUndefined();
+  });
+
+  test('the empty state: a resource center whose only module is an integration the page lacks', async ({ page, openHostPage }) => {
+    const uid = uniqueId('rc-empty');
+    await openHostPage(resourceCenter(uid, ['intercom']), rcPage(uniqueId('e2e-rc'), uniqueId('rc-visitor')));
+    await page.locator(badge).click();
+    await expect(page.locator(panel)).toContainText('Nothing here yet.');
+    await expect(page.locator(panel).getByRole('searchbox')).toBeVisible();
   });
 
   test('a page where nothing is eligible shows no badge', async ({ page, openHostPage }) => {
