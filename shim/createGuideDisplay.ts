@@ -624,6 +624,8 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       const result = await bridge.call((w) => w.stepAction({ guideId, stepId, action: 'advance', url: location.href }));
       if (!result.ok) log('warn', result.error.message);
       await refreshResourceCenter();
+      // The launcher counts the same what's-new steps.
+      if (launcher) void refreshLauncher();
     },
     onIntegration(what, error) {
       // guides §2 a native integration hides the badge while its widget is open; §8 its API failing closes us.
