@@ -76,6 +76,7 @@ export function ResourceCenter({ resourceCenter, state, rtl, handlers }: Resourc
       handlers.onIntegration('failed', error);
     }
   };
+  /** Building-block actions inside the panel: only those that lead elsewhere (a guide, a link) mean something here. */
   const onAction = (actions: GuideAction[]) => {
     for (const a of actions) {
       const p = a.parameters?.[0];
@@ -137,7 +138,7 @@ export function ResourceCenter({ resourceCenter, state, rtl, handlers }: Resourc
           )}
           <div key={active?.guideId ?? 'home'} className={`wm-rc-view ${home ? 'wm-rc-home' : 'wm-rc-module'}`}>
             {found ? (
-              <Items items={found} announcements={active?.kind === 'announcements'} handlers={handlers} />
+              <Items items={found} announcements={active?.kind === 'announcements'} handlers={handlers} onAction={onAction} />
             ) : home ? (
               modules.length ? (
                 <ul className="wm-list">
@@ -178,7 +179,7 @@ function ModuleBody({ module, handlers, onAction, onOpen }: { module: ResourceCe
         </>
       );
     case 'announcements':
-      return <Items items={module.items} announcements handlers={handlers} />;
+      return <Items items={module.items} announcements handlers={handlers} onAction={onAction} />;
     case 'iframe':
       return <iframe className="wm-rc-frame" src={module.iframeSrc} title={module.title} sandbox="allow-scripts allow-forms allow-popups" />;
     case 'integration':
@@ -199,7 +200,7 @@ function ModuleBody({ module, handlers, onAction, onOpen }: { module: ResourceCe
  * A list of items: guides to open, or announcements rendered in place. While announcements are on screen,
  * every 500 ms (guides §9) each unseen one whose top third is in view is reported seen, once.
  */
-function Items({ items, announcements, handlers }: { items: ResourceCenterItem[]; announcements?: boolean; handlers: ResourceCenterHandlers }): ReactNode {
+function Items({ items, announcements, handlers, onAction }: { items: ResourceCenterItem[]; announcements?: boolean; handlers: ResourceCenterHandlers; onAction?(a: GuideAction[]): void }): ReactNode {
   const list = useRef<HTMLUListElement>(null);
   const reported = useRef(new Set<string>());
   useEffect(() => {
@@ -223,7 +224,8 @@ function Items({ items, announcements, handlers }: { items: ResourceCenterItem[]
       {items.map((item) =>
         announcements && item.content ? (
           <li key={item.guideId} className="wm-rc-news" data-guide-id={item.guideId} data-step-id={item.stepId} data-unseen={item.seenSteps ? undefined : ''}>
-            {renderBlocks(item.content, { onAction: () => undefined })}
+            {/* In place, an announcement's blocks may open a link or a guide; its step is already seen. */}
+            {renderBlocks(item.content, { onAction: (a) => onAction?.(a) })}
           </li>
         ) : (
           <li key={item.guideId}>
