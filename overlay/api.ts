@@ -4,7 +4,7 @@
  * that never see a guide never pay for React.
  */
 import type { GuideAction } from '../shared/guides';
-import type { BadgeToShow, LauncherToShow, LogLevel, StepToShow } from '../shared/protocol';
+import type { BadgeToShow, LauncherToShow, LogLevel, ResourceCenterToShow, StepToShow } from '../shared/protocol';
 
 /** A clicked element of a guide, for guideActivity. */
 export interface UiElement {
@@ -34,6 +34,31 @@ export interface LauncherHandlers {
   onError(error: unknown): void;
 }
 
+/** What the shim keeps of the resource center between renders (guides §2). */
+export interface ResourceCenterState {
+  open: boolean;
+  /** The open module's guide id ("opening a module marks it active; closing clears the active module"). */
+  activeModule: string | null;
+  /** A native integration's widget is open: the resource center's badge is hidden meanwhile. */
+  nativeOpen: boolean;
+}
+
+/** What the visitor does with the resource center (guides §2 Resource center). */
+export interface ResourceCenterHandlers {
+  /** Open (true) or close (false): the badge, the close button, Escape. */
+  onToggle(open: boolean): void;
+  /** A module opened (its guide id) or the way back home (null). */
+  onOpenModule(moduleId: string | null): void;
+  /** A listed guide was clicked: the shim shows it with seen reason resourceCenter. */
+  onOpenGuide(guideId: string): void;
+  /** An announcement was scrolled into view (checked every 500 ms): it is marked seen. */
+  onAnnouncementSeen(guideId: string, stepId: string): void;
+  /** An integration module's provider widget opened, closed, or its API failed (which closes the resource center). */
+  onIntegration(what: 'opened' | 'closed' | 'failed', error?: unknown): void;
+  /** Rendering the resource center threw: it is taken off the page. */
+  onError(error: unknown): void;
+}
+
 export interface Overlay {
   /** Renders `step` (replacing what is shown), anchored to `target` for tooltips. */
   show(step: StepToShow, target: Element | null, handlers: StepHandlers): void;
@@ -46,6 +71,8 @@ export interface Overlay {
    * previous render; null removes it.
    */
   showLauncher(launcher: LauncherToShow | null, open: boolean, anchor: Element | null, handlers: LauncherHandlers): void;
+  /** guides §2 Resource center: renders it (badge and panel) as `state` says, replacing the previous render; null removes it. */
+  showResourceCenter(resourceCenter: ResourceCenterToShow | null, state: ResourceCenterState, handlers: ResourceCenterHandlers): void;
   /** Removes the overlay's host element and listeners. */
   destroy(): void;
 }

@@ -8,12 +8,13 @@ import { readBlockOut, type BlockOutOptions } from '../shared/blockOutPanes';
 import { isRtlLanguage } from '../shared/isRtlLanguage';
 import { BLOCK_OUT_FAILED } from '../shared/messages';
 import type { StepToShow } from '../shared/protocol';
-import type { LauncherHandlers, Overlay, OverlayModule, StepHandlers } from './api';
+import type { LauncherHandlers, Overlay, OverlayModule, ResourceCenterHandlers, StepHandlers } from './api';
 import { Badge } from './Badge';
 import { Banner } from './Banner';
 import { BlockOut } from './BlockOut';
 import { Launcher } from './Launcher';
 import { Lightbox } from './Lightbox';
+import { ResourceCenter } from './ResourceCenter';
 import { OVERLAY_CSS } from './styles';
 import { Tooltip } from './Tooltip';
 
@@ -40,6 +41,9 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
   // the launcher off the page ('ERROR while initializing launcher'), never a guide.
   let launcherRoot: Root | null = null;
   let launcherHandlers: LauncherHandlers | null = null;
+  // The resource center too: a render that throws takes only it off the page.
+  let rcRoot: Root | null = null;
+  let rcHandlers: ResourceCenterHandlers | null = null;
 
   // guides §2: Escape (key 27) dismisses a guide that has a dismiss action; every step has the close button.
   const onKeyDown = (event: KeyboardEvent) => {
@@ -120,9 +124,26 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
       }
       launcherRoot.render(launcher ? <Launcher launcher={launcher} open={open} anchor={anchor} handlers={handlers} /> : null);
     },
+    showResourceCenter(resourceCenter, state, handlers) {
+      rcHandlers = handlers;
+      if (!rcRoot) {
+        if (!resourceCenter) return;
+        const rcContainer = doc.createElement('div');
+        shadow.insertBefore(rcContainer, container);
+        rcRoot = createRoot(rcContainer, {
+          onUncaughtError: (error) => {
+            rcRoot?.render(null);
+            rcHandlers?.onError(error);
+          },
+        });
+      }
+      const rtl = isRtlLanguage(doc.documentElement.lang || doc.defaultView?.navigator.language);
+      rcRoot.render(resourceCenter ? <ResourceCenter resourceCenter={resourceCenter} state={state} rtl={rtl} handlers={handlers} /> : null);
+    },
     destroy() {
       current = null;
       launcherRoot?.unmount();
+      rcRoot?.unmount();
       doc.removeEventListener('keydown', onKeyDown, true);
       root.unmount();
       badgeRoot.unmount();

@@ -1,3 +1,5 @@
+import { MODULE_SLIDE_MS, RESOURCE_CENTER_DEFAULTS as RC } from '../shared/constants';
+
 /**
  * The overlay's stylesheet, adopted into its shadow root as a constructed stylesheet: host CSS cannot
  * reach in, ours cannot leak out, and no inline <style> is needed (so a strict style-src CSP holds).
@@ -76,5 +78,29 @@ export const OVERLAY_CSS = `
 .wm-launcher .wm-footer { flex: none; height: 40px; margin: 0; align-items: center; justify-content: center; border-top: 1px solid #e9ecef; }
 .wm-confirm { position: absolute; inset: 0; display: flex; flex-direction: column; justify-content: center; padding: 24px; background: #fff; text-align: center; font-weight: 600; }
 .wm-step .wm-confirm button { text-align: center; }
+/* The resource center (guides §2, §9): bubble 26 px high with 13 px text pulsing every 2 s; the panel keeps
+   10 px from the window's height; views slide in over 200 ms. */
+.wm-rc { width: min(360px, calc(100vw - 40px)); height: min(480px, calc(100vh - ${80 + 20 + RC.heightMargin}px)); }
+.wm-rc-bubble { top: -8px; height: ${RC.bubbleHeight}px; min-width: ${RC.bubbleHeight}px; border-radius: ${RC.bubbleHeight / 2}px; font: 700 ${RC.badgeSize}px/${RC.bubbleHeight}px system-ui, sans-serif; text-align: center; animation: wm-pulse ${RC.pulseMs}ms ease-in-out infinite; }
+.wm-rc-bubble-left { right: auto; left: -8px; }
+@keyframes wm-pulse { 0%, 100% { box-shadow: 0 0 0 0 rgba(224, 49, 49, .6); } 50% { box-shadow: 0 0 0 6px rgba(224, 49, 49, 0); } }
+@media (prefers-reduced-motion: reduce) { .wm-rc-bubble, .wm-rc-view { animation: none; } }
+.wm-rc-head { display: flex; align-items: center; gap: 8px; padding-inline: 16px 48px; }
+.wm-rc-head h2 { margin: 0; }
+.wm-step button.wm-rc-back { margin: 0; padding: 2px 8px; color: #3b5bdb; background: #edf2ff; }
+.wm-rc input.wm-search:not([type=radio]) { width: auto; height: 31px; margin: 4px 16px 0; }
+.wm-rc-count { min-height: 18px; padding: 0 16px; font-size: 12px; color: #6b7280; }
+.wm-rc-view { flex: 1; min-height: 0; display: flex; flex-direction: column; overflow: auto; animation: wm-slide-in ${MODULE_SLIDE_MS}ms ease-out; }
+.wm-rc-home { animation-name: wm-slide-back; }
+[dir=rtl] .wm-rc-view { animation-name: wm-slide-back; } [dir=rtl] .wm-rc-home { animation-name: wm-slide-in; }
+@keyframes wm-slide-in { from { transform: translateX(100%); } to { transform: none; } }
+@keyframes wm-slide-back { from { transform: translateX(-100%); } to { transform: none; } }
+.wm-rc-news { padding: 10px 8px; border-bottom: 1px solid #e9ecef; }
+.wm-rc-news[data-unseen] { border-inline-start: 3px solid #3b5bdb; }
+.wm-rc-dot { color: #e03131; font-size: 12px; }
+.wm-rc-empty { padding: 16px; color: #6b7280; }
+.wm-rc-body { padding: 8px 16px; overflow: auto; }
+.wm-rc-frame { flex: 1; width: 100%; border: 0; }
+.wm-rc .wm-list { overflow: visible; }
 .wm-sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;

@@ -21,7 +21,8 @@ export const BUDGETS = {
   'dist/agent/waymark.worker.js': 34 * 1024,
   // The worker code for the main thread, fetched only where no worker can start (issue #7).
   'dist/agent/waymark.inpage.js': 34 * 1024,
-  'dist/agent/waymark.overlay.js': 80 * 1024,
+  // React with every surface; raised 80 -> 92 KB for the resource center (issue #6).
+  'dist/agent/waymark.overlay.js': 92 * 1024,
   'dist/agent/waymark.privacy.js': 8 * 1024,
   'dist/agent/waymark.prompts.js': 6 * 1024,
   'dist/agent/waymark.guides.js': 8 * 1024,

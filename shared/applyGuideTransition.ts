@@ -102,8 +102,11 @@ export const CANCELABLE_HOOK_OF: Record<GuideTransition['type'], HookName | null
   goToStep: 'beforeAdvance',
 };
 
-/** spec: guides §4 Show — the seen reasons a step may be shown with. */
-const SEEN_REASONS: readonly SeenReason[] = ['badge', 'dom', 'launcher', 'auto', 'permalink', 'api', 'continue'];
+/**
+ * spec: guides §4 Show — the seen reasons a step may be shown with; `resourceCenter` is ours (the spec lists
+ * none for a guide opened from the resource center's guide list).
+ */
+const SEEN_REASONS: readonly SeenReason[] = ['badge', 'dom', 'launcher', 'auto', 'permalink', 'api', 'continue', 'resourceCenter'];
 
 /** Launch methods a missing seen reason is defaulted from, in order of preference. */
 const DEFAULT_REASON_ORDER: readonly SeenReason[] = ['auto', 'api', 'badge', 'dom', 'launcher'];

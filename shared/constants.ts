@@ -153,6 +153,19 @@ export const STORED_FLAG_DEFAULT_MS = 864_000_000;
 export const LAUNCHER_SEARCH_PLACEHOLDER = 'Type here to start looking...';
 /** spec: guides §2 Launcher — what closing it asks while an onboarding tutorial is under way. */
 export const LAUNCHER_STOP_TUTORIAL = 'Are you sure you want to stop this tutorial?';
+/**
+ * spec: guides §2, §9 Resource center — the badge's unseen-count bubble is 26 px high, its text ("default badge
+ * size") 13 px, it pulses every 2 s; the panel keeps 10 px from the window's height ("height margin").
+ */
+export const RESOURCE_CENTER_DEFAULTS = { bubbleHeight: 26, badgeSize: 13, pulseMs: 2000, heightMargin: 10 } as const;
+/** spec: guides §9 — search results are announced this long after the last keystroke. */
+export const SEARCH_ANNOUNCE_DEBOUNCE_MS = 300;
+/** spec: guides §2 — search text shorter than this matches no step content. */
+export const RESOURCE_CENTER_SEARCH_MIN_CONTENT = 3;
+/** spec: guides §9 — announcements are checked for being in view this often. */
+export const ANNOUNCEMENT_SEEN_CHECK_MS = 500;
+/** spec: guides §9 — modules switch with a slide of this long. */
+export const MODULE_SLIDE_MS = 200;
 /** spec: guides §9 — what's-new seen delay. */
 export const WHATSNEW_SEEN_DELAY_MS = 1000;
 

@@ -11,6 +11,9 @@
  */
 export const BLOCK_OUT_FAILED = 'Failed to add BlockOut ui';
 
+/** spec: guides §8 — exported alone for the guides chunk, like BLOCK_OUT_FAILED. */
+export const RESOURCE_CENTER_MODULES_FAILED = 'Failed to load one or more Resource Center modules';
+
 export const PAGE_MESSAGES = {
   /** spec: guides §1 — no apiKey. */
   apiKeyMissing: 'API key is not set, Waymark will not initialize.',
@@ -110,6 +113,8 @@ export const MESSAGES = {
   controlGroup: 'Guide was not shown because this visitor is in a control group of an active experiment for the guide',
   /** spec: guides §8 — the launcher's badge image did not load (critical; the badge falls back to its mark). */
   launcherBadgeImageFailed: 'ERROR in when attempting to render guide center badge image',
+  /** spec: guides §8 — a resource center module that cannot load: the resource center is skipped. */
+  resourceCenterModulesFailed: RESOURCE_CENTER_MODULES_FAILED,
   /** spec: guides §8 — a launcher config or render that fails (critical; no launcher on the page). */
   launcherInitFailed: 'ERROR while initializing launcher',
 } as const;

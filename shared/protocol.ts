@@ -149,7 +149,7 @@ export interface ShimCallbacks {
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** How a step came to be shown (guides §4 Show: the seenReason). */
-export type SeenReason = 'auto' | 'api' | 'continue' | 'badge' | 'dom' | 'launcher' | 'permalink';
+export type SeenReason = 'auto' | 'api' | 'continue' | 'badge' | 'dom' | 'launcher' | 'permalink' | 'resourceCenter';
 
 /**
  * A step the worker has judged displayable, with its content resolved: the shim only checks DOM facts
@@ -238,6 +238,54 @@ export interface LauncherToShow {
   closedFlagKey: string;
 }
 
+/** guides §2 Resource center module kinds (the values of attributes.resourceCenter.moduleId are ours). */
+export type ResourceCenterModuleKind = 'guideList' | 'onboarding' | 'announcements' | 'iframe' | 'sandbox' | 'integration' | 'custom';
+
+/** A guide a resource center module lists (guide list, onboarding task, announcement). */
+export interface ResourceCenterItem {
+  guideId: string;
+  /** The first step: what a click shows, or the announcement marked seen when scrolled into view. */
+  stepId: string;
+  name: string;
+  /** The plain text of the first step's content, for search (3 characters or more). */
+  text: string;
+  seenSteps: number;
+  totalSteps: number;
+  complete: boolean;
+  /** announcements: the first step's building blocks, rendered in the module. */
+  content?: DomNode;
+}
+
+/** A module of the resource center, as the worker checked it. */
+export interface ResourceCenterModule {
+  guideId: string;
+  kind: ResourceCenterModuleKind;
+  title: string;
+  items: ResourceCenterItem[];
+  /** onboarding: seen steps over total steps, a whole number. */
+  percent?: number;
+  /** announcements: items not seen yet. */
+  unseen?: number;
+  /** iframe: its page, from an allowed origin. */
+  iframeSrc?: string;
+  /** sandbox, custom: the building blocks of the module's first step. */
+  content?: DomNode;
+  /** integration: the provider (drift, intercom, zendesk) and what of it (chat, knowledge base, messaging). */
+  integration?: { provider: string; name: string };
+}
+
+/** guides §2 Resource center as the worker judged it for this page. */
+export interface ResourceCenterToShow {
+  guideId: string;
+  title: string;
+  position: LauncherPosition;
+  /** The top-level guide's launch method has badge: a badge in `position` opens it. */
+  badge: boolean;
+  modules: ResourceCenterModule[];
+  /** Unseen announcements over every module: the badge bubble's count. */
+  unseenCount: number;
+}
+
 /** What a guide load hands back: the auto steps to try, in display order. */
 export interface GuideLoadResult {
   candidates: StepToShow[];
@@ -254,6 +302,8 @@ export interface GuideLoadResult {
   badges: BadgeToShow[];
   /** guides §2 the launcher (guide center) of the load response's `launcher` config, when it shows here. */
   launcher?: LauncherToShow;
+  /** guides §2 the resource center eligible on this page (none when a module failed to load, guides §8). */
+  resourceCenter?: ResourceCenterToShow;
   /** Why the load response's launcher config cannot initialize (logged by the shim as a critical error). */
   launcherError?: string;
   /** Guides that were loaded but not eligible, with why: what a debugger would show. */
@@ -334,6 +384,8 @@ export interface WorkerApi {
    * progress, what's-new count, completion after the visitor's actions); null when there is none.
    */
   launcherView(): Promise<LauncherToShow | null>;
+  /** guides §2 Resource center of the last guide load as the guides stand now (null: none). */
+  resourceCenterView(): Promise<ResourceCenterToShow | null>;
 }
 
 /** guides §4: what the engine made of the last guide load (the issue's "why is this guide not showing"). */

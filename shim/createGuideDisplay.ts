@@ -9,10 +9,10 @@ import type { Automation, GuideAction } from '../shared/guides';
 import { matchesContainsRules } from '../shared/matchesContainsRules';
 import { MESSAGES } from '../shared/messages';
 import { ERROR_CODES } from '../shared/errors';
-import type { BadgeToShow, GuideLoadResult, LauncherToShow, LogLevel, SeenReason, StepAction, StepToShow } from '../shared/protocol';
+import type { BadgeToShow, GuideLoadResult, LauncherToShow, LogLevel, ResourceCenterToShow, SeenReason, StepAction, StepToShow } from '../shared/protocol';
 import { launcherClosedRecord, shouldAutoOpenLauncher } from '../shared/launcherPanel';
 import { CANCELABLE_HOOK_OF, type HookName } from '../shared/applyGuideTransition';
-import type { LauncherHandlers, Overlay, OverlayModule, UiElement } from '../overlay/api';
+import type { LauncherHandlers, Overlay, OverlayModule, ResourceCenterHandlers, ResourceCenterState, UiElement } from '../overlay/api';
 import type { Bridge } from './createBridge';
 import { createTargetCache } from './queryDeep';
 
@@ -312,6 +312,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     }
     // guides §2 Launcher: the visitor's step moves its onboarding progress and completion marks on.
     if (launcher) void refreshLauncher();
+    if (resourceCenter) void refreshResourceCenter();
     return true;
   }
 
@@ -416,6 +417,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       if (result.ok) onEventPropertyRules?.(result.value.eventPropertyRules);
       badges = result.ok ? result.value.badges : [];
       if (result.ok) setLauncher(result.value);
+      if (result.ok) setResourceCenter(result.value.resourceCenter);
       if (result.ok && result.value.globalScript) loadScript({ url: result.value.globalScript }, MESSAGES.globalScriptFailed);
     } finally {
       loading = false;
@@ -582,6 +584,70 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     onError(error) {
       launcher = null;
       critical(`${MESSAGES.launcherInitFailed}: ${(error as Error)?.message ?? String(error)}`);
+    },
+  };
+
+  /**
+   * guides §2 Resource center of the last load (top frame only, as the launcher; guides §6), and what the
+   * visitor did with it: open, the active module, a provider's widget open in its place.
+   */
+  let resourceCenter: ResourceCenterToShow | null = null;
+  const rcState: ResourceCenterState = { open: false, activeModule: null, nativeOpen: false };
+
+  function setResourceCenter(rc: ResourceCenterToShow | undefined): void {
+    const next = rc && window.top === window ? rc : null;
+    // Another page's resource center (or none) starts closed.
+    if (next?.guideId !== resourceCenter?.guideId) Object.assign(rcState, { open: false, activeModule: null, nativeOpen: false });
+    resourceCenter = next;
+    drawResourceCenter();
+  }
+
+  function drawResourceCenter(): void {
+    if (!resourceCenter && !overlay) return;
+    void getOverlay().then((v) => v.showResourceCenter(resourceCenter, { ...rcState }, rcHandlers));
+  }
+
+  async function refreshResourceCenter(): Promise<void> {
+    const fresh = await bridge.call((w) => w.resourceCenterView());
+    if (resourceCenter) {
+      resourceCenter = fresh;
+      drawResourceCenter();
+    }
+  }
+
+  const rcHandlers: ResourceCenterHandlers = {
+    onToggle(open) {
+      // guides §2: closing clears the active module.
+      rcState.open = open;
+      rcState.activeModule = null;
+      drawResourceCenter();
+    },
+    onOpenModule(moduleId) {
+      rcState.activeModule = moduleId;
+      drawResourceCenter();
+    },
+    onOpenGuide(guideId) {
+      rcHandlers.onToggle(false);
+      void showGuide(guideId, undefined, 'resourceCenter');
+    },
+    async onAnnouncementSeen(guideId, stepId) {
+      // guides §2: an announcement in view is seen: an advanced event, and the unseen count goes down.
+      const result = await bridge.call((w) => w.stepAction({ guideId, stepId, action: 'advance', url: location.href }));
+      if (!result.ok) log('warn', result.error.message);
+      await refreshResourceCenter();
+      // The launcher counts the same what's-new steps.
+      if (launcher) void refreshLauncher();
+    },
+    onIntegration(what, error) {
+      // guides §2 a native integration hides the badge while its widget is open; §8 its API failing closes us.
+      if (what === 'failed') log('warn', `resource center integration failed: ${(error as Error)?.message ?? String(error)}`);
+      rcState.nativeOpen = what === 'opened';
+      if (what !== 'closed') rcHandlers.onToggle(false);
+      else drawResourceCenter();
+    },
+    onError(error) {
+      resourceCenter = null;
+      log('error', `resource center: ${(error as Error)?.message ?? String(error)}`);
     },
   };
 

@@ -13,7 +13,7 @@ import type { GuideEventProps, GuideEventType, WireGuideEvent } from '../shared/
 import type { Guide, GuideLoadResponse, GuideStep } from '../shared/guides';
 import { encodeJzb } from '../shared/jzb';
 import { MESSAGES } from '../shared/messages';
-import type { BadgePosition, BadgeToShow, GuideDiagnostics, LauncherToShow, GuideLoadResult, GuideState, LogLevel, SeenReason, StepAction, StepToShow, WorkerInit } from '../shared/protocol';
+import type { BadgePosition, BadgeToShow, GuideDiagnostics, LauncherToShow, ResourceCenterModule, ResourceCenterToShow, GuideLoadResult, GuideState, LogLevel, SeenReason, StepAction, StepToShow, WorkerInit } from '../shared/protocol';
 import { applyGuideTransition, type GuideTransition } from '../shared/applyGuideTransition';
 import { ALL_AUTO_RULES, chooseAutoSteps } from '../shared/chooseAutoSteps';
 import { readEventPropertyRules } from '../shared/eventPropertyRules';
@@ -25,6 +25,7 @@ import { asDomNode, asGuideLoadResponse, checkGuideLoadResponse } from '../share
 import { checkBuildingBlocks } from '../shared/checkBuildingBlocks';
 import { chooseLauncher } from '../shared/chooseLauncher';
 import { launcherClosedKey } from '../shared/launcherPanel';
+import { blockText, chooseResourceCenter, isResourceCenterGuide } from '../shared/chooseResourceCenter';
 import { isAllowedAssetUrl } from './isAllowedAssetUrl';
 import { defaultDigest, sriOf, verifyContentHash } from './verifyContentHash';
 import { createSendQueue, type SendQueue } from './createSendQueue';
@@ -58,6 +59,8 @@ export interface GuideEngine {
   guideDiagnostics(): Promise<GuideDiagnostics>;
   /** guides §2 Launcher of the last load as the guides stand now (null: none). */
   launcherView(): Promise<LauncherToShow | null>;
+  /** guides §2 Resource center of the last load as the guides stand now (null: none). */
+  resourceCenterView(): Promise<ResourceCenterToShow | null>;
   events: SendQueue;
   /** The poll beacon's queue (pollResponse). */
   pollEvents: SendQueue;
@@ -391,6 +394,55 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     return { launcher };
   }
 
+  /**
+   * guides §2, §4, §8 Resource center of the last load, judged on the guides as they are now: the pure choice,
+   * then what needs I/O — announcement and sandbox/custom content (fetched, verified and allow-listed as any
+   * step's), the iframe module's origin. Any module that cannot load skips the whole resource center with
+   * 'Failed to load one or more Resource Center modules'. `logged`: log what was left off and why.
+   */
+  async function resourceCenterOf(logged: boolean): Promise<ResourceCenterToShow | undefined> {
+    if (!launcherSource) return undefined;
+    const { response, url } = launcherSource;
+    const choice = chooseResourceCenter({ ...response, guides }, { url, device: config.device, now: ports.clock.now() });
+    if (logged) for (const s of choice.skipped) log('debug', `guide ${s.guideId} not in the resource center: ${s.reason}`);
+    const problems: string[] = choice.moduleProblem ? [choice.moduleProblem] : [];
+    const modules: ResourceCenterModule[] = [];
+    const contentOf = async (guideId: string, stepId: string) => {
+      const found = find(guideId, stepId);
+      if (!found) return undefined;
+      const resolved = await resolveStep(found.guide, found.step, 'resourceCenter');
+      if (!resolved.ok) {
+        problems.push(`module content of guide ${guideId}: ${resolved.error.message}`);
+        return undefined;
+      }
+      return resolved.value.content;
+    };
+    for (const m of choice.resourceCenter?.modules ?? []) {
+      const { contentUrl, stepId, ...rest } = m;
+      const module: ResourceCenterModule = { ...rest, items: [] };
+      for (const item of m.items) {
+        const content = m.kind === 'announcements' ? await contentOf(item.guideId, item.stepId) : undefined;
+        const step = find(item.guideId, item.stepId)?.step;
+        module.items.push({ ...item, text: blockText(content ?? step?.domJson), ...(content ? { content } : {}) });
+      }
+      if (contentUrl) {
+        const checked = checkAsset(contentUrl);
+        if (checked.ok) module.iframeSrc = checked.href;
+        else problems.push(`iframe module ${m.guideId}: ${checked.message}`);
+      }
+      if (stepId) {
+        const content = await contentOf(m.guideId, stepId);
+        if (content) module.content = content;
+      }
+      modules.push(module);
+    }
+    if (problems.length) {
+      if (logged) log('error', `${MESSAGES.resourceCenterModulesFailed}: ${problems.join('; ')}`);
+      return undefined;
+    }
+    return choice.resourceCenter ? { ...choice.resourceCenter, modules } : undefined;
+  }
+
   return {
     events,
     pollEvents,
@@ -522,7 +574,8 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       void prefetch([...new Set([...candidates.map((c) => c.guideId), ...activations.map((a) => a.guideId)])].flatMap((id) => guides.filter((g) => g.id === id)));
       // guides §2 Badges: badge-launched guides, judged like activations; isOnlyShowOnce hides a seen guide's badge.
       const badgeChoice = chooseAutoSteps(
-        { ...response, guides: response.guides.filter((g) => launchMethods(g).includes('badge')) },
+        // A resource center's badge is its own (guides §2); it and its modules are no badge-launched guides.
+        { ...response, guides: response.guides.filter((g) => launchMethods(g).includes('badge') && !isResourceCenterGuide(g)) },
         { url, device: config.device, schedule: { now, recentChanges }, rules: ALL_AUTO_RULES.filter((r) => r.name !== 'launchMethod' && r.name !== 'throttling' && r.name !== 'notDismissed') },
       );
       const badges = badgeChoice.eligible.flatMap(({ guide }) => badgeOf(guide));
@@ -532,6 +585,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       // guides §2 Launcher: its config judged for this page; a bad one is reported by the shim (critical).
       launcherSource = { response, url };
       const { launcher, launcherError } = launcherOf(true);
+      const resourceCenter = await resourceCenterOf(true);
       return ok({
         candidates,
         skipped: choice.skipped,
@@ -541,6 +595,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
         ...(globalScript ? { globalScript } : {}),
         ...(launcher ? { launcher } : {}),
         ...(launcherError ? { launcherError } : {}),
+        ...(resourceCenter ? { resourceCenter } : {}),
       });
     },
 
@@ -639,6 +694,10 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
 
     async launcherView() {
       return launcherOf(false).launcher ?? null;
+    },
+
+    async resourceCenterView() {
+      return (await resourceCenterOf(false)) ?? null;
     },
 
     async guideDiagnostics() {

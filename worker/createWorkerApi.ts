@@ -319,6 +319,10 @@ export function createWorkerApi(ports: WorkerPorts) {
       return running ? running.guides.launcherView() : null;
     },
 
+    async resourceCenterView() {
+      return running ? running.guides.resourceCenterView() : null;
+    },
+
     async guideDiagnostics() {
       return running ? running.guides.guideDiagnostics() : { url: '', loadedAt: null, loadError: 'Waymark is not initialized', guides: [] };
     },

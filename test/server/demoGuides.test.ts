@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuideLoadResponse } from '../../shared/guides';
 import { chooseLauncher } from '../../shared/chooseLauncher';
+import { chooseResourceCenter } from '../../shared/chooseResourceCenter';
 import { selectAutoSteps } from '../../shared/selectAutoSteps';
 import { checkGuideLoadResponse, checkStepContent } from '../../shared/validateGuidePayload';
 import { guideEvent, nodeJzb, startTestServer, SERVER_TIMEOUT, type TestServer } from './testServer';
@@ -27,7 +28,21 @@ describe('demo guides (server/demo/guides), checked with the agent\'s own rules'
   it('pass the agent\'s shape checks of a guide.json response and of step content', async () => {
     const response = await load('visitor-demo', 'http://127.0.0.1:8080/');
     expect(checkGuideLoadResponse(response)).toBeNull();
-    expect(response.guides.map((g) => g.id)).toEqual(['feedback', 'getting-started', 'reports-tip', 'settings-tour', 'welcome', 'whats-new-exports']);
+    expect(response.guides.map((g) => g.id)).toEqual([
+      'feedback',
+      'getting-started',
+      'rc-dashboards',
+      'rc-guides',
+      'rc-help-center',
+      'rc-news-dark-mode',
+      'rc-news',
+      'rc-onboarding',
+      'rc-sharing',
+      'reports-tip',
+      'settings-tour',
+      'welcome',
+      'whats-new-exports',
+    ]);
     for (const guide of response.guides) {
       for (const step of guide.steps) expect(checkStepContent(step.domJson), step.id).toBeNull();
     }
@@ -59,5 +74,28 @@ describe('demo guides (server/demo/guides), checked with the agent\'s own rules'
     expect(choice.problem).toBeUndefined();
     expect(choice.launcher).toMatchObject({ launchType: 'badge', position: 'bottom-right', enableSearch: true, onboarding: { percent: 0 }, whatsnewUnseen: 1 });
     expect(choice.launcher?.guides.map((g) => g.guideId)).toEqual(['getting-started', 'whats-new-exports']);
+  });
+
+  it('have a resource center (rc-*.json) at bottom-left with a guide list, onboarding and announcements on every demo page', async () => {
+    for (const path of ['/', '/reports', '/settings']) {
+      const url = `http://127.0.0.1:8080${path}`;
+      const choice = chooseResourceCenter(await load('visitor-rc', url), { url, device: 'desktop', now: Date.now() });
+      expect(choice.moduleProblem, path).toBeUndefined();
+      expect(choice.resourceCenter, path).toMatchObject({ guideId: 'rc-help-center', title: 'Help center', position: 'bottom-left', badge: true, unseenCount: 2 });
+      expect(choice.resourceCenter!.modules.map((m) => [m.kind, m.items.map((i) => i.guideId)]), path).toEqual([
+        ['guideList', ['rc-dashboards', 'rc-sharing']],
+        ['onboarding', ['getting-started']],
+        ['announcements', ['whats-new-exports', 'rc-news-dark-mode']],
+      ]);
+      expect(choice.resourceCenter!.modules[1]!.percent).toBe(0);
+    }
+    // Not a page of the demo: no resource center.
+    const away = 'http://127.0.0.1:8080/elsewhere';
+    expect(chooseResourceCenter(await load('visitor-rc', away), { url: away, device: 'desktop', now: Date.now() }).resourceCenter).toBeNull();
+  });
+
+  it('shows none of the resource center guides by itself (they are launched from its badge only)', async () => {
+    const response = await load('visitor-rc-auto', 'http://127.0.0.1:8080/reports');
+    expect(shownOn(response, 'http://127.0.0.1:8080/reports').filter((k) => k.startsWith('rc-'))).toEqual([]);
   });
 });
