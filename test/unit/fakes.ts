@@ -1,4 +1,5 @@
 /** Fake worker ports: a scripted transport that records requests, and a manual clock. */
+import type { WorkerInit } from '../../shared/protocol';
 import type { Clock, Transport, TransportRequest } from '../../worker/ports';
 
 export interface FakeClock extends Clock {
@@ -68,3 +69,20 @@ export function createFakeTransport(): FakeTransport {
 export function queryOf(url: string): URLSearchParams {
   return new URL(url).searchParams;
 }
+
+/** The worker init of these tests; `guides` as given (PROBED: the availability probe passed earlier). */
+export function engineInit(guides?: WorkerInit['guides']): WorkerInit {
+  return {
+    apiKey: 'k',
+    dataHost: 'http://127.0.0.1:9',
+    contentHost: 'http://127.0.0.1:9',
+    agentVersion: 't',
+    identity: { visitorId: 'v', accountId: 'a' },
+    session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
+    metadata: { visitor: {}, account: {}, parentAccount: {} },
+    utm: {},
+    device: 'desktop',
+    ...(guides ? { guides } : {}),
+  };
+}
+export const PROBED: NonNullable<WorkerInit['guides']> = { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } };

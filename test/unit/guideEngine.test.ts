@@ -9,24 +9,8 @@ import { ANONYMOUS_VISITOR_PREFIX } from '../../shared/constants';
 import { selectAutoSteps } from '../../shared/selectAutoSteps';
 import { checkStepContent } from '../../shared/validateGuidePayload';
 import { createGuideEngine } from '../../worker/createGuideEngine';
-import { createFakeClock, createFakeTransport, queryOf } from './fakes';
+import { createFakeClock, createFakeTransport, engineInit, PROBED, queryOf } from './fakes';
 
-/** The worker init of these tests; `guides` as given (PROBED: the availability probe passed earlier). */
-function engineInit(guides?: WorkerInit['guides']): WorkerInit {
-  return {
-    apiKey: 'k',
-    dataHost: 'http://127.0.0.1:9',
-    contentHost: 'http://127.0.0.1:9',
-    agentVersion: 't',
-    identity: { visitorId: 'v', accountId: 'a' },
-    session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
-    metadata: { visitor: {}, account: {}, parentAccount: {} },
-    utm: {},
-    device: 'desktop',
-    ...(guides ? { guides } : {}),
-  };
-}
-const PROBED: NonNullable<WorkerInit['guides']> = { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } };
 
 const content = { type: 'div', props: { id: 'guide-base' }, children: [{ type: 'p', content: 'Hi' }] };
 const step = (id: string, extra: Partial<Guide['steps'][number]> = {}) => ({ id, guideId: 'g', type: 'lightbox' as const, domJson: content, ...extra });

@@ -14,7 +14,7 @@ import {
 import { MESSAGES } from '../../shared/messages';
 import type { LauncherEntry, WorkerInit } from '../../shared/protocol';
 import { createGuideEngine } from '../../worker/createGuideEngine';
-import { createFakeClock, createFakeTransport } from './fakes';
+import { createFakeClock, createFakeTransport, engineInit, PROBED } from './fakes';
 
 /** 2026-11-22 15:30:00.000 UTC. */
 const T = Date.UTC(2026, 10, 22, 15, 30);
@@ -259,18 +259,7 @@ describe('guides §2 Launcher: the launcher-closed flag (8 hours)', () => {
 });
 
 describe('guides §2 Launcher in the worker (guide load)', () => {
-  const init: WorkerInit = {
-    apiKey: 'k',
-    dataHost: 'http://127.0.0.1:9',
-    contentHost: 'http://127.0.0.1:9',
-    agentVersion: 't',
-    identity: { visitorId: 'v', accountId: 'a' },
-    session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
-    metadata: { visitor: {}, account: {}, parentAccount: {} },
-    utm: {},
-    device: 'desktop',
-    guides: { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } },
-  };
+  const init: WorkerInit = engineInit(PROBED);
   async function loadWith(launcher: unknown) {
     const transport = createFakeTransport();
     const domJson = { type: 'div', props: {}, children: [] };

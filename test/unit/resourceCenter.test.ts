@@ -6,7 +6,7 @@ import { MESSAGES } from '../../shared/messages';
 import type { WorkerInit } from '../../shared/protocol';
 import { isAnnouncementInView, resourceCenterCorner, resultsLabel, searchResourceCenter } from '../../shared/resourceCenterPanel';
 import { createGuideEngine } from '../../worker/createGuideEngine';
-import { createFakeClock, createFakeTransport } from './fakes';
+import { createFakeClock, createFakeTransport, engineInit, PROBED } from './fakes';
 
 const T = Date.UTC(2026, 10, 22, 15, 30);
 const URL_ = 'https://app.example/reports';
@@ -166,18 +166,7 @@ describe('guides §2 Resource center search, results count, corners, announcemen
 });
 
 describe('guides §2, §8 Resource center in the guide engine', () => {
-  const init: WorkerInit = {
-    apiKey: 'k',
-    dataHost: 'http://127.0.0.1:9',
-    contentHost: 'http://127.0.0.1:9',
-    agentVersion: 't',
-    identity: { visitorId: 'v', accountId: 'a' },
-    session: { sessionId: 's'.repeat(16), tabId: 't', frameId: 'f', parentTabId: '' },
-    metadata: { visitor: {}, account: {}, parentAccount: {} },
-    utm: {},
-    device: 'desktop',
-    guides: { state: { visitorId: 'v', probe: { ok: true, until: Number.MAX_SAFE_INTEGER } } },
-  };
+  const init: WorkerInit = engineInit(PROBED);
   async function engineWith(guides: Guide[]) {
     const transport = createFakeTransport();
     transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify({ id: '1', guides, lastGuideStepSeen: {} }) });
