@@ -655,7 +655,9 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     if (timer !== null) clearTimeout(timer);
     if (notInSubscription || stopped) return;
     timer = setTimeout(tick, GUIDE_LOOP_IDLE_MS);
-    if (loading || paused) return;
+    // guides §4 Guide loop: skipped while loading, disabled or delayed, and while the tab is in the background
+    // (a step shown there would count as seen by nobody).
+    if (loading || paused || document.visibilityState === 'hidden') return;
     if (location.href === loadedUrl) {
       placeBadges();
       // launchType element: the element may come and go with the page.

@@ -144,6 +144,23 @@ test.describe('guides §5 content hashes', () => {
     await waitForEvents(serverUrl, { apiKey: 'e2e-no-guides', visitorId: visitor, type: 'load' }, (e) => e.length === 1);
   });
 
+  test('the guide loop waits while the tab is in the background: the step shows once the tab is visible again', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('background');
+    // The page starts as a background tab (no visibilitychange is sent: the agent's page-hide path stays out of it).
+    await page.addInitScript(() => {
+      (window as any).__visibility = 'hidden';
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (window as any).__visibility });
+    });
+    await openHostPage('/e2e/banner?background', hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });` }));
+    await agentReady(page);
+    await page.waitForTimeout(1500); // three loop ticks
+    await expect(page.locator('[data-waymark-overlay] .wm-banner')).toHaveCount(0);
+    await page.evaluate(() => ((window as any).__visibility = 'visible'));
+    await expect(page.locator('[data-waymark-overlay] .wm-banner')).toContainText('Scheduled maintenance on Sunday');
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor, type: 'guideSeen' }, (e) => e.length === 1);
+  });
+
   test.describe('tampered', () => {
     test.use({ allowAgentErrors: [/Unable to verify content at /] });
 
