@@ -10,12 +10,16 @@ const BEFORE = `<script>
   window.__hostKeys = Object.keys(window);
   window.__hostPushState = history.pushState;
   window.__hostReplaceState = history.replaceState;
+  window.__hostFetch = window.fetch;
+  window.__hostXhrOpen = XMLHttpRequest.prototype.open;
+  window.__hostXhrSend = XMLHttpRequest.prototype.send;
 </script>`;
 
 test.describe('issue #7 never hurt the host', () => {
   test("one global, history hooks that behave like the browser's, and teardown() that takes everything back; initialize works again", async ({ page, serverUrl, openHostPage }) => {
     const visitor = uniqueId('teardown');
-    const init = `waymark.initialize({ apiKey: 'e2e-host', visitor: { id: '${visitor}' } });`;
+    // promptCapture installs the documented fetch/XHR hooks too, so teardown must take those back as well.
+    const init = `waymark.initialize({ apiKey: 'e2e-host', visitor: { id: '${visitor}' }, promptCapture: [{ agentId: 'bot', url: '/e2e/ai/chat' }] });`;
     await openHostPage('/e2e/teardown', hostPage({ head: BEFORE, init, body: '<button id="b">B</button>' }));
     await agentReady(page);
     const added = await page.evaluate(() => Object.keys(window).filter((k) => !(window as any).__hostKeys.includes(k) && !k.startsWith('__host')));
@@ -31,7 +35,7 @@ test.describe('issue #7 never hurt the host', () => {
         }
       };
       return {
-        hooked: history.pushState !== (window as any).__hostPushState,
+        hooked: history.pushState !== (window as any).__hostPushState && window.fetch !== (window as any).__hostFetch,
         push: outcome(() => history.pushState({ n: 1 }, '', '/e2e/teardown?step=1')),
         replace: outcome(() => history.replaceState(null, '', '/e2e/teardown?step=2')),
         crossOrigin: outcome(() => history.pushState(null, '', 'https://elsewhere.example/')),
@@ -45,10 +49,12 @@ test.describe('issue #7 never hurt the host', () => {
     await waitForEvents(serverUrl, { apiKey: 'e2e-host', visitorId: visitor, type: 'click' }, (e) => e.length === 1);
     const after = await page.evaluate(() => ({
       history: history.pushState === (window as any).__hostPushState && history.replaceState === (window as any).__hostReplaceState,
+      network: window.fetch === (window as any).__hostFetch && XMLHttpRequest.prototype.open === (window as any).__hostXhrOpen &&
+        XMLHttpRequest.prototype.send === (window as any).__hostXhrSend,
       ready: (window as any).waymark.isReady(),
       mode: (window as any).waymark.getWorkerMode(),
     }));
-    expect(after).toEqual({ history: true, ready: false, mode: null });
+    expect(after).toEqual({ history: true, network: true, ready: false, mode: null });
     // Nothing is captured any more.
     await page.click('#b');
     await page.evaluate(() => history.pushState(null, '', '/e2e/teardown?step=3'));

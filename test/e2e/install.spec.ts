@@ -145,6 +145,22 @@ test.describe('issue #7 install from another origin', () => {
     }
     const html_ = 'text/html; charset=utf-8';
 
+    test("the issue's strict CSP (default-src, script-src, style-src and worker-src all 'self') with the agent on the page's origin: a dedicated worker, events, a guide", async ({ page, serverUrl }) => {
+      const visitor = uniqueId('strict-self');
+      const csp = "default-src 'self'; script-src 'self'; style-src 'self'; worker-src 'self'";
+      const init = `waymark.initialize({ apiKey: 'e2e-install', visitor: { id: '${visitor}' } });`;
+      await page.route(`${serverUrl}/e2e-static/snippet.js`, (route) => route.fulfill({ contentType: js, body: SNIPPET_JS.replace("waymark.initialize({ apiKey: 'YOUR_API_KEY' });", init) }));
+      const html = `<!doctype html><html><head><meta charset="utf-8"><title>strict</title><script src="/e2e-static/snippet.js"></script></head>
+<body>${'<p>Host content</p>'.repeat(8)}<button id="b">B</button></body></html>`;
+      await openWithHeaders(page, serverUrl, '/e2e/banner', html, { 'content-security-policy': csp });
+      await agentReady(page);
+      await expect.poll(() => page.evaluate(() => (window as any).waymark.getWorkerMode())).toBe('worker');
+      await expect(page.locator('[data-waymark-overlay] .wm-banner')).toContainText('Scheduled maintenance on Sunday');
+      await page.click('#b');
+      await page.evaluate(() => (window as any).waymark.flushNow());
+      await waitForEvents(serverUrl, { apiKey: 'e2e-install', visitorId: visitor }, (e) => e.some((x) => x.type === 'click') && e.some((x) => x.type === 'guideSeen'));
+    });
+
     test("a nonce CSP with 'strict-dynamic' (no unsafe-inline, no unsafe-eval, style-src 'self'): events flow and a guide renders", async ({ page, serverUrl }) => {
       const visitor = uniqueId('nonce');
       const csp = "default-src 'self'; script-src 'nonce-r4nd0m' 'strict-dynamic'; style-src 'self'; worker-src 'self'; connect-src 'self'; img-src 'self'";
