@@ -512,6 +512,8 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
   let launcherRemoved = false;
   /** Whether the panel opened by itself (onboarding under way) is decided once per page. */
   let launcherDecided = false;
+  /** The panel is to open by itself at the first tick with no step to show (setLauncher). */
+  let launcherAutoOpen = false;
   let launcherAnchor: Element | null = null;
 
   /** A critical error: logged, and sent to the error log as critical (guides §8 Launcher). */
@@ -530,7 +532,9 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     launcher = result.launcher && (result.launcher.iframe || window.top === window) ? result.launcher : null;
     if (launcher && !launcherDecided) {
       launcherDecided = true;
-      launcherOpen = shouldAutoOpenLauncher(launcher, readStorage(launcher.closedFlagKey), Date.now());
+      // Opened by the loop once no step is showing or about to show: a tutorial's panel never lands on
+      // top of a welcome lightbox.
+      launcherAutoOpen = shouldAutoOpenLauncher(launcher, readStorage(launcher.closedFlagKey), Date.now());
     }
     drawLauncher();
   }
@@ -558,6 +562,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       log('warn', 'there is no launcher on this page');
       return;
     }
+    launcherAutoOpen = false; // the visitor or the host decided
     if (open === launcherOpen) return;
     launcherOpen = open;
     try {
@@ -715,6 +720,11 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       return;
     }
     resumeAt = 0;
+    if (launcherAutoOpen && launcher && !launcherRemoved) {
+      launcherAutoOpen = false;
+      launcherOpen = true;
+      drawLauncher();
+    }
   }
 
   /** Shows a loaded guide by id (API, permalink, activation), whatever its auto rules say. */

@@ -224,6 +224,19 @@ test.describe('guides §2 Launcher (guide center)', () => {
     await expect(page.locator(badge)).toHaveCount(0);
   });
 
+  test('a tutorial under way opens the panel only once no step is showing: after the welcome lightbox is closed', async ({ page, openHostPage }) => {
+    const apiKey = launcherFor({ enabled: true, data: { onboarding: true } });
+    // test/e2e/guides/e2e-launcher-welcome.json: an auto lightbox on /e2e/launcher?welcome only.
+    await openHostPage('/e2e/launcher?welcome', launcherPage(apiKey, uniqueId('launcher-welcome')));
+    const lightbox = page.locator('[data-waymark-overlay] .wm-lightbox');
+    await expect(lightbox).toContainText('Welcome first');
+    await page.waitForTimeout(1200); // two loop ticks
+    await expect(page.locator(panel)).toHaveCount(0);
+    await expect(page.locator(badge)).toBeVisible();
+    await lightbox.getByRole('button', { name: 'close' }).click();
+    await expect(page.locator(panel)).toBeVisible();
+  });
+
   test('a page where no guide of the launcher is eligible shows no launcher', async ({ page, openHostPage }) => {
     const apiKey = launcherFor({ enabled: true, data: { onboarding: true } });
     await openHostPage('/e2e/launcher-elsewhere', launcherPage(apiKey, uniqueId('launcher-empty')));
