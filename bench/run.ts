@@ -536,7 +536,9 @@ function buildReport(
     {
       name: 'added time per click, large mutating page / ~300-element page (flat capture cost)',
       target: `<= ${CONFIG.targets.largePageRatio}x`,
-      value: `${largeRatio.toFixed(2)}x (${large.metrics.TaskDuration.addedUsPerClick.median.toFixed(2)} µs)`,
+      // ScriptDuration beside it: the agent's own code per click, apart from the browser's work around it.
+      value: `${largeRatio.toFixed(2)}x (${large.metrics.TaskDuration.addedUsPerClick.median.toFixed(2)} µs; script ` +
+        `${large.metrics.ScriptDuration.addedUsPerClick.median.toFixed(1)} vs ${metrics.ScriptDuration.addedUsPerClick.median.toFixed(1)} µs)`,
       pass: largeRatio <= CONFIG.targets.largePageRatio && large.delivery.stored === large.delivery.fired,
     },
     {
