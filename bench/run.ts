@@ -496,7 +496,10 @@ function buildReport(
   };
   const pipelines = pipelineRuns.map((run) => ({ ...run, summary: summarizePipeline(run) }));
   const large = { samples: largeSamples, ...summarizeScenario(largeSamples, CONFIG.large.runs, CONFIG.schedule.clicks) };
-  const largeRatio = large.metrics.TaskDuration.addedUsPerClick.median / metrics.TaskDuration.addedUsPerClick.median;
+  // The agent's script time per click, not TaskDuration: on the large page the page's own mutation work
+  // (~250 µs of task time per click's share of the window) varies by more than the agent's whole cost between
+  // two runs of the same page, so its TaskDuration difference is mostly that noise (bench/README.md).
+  const largeRatio = large.metrics.ScriptDuration.addedUsPerClick.median / metrics.ScriptDuration.addedUsPerClick.median;
 
   const shim = bundles.find((b) => b.file.endsWith('/waymark.js'));
   const added = metrics.TaskDuration.addedUsPerClick.median;
@@ -534,11 +537,10 @@ function buildReport(
       pass: lt.addedByAgent <= CONFIG.targets.longTasksAddedByAgent,
     },
     {
-      name: 'added time per click, large mutating page / ~300-element page (flat capture cost)',
+      name: 'added script time per click, large mutating page / ~300-element page (flat capture cost)',
       target: `<= ${CONFIG.targets.largePageRatio}x`,
-      // ScriptDuration beside it: the agent's own code per click, apart from the browser's work around it.
-      value: `${largeRatio.toFixed(2)}x (${large.metrics.TaskDuration.addedUsPerClick.median.toFixed(2)} µs; script ` +
-        `${large.metrics.ScriptDuration.addedUsPerClick.median.toFixed(1)} vs ${metrics.ScriptDuration.addedUsPerClick.median.toFixed(1)} µs)`,
+      value: `${largeRatio.toFixed(2)}x (${large.metrics.ScriptDuration.addedUsPerClick.median.toFixed(1)} vs ` +
+        `${metrics.ScriptDuration.addedUsPerClick.median.toFixed(1)} µs; TaskDuration ${large.metrics.TaskDuration.addedUsPerClick.median.toFixed(1)} µs)`,
       pass: largeRatio <= CONFIG.targets.largePageRatio && large.delivery.stored === large.delivery.fired,
     },
     {
