@@ -2,10 +2,13 @@
  * A guide's badge (guides §2 Badges): a small button placed on its target element, top-left, top-right,
  * over it, or beside it (inline, inline-left, inline-right), following it on scroll and resize
  * (floating-ui's autoUpdate). With showOnHover it appears only while the pointer is over the target.
+ * Its face is building blocks (attributes.badge.content), an image, or a "?" mark; the blocks' own actions do
+ * nothing here: a click anywhere on the badge opens the guide.
  */
 import { autoUpdate, computePosition, offset, type Placement } from '@floating-ui/dom';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { BadgePosition, BadgeToShow } from '../shared/protocol';
+import { renderBlocks } from './renderBlocks';
 
 export interface BadgeProps {
   badge: BadgeToShow;
@@ -63,15 +66,16 @@ export function Badge({ badge, target, onOpen }: BadgeProps): ReactNode {
     <button
       ref={el}
       type="button"
-      className="wm-badge"
       aria-label={`Open guide: ${badge.label}`}
       data-guide-id={badge.guideId}
-      style={{ width: SIZE, height: SIZE, visibility: visible ? 'visible' : 'hidden' }}
+      className={badge.content ? 'wm-badge wm-badge-blocks' : 'wm-badge'}
+      // Building blocks size the badge themselves; the mark and the image are 22 px.
+      style={{ ...(badge.content ? {} : { width: SIZE, height: SIZE }), visibility: visible ? 'visible' : 'hidden' }}
       onMouseEnter={() => badge.showOnHover && setHovered(true)}
       onMouseLeave={() => badge.showOnHover && setHovered(false)}
       onClick={() => onOpen(badge.guideId)}
     >
-      {badge.imageUrl ? <img src={badge.imageUrl} alt="" width={SIZE} height={SIZE} /> : '?'}
+      {badge.content ? renderBlocks(badge.content, { onAction: () => undefined }) : badge.imageUrl ? <img src={badge.imageUrl} alt="" width={SIZE} height={SIZE} /> : '?'}
     </button>
   );
 }

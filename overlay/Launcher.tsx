@@ -8,9 +8,11 @@
 import { autoUpdate, computePosition, flip, offset, shift } from '@floating-ui/dom';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { LAUNCHER_SEARCH_PLACEHOLDER, LAUNCHER_STOP_TUTORIAL } from '../shared/constants';
-import { filterLauncherGuides, launcherPanelSize, needsStopTutorialConfirm } from '../shared/launcherPanel';
-import type { LauncherToShow } from '../shared/protocol';
+import { filterLauncherGuides, isWhatsNewSeenDue, launcherPanelSize, needsStopTutorialConfirm } from '../shared/launcherPanel';
+import type { LauncherToShow, WhatsNewEntry } from '../shared/protocol';
+import { isAnnouncementInView } from '../shared/resourceCenterPanel';
 import type { LauncherHandlers } from './api';
+import { renderBlocks } from './renderBlocks';
 
 export interface LauncherProps {
   launcher: LauncherToShow;
@@ -124,6 +126,7 @@ export function Launcher({ launcher, open, anchor, handlers }: LauncherProps): R
               onChange={(event) => setSearch(event.target.value)}
             />
           )}
+          <div className="wm-launcher-body">
           <ul className="wm-list">
             {list.map((g) => (
               <li key={g.guideId}>
@@ -135,6 +138,8 @@ export function Launcher({ launcher, open, anchor, handlers }: LauncherProps): R
             ))}
             {!list.length && <li style={{ padding: 8 }}>No guides found</li>}
           </ul>
+          {launcher.whatsnew?.length ? <WhatsNewFeed items={launcher.whatsnew} onSeen={handlers.onWhatsNewSeen} onOpenGuide={handlers.onOpenGuide} /> : null}
+          </div>
           {!launcher.hideCredits && <div className="wm-footer">Powered by Waymark</div>}
           {confirming && (
             <div className="wm-confirm" role="alertdialog" aria-label={LAUNCHER_STOP_TUTORIAL}>
@@ -152,3 +157,64 @@ export function Launcher({ launcher, open, anchor, handlers }: LauncherProps): R
     </>
   );
 }
+
+/**
+ * guides §2 What's-new feed: the items in the panel's scrolling body. An item becomes active once its top third
+ * is scrolled into view (the resource center's rule, isAnnouncementInView) and is seen after it has stayed
+ * active for the seen delay (guides §9, 1000 ms); scrolled away before that, it starts again.
+ */
+function WhatsNewFeed({ items, onSeen, onOpenGuide }: { items: WhatsNewEntry[]; onSeen(guideId: string, stepId: string): void; onOpenGuide(guideId: string): void }): ReactNode {
+  const feed = useRef<HTMLElement>(null);
+  const activeSince = useRef(new Map<string, number>());
+  const reported = useRef(new Set<string>());
+  useEffect(() => {
+    const timer = setInterval(() => {
+      const body = feed.current?.closest('.wm-launcher-body');
+      if (!body) return;
+      const view = body.getBoundingClientRect();
+      const now = Date.now();
+      for (const el of Array.from(feed.current!.querySelectorAll<HTMLElement>('[data-unseen]'))) {
+        const key = `${el.dataset.guideId}/${el.dataset.stepId}`;
+        if (reported.current.has(key)) continue;
+        if (!isAnnouncementInView(el.getBoundingClientRect(), view)) {
+          activeSince.current.delete(key);
+          continue;
+        }
+        if (!activeSince.current.has(key)) activeSince.current.set(key, now);
+        if (!isWhatsNewSeenDue(activeSince.current.get(key) ?? null, now)) continue;
+        reported.current.add(key);
+        onSeen(el.dataset.guideId!, el.dataset.stepId!);
+      }
+    }, WHATSNEW_CHECK_MS);
+    return () => clearInterval(timer);
+  }, [items, onSeen]);
+  return (
+    <section ref={feed} className="wm-whatsnew" aria-label="What's new">
+      <h3>What's new</h3>
+      {items.map((item) => (
+        <article
+          key={`${item.guideId}/${item.stepId}`}
+          className="wm-whatsnew-item"
+          data-guide-id={item.guideId}
+          data-step-id={item.stepId}
+          data-unseen={item.seen ? undefined : ''}
+          aria-label={item.seen ? `${item.name} (seen)` : item.name}
+        >
+          {/* As in the resource center, only actions that lead elsewhere (a guide, a link) mean something here. */}
+          {renderBlocks(item.content, {
+            onAction: (actions) => {
+              for (const a of actions) {
+                const p = String(a.parameters?.[0] ?? '');
+                if (a.action === 'showGuide' && p) onOpenGuide(p);
+                if (a.action === 'openLink' && /^https?:/i.test(p)) window.open(p, '_blank', 'noopener');
+              }
+            },
+          })}
+        </article>
+      ))}
+    </section>
+  );
+}
+
+/** How often the feed looks at what is in view (ours): "seen" lands within 200 ms after the seen delay. */
+const WHATSNEW_CHECK_MS = 200;

@@ -30,6 +30,8 @@ export interface LauncherHandlers {
   onOpenGuide(guideId: string): void;
   /** The badge image did not load (the badge falls back to its mark). */
   onBadgeImageError(): void;
+  /** guides §2, §9 a what's-new item has been active (top third in view) for the seen delay: it is seen. */
+  onWhatsNewSeen(guideId: string, stepId: string): void;
   /** Rendering the launcher threw: it is taken off the page. */
   onError(error: unknown): void;
 }

@@ -43,6 +43,7 @@ export const OVERLAY_CSS = `
 }
 .wm-badge:focus-visible { outline: 3px solid #91a7ff; outline-offset: 2px; }
 .wm-badge img { display: block; width: 100%; height: 100%; object-fit: cover; }
+.wm-badge-blocks { min-width: 22px; min-height: 22px; padding: 2px 8px; border-radius: 11px; white-space: nowrap; }
 .wm-thanks { margin: 8px 0 4px; margin-inline-end: 32px; font-weight: 600; color: #111827; }
 .wm-close {
   position: absolute; top: 8px; right: 8px; width: 28px; height: 28px; border: 0; border-radius: 6px;
@@ -73,6 +74,12 @@ export const OVERLAY_CSS = `
 .wm-progress span { display: block; height: 100%; background: #3b5bdb; }
 .wm-launcher input.wm-search:not([type=radio]) { width: auto; height: 31px; margin: 4px 16px; }
 .wm-list { flex: 1; overflow: auto; margin: 0; padding: 4px 8px; list-style: none; }
+.wm-launcher-body { flex: 1; min-height: 0; overflow: auto; }
+.wm-launcher-body > .wm-list { overflow: visible; }
+.wm-whatsnew h3 { margin: 8px 16px 4px; font-size: 13px; }
+.wm-whatsnew-item { margin: 0 8px; padding: 10px 8px; border-bottom: 1px solid #e9ecef; }
+.wm-whatsnew-item[data-unseen] { border-inline-start: 3px solid #3b5bdb; }
+.wm-whatsnew-item:not([data-unseen]) { opacity: 0.75; }
 .wm-step button.wm-item, .wm-step button.wm-secondary { width: 100%; margin: 0; padding: 8px; text-align: left; font-weight: 400; color: inherit; background: none; }
 .wm-step button.wm-item:hover, .wm-step button.wm-secondary:hover { background: #f1f3f5; }
 .wm-launcher .wm-footer { flex: none; height: 40px; margin: 0; align-items: center; justify-content: center; border-top: 1px solid #e9ecef; }

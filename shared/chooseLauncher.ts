@@ -15,11 +15,12 @@ import { controlGroupRule, timeboxRule, type ScheduleRule, type ScheduleRuleCont
 import type { Guide, GuideLoadResponse } from './guides';
 import type { LauncherPosition, LauncherToShow } from './protocol';
 import { deviceRule, evaluateRules, launchMethods, pageIdNeedsRuleRule, pageRule, type RuleResult } from './selectAutoSteps';
+import { whatsNewItems, type WhatsNewItem } from './launcherPanel';
 
 export const LAUNCHER_POSITIONS: readonly LauncherPosition[] = ['bottom-right', 'bottom-left', 'top-left', 'top-right'];
 
 /** The launcher settings read from a valid config; `launcherBadgeUrl` is still unchecked (the worker checks its origin). */
-export type LauncherSettings = Omit<LauncherToShow, 'guides' | 'onboarding' | 'whatsnewUnseen' | 'closedFlagKey' | 'badgeImageUrl'> & {
+export type LauncherSettings = Omit<LauncherToShow, 'guides' | 'onboarding' | 'whatsnewUnseen' | 'whatsnew' | 'closedFlagKey' | 'badgeImageUrl'> & {
   launcherBadgeUrl?: string;
   whatsnew: boolean;
   onboarding: boolean;
@@ -137,6 +138,8 @@ export interface LauncherChoiceOptions {
 export interface LauncherChoice {
   /** The launcher to show here (its badge URL unchecked, no storage key yet), or null. */
   launcher: (Omit<LauncherToShow, 'closedFlagKey'> & { launcherBadgeUrl?: string }) | null;
+  /** guides §2 What's-new feed items (content not resolved yet: the worker's I/O), when `data.whatsnew`. */
+  whatsnewItems?: WhatsNewItem[];
   /** A config that cannot initialize, with why. */
   problem?: string;
   /** Why the launcher or a guide is not shown: the debugger's view. */
@@ -179,6 +182,7 @@ export function chooseLauncher(response: GuideLoadResponse, options: LauncherCho
       ...(percent !== null ? { onboarding: { percent } } : {}),
       ...(whatsnew && news.steps ? { whatsnewUnseen: news.unseen } : {}),
     },
+    ...(whatsnew && news.steps ? { whatsnewItems: whatsNewItems(listed) } : {}),
     skipped,
   };
 }

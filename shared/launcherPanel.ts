@@ -2,7 +2,7 @@
  * The launcher's (guide center, guides §2) decisions made on the page, as pure functions: the panel's size,
  * what the search box keeps, and the launcher-closed flag (stored for 8 hours, per api key and visitor).
  */
-import { LAUNCHER_CLOSED_MS, LAUNCHER_DEFAULTS } from './constants';
+import { LAUNCHER_CLOSED_MS, LAUNCHER_DEFAULTS, WHATSNEW_SEEN_DELAY_MS } from './constants';
 import type { LauncherEntry, LauncherToShow } from './protocol';
 
 /**
@@ -54,4 +54,34 @@ export function shouldAutoOpenLauncher(launcher: Pick<LauncherToShow, 'onboardin
 /** guides §2 onboarding close: closing asks 'Are you sure you want to stop this tutorial?' while one is under way. */
 export function needsStopTutorialConfirm(launcher: Pick<LauncherToShow, 'onboarding'>): boolean {
   return launcher.onboarding !== undefined && launcher.onboarding.percent < 100;
+}
+
+/** One what's-new item of the launcher's feed (guides §2): a whatsnew step of a listed guide. */
+export interface WhatsNewItem {
+  guideId: string;
+  stepId: string;
+  /** The guide's name, the item's heading. */
+  name: string;
+  /** Already shown (seenState other than none): drawn as seen, never counted as unseen. */
+  seen: boolean;
+}
+
+/**
+ * guides §2 "What's-new item: rendered inside the launcher": the whatsnew steps of the guides the launcher
+ * lists, in listing order. Their content is resolved by the worker like any step's; this is the list only.
+ */
+export function whatsNewItems(guides: ReadonlyArray<{ id: string; name?: string; steps: ReadonlyArray<{ id: string; type: string; seenState?: string }> }>): WhatsNewItem[] {
+  return guides.flatMap((g) =>
+    g.steps
+      .filter((s) => s.type === 'whatsnew')
+      .map((s) => ({ guideId: g.id, stepId: s.id, name: g.name ?? g.id, seen: !!s.seenState && s.seenState !== 'none' })),
+  );
+}
+
+/**
+ * guides §2, §9 What's-new seen delay: an item active (top third in view, see isAnnouncementInView) since
+ * `activeSince` is seen once WHATSNEW_SEEN_DELAY_MS have passed; null activeSince (not in view) is never due.
+ */
+export function isWhatsNewSeenDue(activeSince: number | null, now: number): boolean {
+  return activeSince !== null && now - activeSince >= WHATSNEW_SEEN_DELAY_MS;
 }

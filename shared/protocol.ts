@@ -190,6 +190,11 @@ export interface BadgeToShow {
   position: BadgePosition;
   /** An image from an allowed origin; a default "?" mark otherwise. */
   imageUrl?: string;
+  /**
+   * guides §2 "Badges (image or building-block)": `attributes.badge.content`, a building-block tree checked
+   * like step content (checkBuildingBlocks); drawn as the badge in place of the image or the "?" mark.
+   */
+  content?: DomNode;
   /** Shown only while the pointer is over the target. */
   showOnHover: boolean;
 }
@@ -234,8 +239,24 @@ export interface LauncherToShow {
   onboarding?: { percent: number };
   /** guides §2 what's-new unseen count, when `data.whatsnew` and listed guides have whatsnew steps. */
   whatsnewUnseen?: number;
+  /**
+   * guides §2 What's-new feed, when `data.whatsnew`: the whatsnew steps of the listed guides, with their
+   * content resolved and verified by the worker like any step's (an item whose content fails is left off).
+   */
+  whatsnew?: WhatsNewEntry[];
   /** Local storage key of the launcher-closed flag, per api key and visitor (analytics §9 storage keys). */
   closedFlagKey: string;
+}
+
+/** One what's-new item of the launcher's feed (guides §2). */
+export interface WhatsNewEntry {
+  guideId: string;
+  stepId: string;
+  name: string;
+  /** Already shown: drawn as seen, not counted. */
+  seen: boolean;
+  /** The step's building blocks. */
+  content: DomNode;
 }
 
 /** guides §2 Resource center module kinds (the values of attributes.resourceCenter.moduleId are ours). */

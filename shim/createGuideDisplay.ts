@@ -582,6 +582,13 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       drawLauncher();
       void showGuide(guideId, undefined, 'launcher');
     },
+    async onWhatsNewSeen(guideId, stepId) {
+      // guides §2 a what's-new item active for the seen delay is seen: a guideSeen (reason launcher), and the
+      // unseen count goes down.
+      const result = await bridge.call((w) => w.stepAction({ guideId, stepId, action: 'seen', reason: 'launcher', url: location.href }));
+      if (!result.ok) log('warn', result.error.message);
+      await refreshLauncher();
+    },
     onBadgeImageError() {
       log('warn', `launcher badge image did not load: ${launcher?.badgeImageUrl ?? ''}`);
       critical(MESSAGES.launcherBadgeImageFailed);

@@ -10,7 +10,7 @@ import { requestGuideList } from './requestGuideList';
 import { beaconUrl } from '../shared/beaconUrl';
 import { ERROR_CODES, fail, ok, type Outcome } from '../shared/errors';
 import type { GuideEventProps, GuideEventType, WireGuideEvent } from '../shared/events';
-import type { Guide, GuideLoadResponse, GuideStep } from '../shared/guides';
+import type { DomNode, Guide, GuideLoadResponse, GuideStep } from '../shared/guides';
 import { encodeJzb } from '../shared/jzb';
 import { MESSAGES } from '../shared/messages';
 import type { BadgePosition, BadgeToShow, GuideDiagnostics, LauncherToShow, ResourceCenterModule, ResourceCenterToShow, GuideLoadResult, GuideState, LogLevel, SeenReason, StepAction, StepToShow, WorkerInit } from '../shared/protocol';
@@ -92,7 +92,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
 
   /** A guide's badge (guides §2): attributes.badge {position, imageUrl, showOnHover, isOnlyShowOnce, elementPathRule}. */
   function badgeOf(guide: Guide): BadgeToShow[] {
-    const badge = (guide.attributes?.badge ?? {}) as { position?: unknown; imageUrl?: unknown; showOnHover?: unknown; isOnlyShowOnce?: unknown; elementPathRule?: unknown };
+    const badge = (guide.attributes?.badge ?? {}) as { position?: unknown; imageUrl?: unknown; content?: unknown; showOnHover?: unknown; isOnlyShowOnce?: unknown; elementPathRule?: unknown };
     if (badge.isOnlyShowOnce === true && guide.steps.some((s) => s.seenState && s.seenState !== 'none')) return [];
     const selector = typeof badge.elementPathRule === 'string' && badge.elementPathRule ? badge.elementPathRule : guide.steps[0]?.elementPathRule;
     if (!selector) {
@@ -106,7 +106,15 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       if (checked.ok) imageUrl = checked.href;
       else log('warn', `guide ${guide.id} badge image: ${checked.message}`);
     }
-    return [{ guideId: guide.id, label: guide.name ?? guide.id, selector, position, showOnHover: badge.showOnHover === true, ...(imageUrl ? { imageUrl } : {}) }];
+    // guides §2 a building-block badge: attributes.badge.content (ours), checked like any step's blocks; a tree
+    // that fails the check falls back to the image or the mark, logged.
+    let content: DomNode | undefined;
+    if (badge.content !== undefined) {
+      const checked = checkBuildingBlocks(badge.content, guide.id, 'badge');
+      if (checked.ok) content = checked.content;
+      else log('warn', `guide ${guide.id} badge content: ${checked.message}`);
+    }
+    return [{ guideId: guide.id, label: guide.name ?? guide.id, selector, position, showOnHover: badge.showOnHover === true, ...(imageUrl ? { imageUrl } : {}), ...(content ? { content } : {}) }];
   }
 
   /** The last load response's global guide CSS (guideCssUrl), put before every step's own. */
@@ -379,7 +387,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
    * guides §2 Launcher of the last load, judged on the guides as they are now (a step advanced since the load
    * moves the onboarding progress on). `logged`: log the guides left off and a refused badge image.
    */
-  function launcherOf(logged: boolean): { launcher?: LauncherToShow; launcherError?: string } {
+  async function launcherOf(logged: boolean): Promise<{ launcher?: LauncherToShow; launcherError?: string }> {
     if (!launcherSource) return {};
     const choice = chooseLauncher({ ...launcherSource.response, guides }, { url: launcherSource.url, device: config.device, now: ports.clock.now() });
     if (logged) for (const s of choice.skipped) log('debug', `guide ${s.guideId} not in the launcher: ${s.reason}`);
@@ -390,6 +398,17 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       const checked = checkAsset(launcherBadgeUrl);
       if (checked.ok) launcher.badgeImageUrl = checked.href;
       else if (logged) log('warn', `launcher badge image: ${checked.message}`);
+    }
+    // guides §2 What's-new feed: each item's content resolved and verified like any step's; one that fails is
+    // left off (and logged), the rest still show.
+    if (choice.whatsnewItems) {
+      launcher.whatsnew = [];
+      for (const item of choice.whatsnewItems) {
+        const found = find(item.guideId, item.stepId);
+        const resolved = found ? await resolveStep(found.guide, found.step, 'launcher') : null;
+        if (resolved?.ok) launcher.whatsnew.push({ ...item, content: resolved.value.content });
+        else if (logged) log('warn', `what's-new item ${item.guideId}/${item.stepId} left off: ${resolved ? resolved.error.message : 'no such step'}`);
+      }
     }
     return { launcher };
   }
@@ -584,7 +603,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       for (const problem of properties.problems) log('warn', `guide.json features: ${problem}`);
       // guides §2 Launcher: its config judged for this page; a bad one is reported by the shim (critical).
       launcherSource = { response, url };
-      const { launcher, launcherError } = launcherOf(true);
+      const { launcher, launcherError } = await launcherOf(true);
       const resourceCenter = await resourceCenterOf(true);
       return ok({
         candidates,
@@ -693,7 +712,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     },
 
     async launcherView() {
-      return launcherOf(false).launcher ?? null;
+      return (await launcherOf(false)).launcher ?? null;
     },
 
     async resourceCenterView() {

@@ -42,6 +42,7 @@ describe('demo guides (server/demo/guides), checked with the agent\'s own rules'
       'settings-tour',
       'welcome',
       'whats-new-exports',
+      'whats-new-schedules',
     ]);
     for (const guide of response.guides) {
       for (const step of guide.steps) expect(checkStepContent(step.domJson), step.id).toBeNull();
@@ -72,8 +73,9 @@ describe('demo guides (server/demo/guides), checked with the agent\'s own rules'
     const response = await load('visitor-launcher', 'http://127.0.0.1:8080/reports');
     const choice = chooseLauncher(response, { url: 'http://127.0.0.1:8080/reports', device: 'desktop', now: Date.now() });
     expect(choice.problem).toBeUndefined();
-    expect(choice.launcher).toMatchObject({ launchType: 'badge', position: 'bottom-right', enableSearch: true, onboarding: { percent: 0 }, whatsnewUnseen: 1 });
-    expect(choice.launcher?.guides.map((g) => g.guideId)).toEqual(['getting-started', 'whats-new-exports']);
+    expect(choice.launcher).toMatchObject({ launchType: 'badge', position: 'bottom-right', enableSearch: true, onboarding: { percent: 0 }, whatsnewUnseen: 2 });
+    expect(choice.launcher?.guides.map((g) => g.guideId)).toEqual(['getting-started', 'whats-new-exports', 'whats-new-schedules']);
+    expect(choice.whatsnewItems?.map((i) => i.stepId)).toEqual(['whats-new-exports-1', 'whats-new-schedules-1']);
   });
 
   it('have a resource center (rc-*.json) at bottom-left with a guide list, onboarding and announcements on every demo page', async () => {
