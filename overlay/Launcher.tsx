@@ -12,6 +12,7 @@ import { filterLauncherGuides, isWhatsNewSeenDue, launcherPanelSize, needsStopTu
 import type { LauncherToShow, WhatsNewEntry } from '../shared/protocol';
 import { isAnnouncementInView } from '../shared/resourceCenterPanel';
 import type { LauncherHandlers } from './api';
+import { GuideItem } from './GuideItem';
 import { renderBlocks } from './renderBlocks';
 
 export interface LauncherProps {
@@ -129,12 +130,7 @@ export function Launcher({ launcher, open, anchor, handlers }: LauncherProps): R
           <div className="wm-launcher-body">
           <ul className="wm-list">
             {list.map((g) => (
-              <li key={g.guideId}>
-                <button type="button" className="wm-item" data-guide-id={g.guideId} onClick={() => handlers.onOpenGuide(g.guideId)}>
-                  {g.name}
-                  {g.complete ? ' \u2713' : ''}
-                </button>
-              </li>
+              <GuideItem key={g.guideId} guideId={g.guideId} name={g.name} complete={g.complete} onOpen={handlers.onOpenGuide} />
             ))}
             {!list.length && <li style={{ padding: 8 }}>No guides found</li>}
           </ul>

@@ -13,6 +13,7 @@ import type { ResourceCenterItem, ResourceCenterModule, ResourceCenterToShow } f
 import { isAnnouncementInView, resourceCenterCorner, resultsLabel, searchResourceCenter } from '../shared/resourceCenterPanel';
 import type { ResourceCenterHandlers, ResourceCenterState } from './api';
 import { hasIntegration, openIntegration } from './openIntegration';
+import { GuideItem } from './GuideItem';
 import { renderBlocks } from './renderBlocks';
 
 export interface ResourceCenterProps {
@@ -228,12 +229,7 @@ function Items({ items, announcements, handlers, onAction }: { items: ResourceCe
             {renderBlocks(item.content, { onAction: (a) => onAction?.(a) })}
           </li>
         ) : (
-          <li key={item.guideId}>
-            <button type="button" className="wm-item" data-guide-id={item.guideId} onClick={() => handlers.onOpenGuide(item.guideId)}>
-              {item.name}
-              {item.complete ? ' \u2713' : ''}
-            </button>
-          </li>
+          <GuideItem key={item.guideId} guideId={item.guideId} name={item.name} complete={item.complete} onOpen={handlers.onOpenGuide} />
         ),
       )}
     </ul>

@@ -145,6 +145,16 @@ test.describe('issue #7 install from another origin', () => {
     }
     const html_ = 'text/html; charset=utf-8';
 
+    /** The agent runs in its worker, the banner guide of /e2e/banner shows, and a click and the guideSeen are stored. */
+    async function expectWorkerModeEventsAndBanner(page: Page, serverUrl: string, visitor: string): Promise<void> {
+      await agentReady(page);
+      await expect.poll(() => page.evaluate(() => (window as any).waymark.getWorkerMode())).toBe('worker');
+      await expect(page.locator('[data-waymark-overlay] .wm-banner')).toContainText('Scheduled maintenance on Sunday');
+      await page.click('#b');
+      await page.evaluate(() => (window as any).waymark.flushNow());
+      await waitForEvents(serverUrl, { apiKey: 'e2e-install', visitorId: visitor }, (e) => e.some((x) => x.type === 'click') && e.some((x) => x.type === 'guideSeen'));
+    }
+
     test("the issue's strict CSP (default-src, script-src, style-src and worker-src all 'self') with the agent on the page's origin: a dedicated worker, events, a guide", async ({ page, serverUrl }) => {
       const visitor = uniqueId('strict-self');
       const csp = "default-src 'self'; script-src 'self'; style-src 'self'; worker-src 'self'";
@@ -153,12 +163,7 @@ test.describe('issue #7 install from another origin', () => {
       const html = `<!doctype html><html><head><meta charset="utf-8"><title>strict</title><script src="/e2e-static/snippet.js"></script></head>
 <body>${'<p>Host content</p>'.repeat(8)}<button id="b">B</button></body></html>`;
       await openWithHeaders(page, serverUrl, '/e2e/banner', html, { 'content-security-policy': csp });
-      await agentReady(page);
-      await expect.poll(() => page.evaluate(() => (window as any).waymark.getWorkerMode())).toBe('worker');
-      await expect(page.locator('[data-waymark-overlay] .wm-banner')).toContainText('Scheduled maintenance on Sunday');
-      await page.click('#b');
-      await page.evaluate(() => (window as any).waymark.flushNow());
-      await waitForEvents(serverUrl, { apiKey: 'e2e-install', visitorId: visitor }, (e) => e.some((x) => x.type === 'click') && e.some((x) => x.type === 'guideSeen'));
+      await expectWorkerModeEventsAndBanner(page, serverUrl, visitor);
     });
 
     test("a nonce CSP with 'strict-dynamic' (no unsafe-inline, no unsafe-eval, style-src 'self'): events flow and a guide renders", async ({ page, serverUrl }) => {
@@ -169,12 +174,7 @@ test.describe('issue #7 install from another origin', () => {
         body: `${'<p>Host content</p>'.repeat(8)}<button id="b">B</button>`,
       }).replace('<script>', '<script nonce="r4nd0m">');
       await openWithHeaders(page, serverUrl, '/e2e/banner', html, { 'content-security-policy': csp });
-      await agentReady(page);
-      await expect.poll(() => page.evaluate(() => (window as any).waymark.getWorkerMode())).toBe('worker');
-      await expect(page.locator('[data-waymark-overlay] .wm-banner')).toContainText('Scheduled maintenance on Sunday');
-      await page.click('#b');
-      await page.evaluate(() => (window as any).waymark.flushNow());
-      await waitForEvents(serverUrl, { apiKey: 'e2e-install', visitorId: visitor }, (e) => e.some((x) => x.type === 'click') && e.some((x) => x.type === 'guideSeen'));
+      await expectWorkerModeEventsAndBanner(page, serverUrl, visitor);
     });
 
     // The test's own refused assignment at the end is logged by the browser; until then there must be none.
