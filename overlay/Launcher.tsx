@@ -9,6 +9,7 @@ import { autoUpdate, computePosition, flip, offset, shift } from '@floating-ui/d
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { LAUNCHER_SEARCH_PLACEHOLDER, LAUNCHER_STOP_TUTORIAL } from '../shared/constants';
 import { filterLauncherGuides, isWhatsNewSeenDue, launcherPanelSize, needsStopTutorialConfirm } from '../shared/launcherPanel';
+import type { GuideAction } from '../shared/guides';
 import type { LauncherToShow, WhatsNewEntry } from '../shared/protocol';
 import { isAnnouncementInView } from '../shared/resourceCenterPanel';
 import type { LauncherHandlers } from './api';
@@ -128,6 +129,7 @@ export function Launcher({ launcher, open, anchor, handlers }: LauncherProps): R
             />
           )}
           <div className="wm-launcher-body">
+          {launcher.content && <div className="wm-launcher-custom">{renderBlocks(launcher.content, { onAction: actionsElsewhere(handlers.onOpenGuide) })}</div>}
           <ul className="wm-list">
             {list.map((g) => (
               <GuideItem key={g.guideId} guideId={g.guideId} name={g.name} complete={g.complete} onOpen={handlers.onOpenGuide} />
@@ -196,16 +198,7 @@ function WhatsNewFeed({ items, onSeen, onOpenGuide }: { items: WhatsNewEntry[]; 
           data-unseen={item.seen ? undefined : ''}
           aria-label={item.seen ? `${item.name} (seen)` : item.name}
         >
-          {/* As in the resource center, only actions that lead elsewhere (a guide, a link) mean something here. */}
-          {renderBlocks(item.content, {
-            onAction: (actions) => {
-              for (const a of actions) {
-                const p = String(a.parameters?.[0] ?? '');
-                if (a.action === 'showGuide' && p) onOpenGuide(p);
-                if (a.action === 'openLink' && /^https?:/i.test(p)) window.open(p, '_blank', 'noopener');
-              }
-            },
-          })}
+          {renderBlocks(item.content, { onAction: actionsElsewhere(onOpenGuide) })}
         </article>
       ))}
     </section>
@@ -214,3 +207,17 @@ function WhatsNewFeed({ items, onSeen, onOpenGuide }: { items: WhatsNewEntry[]; 
 
 /** How often the feed looks at what is in view (ours): "seen" lands within 200 ms after the seen delay. */
 const WHATSNEW_CHECK_MS = 200;
+
+/**
+ * The actions of blocks inside the panel (what's-new items, the config's custom content): as in the resource
+ * center, only those that lead elsewhere (a guide, a link) mean something here.
+ */
+function actionsElsewhere(onOpenGuide: (guideId: string) => void): (actions: GuideAction[]) => void {
+  return (actions) => {
+    for (const a of actions) {
+      const p = String(a.parameters?.[0] ?? '');
+      if (a.action === 'showGuide' && p) onOpenGuide(p);
+      if (a.action === 'openLink' && /^https?:/i.test(p)) window.open(p, '_blank', 'noopener');
+    }
+  };
+}

@@ -28,7 +28,9 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
   sheet.replaceSync(OVERLAY_CSS);
   // A step's own stylesheet (contentUrlCss) goes in a second sheet, replaced per step, scoped to the shadow root.
   const stepSheet = new CSSStyleSheet();
-  shadow.adoptedStyleSheets = [sheet, stepSheet];
+  /** The launcher config's contentUrlCss (guides §2), apart from any step's sheet. */
+  const launcherSheet = new CSSStyleSheet();
+  shadow.adoptedStyleSheets = [sheet, stepSheet, launcherSheet];
   const container = doc.createElement('div');
   shadow.appendChild(container);
   const root: Root = createRoot(container);
@@ -111,6 +113,7 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
     },
     showLauncher(launcher, open, anchor, handlers) {
       launcherHandlers = handlers;
+      launcherSheet.replaceSync(launcher?.css ?? '');
       if (!launcherRoot) {
         if (!launcher) return;
         const launcherContainer = doc.createElement('div');

@@ -76,6 +76,7 @@ export const OVERLAY_CSS = `
 .wm-list { flex: 1; overflow: auto; margin: 0; padding: 4px 8px; list-style: none; }
 .wm-launcher-body { flex: 1; min-height: 0; overflow: auto; }
 .wm-launcher-body > .wm-list { overflow: visible; }
+.wm-launcher-custom { padding: 4px 0 8px; border-bottom: 1px solid #e5e7eb; margin-bottom: 4px; }
 .wm-whatsnew h3 { margin: 8px 16px 4px; font-size: 13px; }
 .wm-whatsnew-item { margin: 0 8px; padding: 10px 8px; border-bottom: 1px solid #e9ecef; }
 .wm-whatsnew-item[data-unseen] { border-inline-start: 3px solid #3b5bdb; }

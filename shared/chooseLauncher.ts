@@ -20,8 +20,12 @@ import { whatsNewItems, type WhatsNewItem } from './launcherPanel';
 export const LAUNCHER_POSITIONS: readonly LauncherPosition[] = ['bottom-right', 'bottom-left', 'top-left', 'top-right'];
 
 /** The launcher settings read from a valid config; `launcherBadgeUrl` is still unchecked (the worker checks its origin). */
-export type LauncherSettings = Omit<LauncherToShow, 'guides' | 'onboarding' | 'whatsnewUnseen' | 'whatsnew' | 'closedFlagKey' | 'badgeImageUrl'> & {
+export type LauncherSettings = Omit<LauncherToShow, 'guides' | 'onboarding' | 'whatsnewUnseen' | 'whatsnew' | 'closedFlagKey' | 'badgeImageUrl' | 'content' | 'css' | 'scriptUrl'> & {
   launcherBadgeUrl?: string;
+  /** guides §2 custom content, CSS and JS by URL, still unchecked (the worker checks their origins). */
+  contentUrl?: string;
+  contentUrlCss?: string;
+  contentUrlJs?: string;
   whatsnew: boolean;
   onboarding: boolean;
   device: { desktop?: boolean; mobile?: boolean };
@@ -55,7 +59,9 @@ export function readLauncherConfig(raw: unknown): { settings: LauncherSettings }
     const n = data[field];
     if (n !== undefined && !(typeof n === 'number' && Number.isFinite(n) && n > 0)) return problem(field, 'a positive number of px');
   }
-  if (data.launcherBadgeUrl !== undefined && typeof data.launcherBadgeUrl !== 'string') return problem('launcherBadgeUrl', 'a URL string');
+  for (const field of ['launcherBadgeUrl', 'contentUrl', 'contentUrlCss', 'contentUrlJs']) {
+    if (data[field] !== undefined && typeof data[field] !== 'string') return problem(field, 'a URL string');
+  }
   const device = data.device ?? {};
   if (!isObject(device)) return problem('device', 'an object {desktop, mobile, iframe}');
   for (const key of ['desktop', 'mobile', 'iframe']) {
@@ -67,6 +73,9 @@ export function readLauncherConfig(raw: unknown): { settings: LauncherSettings }
       position: position as LauncherPosition,
       ...(launchType === 'element' ? { elementPathRule: String(elementPathRule) } : {}),
       ...(data.launcherBadgeUrl ? { launcherBadgeUrl: data.launcherBadgeUrl as string } : {}),
+      ...(data.contentUrl ? { contentUrl: data.contentUrl as string } : {}),
+      ...(data.contentUrlCss ? { contentUrlCss: data.contentUrlCss as string } : {}),
+      ...(data.contentUrlJs ? { contentUrlJs: data.contentUrlJs as string } : {}),
       enableSearch: data.enableSearch === true,
       hideCredits: data.hideCredits === true,
       whatsnew: data.whatsnew === true,
@@ -137,7 +146,7 @@ export interface LauncherChoiceOptions {
 
 export interface LauncherChoice {
   /** The launcher to show here (its badge URL unchecked, no storage key yet), or null. */
-  launcher: (Omit<LauncherToShow, 'closedFlagKey'> & { launcherBadgeUrl?: string }) | null;
+  launcher: (Omit<LauncherToShow, 'closedFlagKey'> & { launcherBadgeUrl?: string; contentUrl?: string; contentUrlCss?: string; contentUrlJs?: string }) | null;
   /** guides §2 What's-new feed items (content not resolved yet: the worker's I/O), when `data.whatsnew`. */
   whatsnewItems?: WhatsNewItem[];
   /** A config that cannot initialize, with why. */

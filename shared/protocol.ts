@@ -246,6 +246,12 @@ export interface LauncherToShow {
   whatsnew?: WhatsNewEntry[];
   /** Local storage key of the launcher-closed flag, per api key and visitor (analytics §9 storage keys). */
   closedFlagKey: string;
+  /** guides §2 custom content (`data.contentUrl`): building blocks shown at the top of the panel, checked like a step's. */
+  content?: DomNode;
+  /** guides §2 `data.contentUrlCss`: the stylesheet's text, scoped to the overlay's shadow root. */
+  css?: string;
+  /** guides §2 `data.contentUrlJs` from an allowed origin; the shim loads it unless preventCodeInjection. */
+  scriptUrl?: string;
 }
 
 /** One what's-new item of the launcher's feed (guides §2). */

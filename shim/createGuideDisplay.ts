@@ -530,6 +530,8 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     if (result.launcherError) critical(`${MESSAGES.launcherInitFailed}: ${result.launcherError}`);
     // guides §6: only the top frame shows the launcher, unless its config allows frames (device.iframe).
     launcher = result.launcher && (result.launcher.iframe || window.top === window) ? result.launcher : null;
+    // guides §2: the config's script, from an allowed origin, once, unless preventCodeInjection.
+    if (launcher?.scriptUrl) loadScript({ url: launcher.scriptUrl });
     if (launcher && !launcherDecided) {
       launcherDecided = true;
       // Opened by the loop once no step is showing or about to show: a tutorial's panel never lands on

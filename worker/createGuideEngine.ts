@@ -387,13 +387,33 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
    * guides §2 Launcher of the last load, judged on the guides as they are now (a step advanced since the load
    * moves the onboarding progress on). `logged`: log the guides left off and a refused badge image.
    */
+  /** Stands for the launcher where content checks name a guide (its config is no guide of its own). */
+  const LAUNCHER_GUIDE: Guide = { id: '(launcher)', launchMethod: 'launcher', steps: [] };
+
   async function launcherOf(logged: boolean): Promise<{ launcher?: LauncherToShow; launcherError?: string }> {
     if (!launcherSource) return {};
     const choice = chooseLauncher({ ...launcherSource.response, guides }, { url: launcherSource.url, device: config.device, now: ports.clock.now() });
     if (logged) for (const s of choice.skipped) log('debug', `guide ${s.guideId} not in the launcher: ${s.reason}`);
     if (!choice.launcher) return choice.problem ? { launcherError: choice.problem } : {};
-    const { launcherBadgeUrl, ...rest } = choice.launcher;
+    const { launcherBadgeUrl, contentUrl, contentUrlCss, contentUrlJs, ...rest } = choice.launcher;
     const launcher: LauncherToShow = { ...rest, closedFlagKey: launcherClosedKey(config.apiKey, config.identity.visitorId) };
+    // guides §2 custom content, CSS and JS from a content URL: the content fetched and checked as a step's
+    // (allowed origins, building-block allow-list), the stylesheet fetched (10 s), the script's origin checked.
+    if (contentUrl) {
+      const loaded = await loadContent(LAUNCHER_GUIDE, { id: LAUNCHER_GUIDE.id, guideId: LAUNCHER_GUIDE.id, type: 'launcher', domUrl: contentUrl });
+      const blocks = loaded.ok ? checkBuildingBlocks(loaded.value, LAUNCHER_GUIDE.id, LAUNCHER_GUIDE.id) : null;
+      if (blocks?.ok) launcher.content = asDomNode(blocks.content);
+      else if (logged) log('warn', `launcher content ${contentUrl} left out: ${blocks ? blocks.message : loaded.ok ? '' : loaded.error.message}`);
+    }
+    if (contentUrlCss) {
+      const css = await loadStylesheet(null, contentUrlCss);
+      if (css !== undefined) launcher.css = css;
+    }
+    if (contentUrlJs) {
+      const checked = checkAsset(contentUrlJs);
+      if (checked.ok) launcher.scriptUrl = checked.href;
+      else if (logged) log('error', `${MESSAGES.scriptLoadFailed}: ${checked.message}`);
+    }
     if (launcherBadgeUrl) {
       const checked = checkAsset(launcherBadgeUrl);
       if (checked.ok) launcher.badgeImageUrl = checked.href;
@@ -490,7 +510,8 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
           url,
           oldVisitorId: config.identity.oldVisitorId,
           // guides §7: the guides whose content this page already holds.
-          cachedGuides: [...new Set([...contentCache.values()].filter((c) => ports.clock.now() - c.at < GUIDE_CACHE_TIMEOUT_MS).map((c) => c.guideId))],
+          // (Sheets and launcher content are cached too, under no guide or the launcher's stand-in: not guides.)
+          cachedGuides: [...new Set([...contentCache.values()].filter((c) => ports.clock.now() - c.at < GUIDE_CACHE_TIMEOUT_MS && c.guideId && c.guideId !== LAUNCHER_GUIDE.id).map((c) => c.guideId))],
           metadata: config.metadata,
         },
         acc: deps.params?.().acc,

@@ -237,6 +237,33 @@ test.describe('guides §2 Launcher (guide center)', () => {
     await expect(page.locator(panel)).toBeVisible();
   });
 
+  test("the config's custom content, stylesheet and script (contentUrl, contentUrlCss, contentUrlJs); no script with preventCodeInjection", async ({ page, serverUrl, openHostPage }) => {
+    const content = { type: 'div', props: { id: 'custom-help' }, children: [{ type: 'p', props: { class: 'hours' }, content: 'Help desk: 9 to 5' }] };
+    await page.route(`${serverUrl}/e2e-content/launcher.json`, (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(content) }));
+    await page.route(`${serverUrl}/e2e-content/launcher.css`, (route) => route.fulfill({ contentType: 'text/css', body: '.hours { color: rgb(0, 120, 60); }' }));
+    await page.route(`${serverUrl}/e2e-content/launcher.js`, (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: 'window.__launcherScript = (window.__launcherScript || 0) + 1;' }),
+    );
+    const config = { enabled: true, data: { contentUrl: '/e2e-content/launcher.json', contentUrlCss: '/e2e-content/launcher.css', contentUrlJs: '/e2e-content/launcher.js' } };
+    const apiKey = launcherFor(config);
+    await openHostPage('/e2e/launcher', launcherPage(apiKey, uniqueId('launcher-custom')));
+    await page.locator(badge).click();
+    const hours = page.locator(panel).locator('.hours');
+    await expect(hours).toHaveText('Help desk: 9 to 5');
+    await expect.poll(() => hours.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(0, 120, 60)');
+    await expect.poll(() => page.evaluate(() => (window as any).__launcherScript)).toBe(1);
+
+    const guarded = launcherFor(config);
+    await openHostPage(
+      '/e2e/launcher?guarded',
+      hostPage({ init: `waymark.initialize({ apiKey: '${guarded}', visitor: { id: '${uniqueId('launcher-guarded')}' }, preventCodeInjection: true });` }),
+    );
+    await page.locator(badge).click();
+    await expect(page.locator(panel).locator('.hours')).toHaveText('Help desk: 9 to 5');
+    await page.waitForTimeout(500);
+    expect(await page.evaluate(() => (window as any).__launcherScript)).toBeUndefined();
+  });
+
   test('a page where no guide of the launcher is eligible shows no launcher', async ({ page, openHostPage }) => {
     const apiKey = launcherFor({ enabled: true, data: { onboarding: true } });
     await openHostPage('/e2e/launcher-elsewhere', launcherPage(apiKey, uniqueId('launcher-empty')));

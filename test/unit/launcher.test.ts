@@ -260,8 +260,9 @@ describe('guides §2 Launcher: the launcher-closed flag (8 hours)', () => {
 
 describe('guides §2 Launcher in the worker (guide load)', () => {
   const init: WorkerInit = engineInit(PROBED);
-  async function loadWith(launcher: unknown) {
+  async function loadWith(launcher: unknown, files: Array<{ match: string; body: string; status?: number }> = []) {
     const transport = createFakeTransport();
+    transport.bodies.push(...files);
     const domJson = { type: 'div', props: {}, children: [] };
     const body: GuideLoadResponse = {
       id: '1',
@@ -288,6 +289,35 @@ describe('guides §2 Launcher in the worker (guide load)', () => {
     expect(result.launcher).toBeDefined();
     expect(result.launcher?.badgeImageUrl).toBeUndefined();
     expect(logs.some((l) => l.startsWith('launcher badge image: '))).toBe(true);
+  });
+
+  it('guides §2 custom content, CSS and JS by URL: content checked like a step\'s, the sheet\'s text, the script\'s checked URL', async () => {
+    const content = { type: 'div', props: { id: 'custom' }, children: [{ type: 'p', props: {}, content: 'Help desk hours: 9-5' }, { type: 'script', props: {}, children: [] }] };
+    const { result } = await loadWith(
+      { enabled: true, data: { contentUrl: '/c/launcher.json', contentUrlCss: '/c/launcher.css', contentUrlJs: '/c/launcher.js' } },
+      [
+        { match: '/c/launcher.json', body: JSON.stringify(content) },
+        { match: '/c/launcher.css', body: '#custom { color: red; }' },
+      ],
+    );
+    expect(result.launcher?.content).toMatchObject({ type: 'div', props: { id: 'custom' } });
+    // A script node never survives the building-block check.
+    expect(JSON.stringify(result.launcher?.content)).not.toContain('"type":"script"');
+    expect(result.launcher?.css).toBe('#custom { color: red; }');
+    expect(result.launcher?.scriptUrl).toBe('http://127.0.0.1:9/c/launcher.js');
+  });
+
+  it('custom content that is not building blocks, and a script from an origin not allowed, are left out; the launcher still shows', async () => {
+    const { result, logs } = await loadWith(
+      { enabled: true, data: { contentUrl: '/c/bad.json', contentUrlJs: 'https://elsewhere.example/x.js' } },
+      [{ match: '/c/bad.json', body: JSON.stringify({ hello: 'world' }) }],
+    );
+    expect(result.launcher).toBeDefined();
+    expect(result.launcher?.content).toBeUndefined();
+    expect(result.launcher?.scriptUrl).toBeUndefined();
+    expect(logs.some((l) => l.startsWith('launcher content /c/bad.json left out: '))).toBe(true);
+    expect(logs.some((l) => l.startsWith(`${MESSAGES.scriptLoadFailed}: `))).toBe(true);
+    expect(readLauncherConfig({ enabled: true, data: { contentUrlCss: 7 } })).toEqual({ problem: 'launcher.data.contentUrlCss must be a URL string (got 7)' });
   });
 
   it('a malformed config: no launcher, and why, for the shim to log as ERROR while initializing launcher; the guides still load', async () => {
