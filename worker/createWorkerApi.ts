@@ -52,6 +52,8 @@ export function createWorkerApi(ports: WorkerPorts) {
    * click, or on flush.
    */
   let waiting: CapturedEvent[] = [];
+  /** The envelope context (identity, session, utm) each waiting event was pushed under. */
+  const pushedUnder = new WeakMap<CapturedEvent, EnvelopeContext>();
   let releaseTimer: unknown = null;
   const verdicts = new Map<number, { types: string[]; errorMessage?: string }>();
 
@@ -96,7 +98,8 @@ export function createWorkerApi(ports: WorkerPorts) {
     if (!running) return;
     const { context, analytics, prepare } = running;
     const items: QueueItem[] = [];
-    for (let captured of events) {
+    for (const pushed of events) {
+      let captured = pushed;
       try {
         captured = withFrustration(captured);
         const verdict = captured.type === 'click' ? verdicts.get(captured.sequence) : undefined;
@@ -107,7 +110,8 @@ export function createWorkerApi(ports: WorkerPorts) {
           if (verdict.errorMessage) props = { ...props, errorMessage: verdict.errorMessage };
           captured = { ...captured, props };
         }
-        const json = prepare(captured, context);
+        // The identity and session the event was pushed under, though it may be released after a change.
+        const json = prepare(captured, pushedUnder.get(pushed) ?? context);
         items.push({ json, track: captured.type === 'track', sequence: captured.sequence });
       } catch (err) {
         // One malformed event must not cost the batch: report it and go on.
@@ -252,7 +256,14 @@ export function createWorkerApi(ports: WorkerPorts) {
         return;
       }
       if (events.length) running.url = events[events.length - 1]!.url;
-      for (const event of events) waiting.push(event);
+      // The shim pushes what it captured before it tells of a new identity or session (createBridge), so
+      // the context now is the one these events were captured under; a click's verdict may keep them here
+      // until after such a change.
+      const under = { ...running.context };
+      for (const event of events) {
+        pushedUnder.set(event, under);
+        waiting.push(event);
+      }
       for (const v of judged ?? []) {
         // A verdict for a click already released (a very busy main thread) comes too late to mark it.
         if (waiting.some((e) => e.type === 'click' && e.sequence === v.sequence)) {

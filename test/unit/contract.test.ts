@@ -70,6 +70,26 @@ describe('shim-worker contract (STYLE §2)', () => {
     expect(beacons.map((r) => queryOf(r.url).get('source'))).toEqual(beacons.map(() => 'worker'));
   });
 
+  it('a click still waiting for its dead-click verdict keeps the identity and session it was captured under', async () => {
+    const { bridge, transport } = connect();
+    const now = Date.now();
+    // Fresh clicks wait in the worker (up to 1 s) for the shim's verdict; the identity and session change meanwhile.
+    bridge.capture({ type: 'click', time: now, url: 'http://h/p', props: {} });
+    bridge.capture({ type: 'load', time: now, url: 'http://h/p', props: {} });
+    bridge.setIdentity({ visitorId: 'v-2', accountId: '', oldVisitorId: 'v-1' });
+    bridge.setSession({ ...init.session, sessionId: 'n'.repeat(16) });
+    bridge.capture({ type: 'identify', time: now, url: 'http://h/p', props: {} });
+    await bridge.call((api) => api.flush());
+    const events = transport.requests
+      .filter((r) => r.url.includes('/data/ptm.gif/'))
+      .flatMap((r) => decodeJzb(queryOf(r.url).get('jzb')!) as WireEvent[]);
+    expect(events.map((e) => [e.type, e.visitor_id, e.sessionId])).toEqual([
+      ['click', 'v-1', init.session.sessionId],
+      ['load', 'v-1', init.session.sessionId],
+      ['identify', 'v-2', 'n'.repeat(16)],
+    ]);
+  });
+
   it('holds every event until the worker acknowledges it, with the identity it was captured under', async () => {
     const { bridge } = connect();
     bridge.capture({ type: 'click', time: 1, url: 'http://h/', props: {} });
