@@ -9,9 +9,9 @@ import { autoUpdate, computePosition, flip, offset, shift } from '@floating-ui/d
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { LAUNCHER_SEARCH_PLACEHOLDER, LAUNCHER_STOP_TUTORIAL } from '../shared/constants';
 import { filterLauncherGuides, isWhatsNewSeenDue, launcherPanelSize, needsStopTutorialConfirm } from '../shared/launcherPanel';
-import type { GuideAction } from '../shared/guides';
 import type { LauncherToShow, WhatsNewEntry } from '../shared/protocol';
 import { isAnnouncementInView } from '../shared/resourceCenterPanel';
+import { actionsElsewhere } from './actionsElsewhere';
 import type { LauncherHandlers } from './api';
 import { GuideItem } from './GuideItem';
 import { renderBlocks } from './renderBlocks';
@@ -207,17 +207,3 @@ function WhatsNewFeed({ items, onSeen, onOpenGuide }: { items: WhatsNewEntry[]; 
 
 /** How often the feed looks at what is in view (ours): "seen" lands within 200 ms after the seen delay. */
 const WHATSNEW_CHECK_MS = 200;
-
-/**
- * The actions of blocks inside the panel (what's-new items, the config's custom content): as in the resource
- * center, only those that lead elsewhere (a guide, a link) mean something here.
- */
-function actionsElsewhere(onOpenGuide: (guideId: string) => void): (actions: GuideAction[]) => void {
-  return (actions) => {
-    for (const a of actions) {
-      const p = String(a.parameters?.[0] ?? '');
-      if (a.action === 'showGuide' && p) onOpenGuide(p);
-      if (a.action === 'openLink' && /^https?:/i.test(p)) window.open(p, '_blank', 'noopener');
-    }
-  };
-}

@@ -12,6 +12,7 @@ import type { GuideAction } from '../shared/guides';
 import type { ResourceCenterItem, ResourceCenterModule, ResourceCenterToShow } from '../shared/protocol';
 import { isAnnouncementInView, resourceCenterCorner, resultsLabel, searchResourceCenter } from '../shared/resourceCenterPanel';
 import type { ResourceCenterHandlers, ResourceCenterState } from './api';
+import { actionsElsewhere } from './actionsElsewhere';
 import { hasIntegration, openIntegration } from './openIntegration';
 import { GuideItem } from './GuideItem';
 import { renderBlocks } from './renderBlocks';
@@ -77,14 +78,7 @@ export function ResourceCenter({ resourceCenter, state, rtl, handlers }: Resourc
       handlers.onIntegration('failed', error);
     }
   };
-  /** Building-block actions inside the panel: only those that lead elsewhere (a guide, a link) mean something here. */
-  const onAction = (actions: GuideAction[]) => {
-    for (const a of actions) {
-      const p = a.parameters?.[0];
-      if (a.action === 'showGuide' && p !== undefined) handlers.onOpenGuide(String(p));
-      if (a.action === 'openLink' && /^https?:/i.test(String(p ?? ''))) win.open(String(p), '_blank', 'noopener');
-    }
-  };
+  const onAction = actionsElsewhere(handlers.onOpenGuide);
   const count = resourceCenter.unseenCount;
 
   return (

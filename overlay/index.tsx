@@ -3,6 +3,7 @@
  * is shown. Guides render with React inside a shadow root on a host element of our own, so host CSS and
  * ours never meet.
  */
+import type { ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { readBlockOut, type BlockOutOptions } from '../shared/blockOutPanes';
 import { isRtlLanguage } from '../shared/isRtlLanguage';
@@ -39,13 +40,36 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
   shadow.insertBefore(badgeContainer, container);
   const badgeRoot: Root = createRoot(badgeContainer);
   let current: { step: StepToShow; handlers: StepHandlers } | null = null;
-  // The launcher has a root of its own, made the first time one shows: a render that throws takes only
-  // the launcher off the page ('ERROR while initializing launcher'), never a guide.
-  let launcherRoot: Root | null = null;
+
+  /**
+   * A layer with a React root of its own, made the first time it has something to show: a render that throws
+   * takes only that layer off the page and tells `onError` of the moment, never a guide.
+   */
+  function separateLayer(onError: (error: unknown) => void) {
+    let layerRoot: Root | null = null;
+    return {
+      render(node: ReactNode) {
+        if (!layerRoot) {
+          if (node === null) return;
+          const layerContainer = doc.createElement('div');
+          shadow.insertBefore(layerContainer, container);
+          layerRoot = createRoot(layerContainer, {
+            onUncaughtError: (error) => {
+              layerRoot?.render(null);
+              onError(error);
+            },
+          });
+        }
+        layerRoot.render(node);
+      },
+      unmount: () => layerRoot?.unmount(),
+    };
+  }
+  // The launcher's layer: a render that throws is 'ERROR while initializing launcher'.
   let launcherHandlers: LauncherHandlers | null = null;
-  // The resource center too: a render that throws takes only it off the page.
-  let rcRoot: Root | null = null;
+  const launcherLayer = separateLayer((error) => launcherHandlers?.onError(error));
   let rcHandlers: ResourceCenterHandlers | null = null;
+  const rcLayer = separateLayer((error) => rcHandlers?.onError(error));
 
   // guides §2: Escape (key 27) dismisses a guide that has a dismiss action; every step has the close button.
   const onKeyDown = (event: KeyboardEvent) => {
@@ -114,39 +138,18 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
     showLauncher(launcher, open, anchor, handlers) {
       launcherHandlers = handlers;
       launcherSheet.replaceSync(launcher?.css ?? '');
-      if (!launcherRoot) {
-        if (!launcher) return;
-        const launcherContainer = doc.createElement('div');
-        shadow.insertBefore(launcherContainer, container);
-        launcherRoot = createRoot(launcherContainer, {
-          onUncaughtError: (error) => {
-            launcherRoot?.render(null);
-            launcherHandlers?.onError(error);
-          },
-        });
-      }
-      launcherRoot.render(launcher ? <Launcher launcher={launcher} open={open} anchor={anchor} handlers={handlers} /> : null);
+      launcherLayer.render(launcher ? <Launcher launcher={launcher} open={open} anchor={anchor} handlers={handlers} /> : null);
     },
     showResourceCenter(resourceCenter, state, handlers) {
       rcHandlers = handlers;
-      if (!rcRoot) {
-        if (!resourceCenter) return;
-        const rcContainer = doc.createElement('div');
-        shadow.insertBefore(rcContainer, container);
-        rcRoot = createRoot(rcContainer, {
-          onUncaughtError: (error) => {
-            rcRoot?.render(null);
-            rcHandlers?.onError(error);
-          },
-        });
-      }
+      if (!resourceCenter) return rcLayer.render(null);
       const rtl = isRtlLanguage(doc.documentElement.lang || doc.defaultView?.navigator.language);
-      rcRoot.render(resourceCenter ? <ResourceCenter resourceCenter={resourceCenter} state={state} rtl={rtl} handlers={handlers} /> : null);
+      rcLayer.render(<ResourceCenter resourceCenter={resourceCenter} state={state} rtl={rtl} handlers={handlers} />);
     },
     destroy() {
       current = null;
-      launcherRoot?.unmount();
-      rcRoot?.unmount();
+      launcherLayer.unmount();
+      rcLayer.unmount();
       doc.removeEventListener('keydown', onKeyDown, true);
       root.unmount();
       badgeRoot.unmount();
