@@ -18,6 +18,7 @@ import type { FlushReport, GuideDiagnostics, GuideState, Identity, Metadata, Wor
 import type { ThrottlingConfig } from '../shared/guides';
 import { createBridge, type Bridge } from './createBridge';
 import { startWorker, type WorkerMode } from './startWorker';
+import { importChunk } from './importChunk';
 import { trustedScriptUrl } from './trustedScriptUrl';
 import type { ActiveGuide, GuideDisplay, GuideDisplayModule, GuideHook, GuideNotice, GuideNoticeName, LauncherCommand } from './createGuideDisplay';
 import type { HookName } from '../shared/applyGuideTransition';
@@ -422,7 +423,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
   /** Loads the prompt-capture chunk and installs its fetch/XHR observers; prompts become events. */
   function installPrompts(rules: PromptCaptureRule[], privacy: PagePrivacy | null): void {
     const url = assetUrl('prompts');
-    (import(/* @vite-ignore */ url) as Promise<PromptsModule>).then(
+    importChunk<PromptsModule>(url).then(
       (m) => {
         const uninstall = m.installPromptCapture(rules, {
           emit: (props) => capture({ type: 'prompt', props: { ...props } }),
@@ -625,7 +626,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       // small; it is fetched now, the overlay (React) only when a guide shows.
       const url = assetUrl('guides');
       const r = running;
-      r.guidesReady = (import(/* @vite-ignore */ url) as Promise<GuideDisplayModule>).then(
+      r.guidesReady = importChunk<GuideDisplayModule>(url).then(
         (m) => {
           const display = m.createGuideDisplay({
             bridge,
@@ -686,7 +687,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
         // hosts without them never load it. The agent starts once it is here: no event ever leaves the
         // page without the filters.
         const url = assetUrl('privacy');
-        (import(/* @vite-ignore */ url) as Promise<PrivacyModule>).then(
+        importChunk<PrivacyModule>(url).then(
           (m) => guard(() => state === 'waiting' && start(options, m.createPagePrivacy(options, log))),
           (err: unknown) => log('error', `the privacy module did not load (${url}): ${String(err)}; Waymark will not send events without it`),
         );

@@ -11,6 +11,7 @@ import { MESSAGES } from '../shared/messages';
 import { ERROR_CODES } from '../shared/errors';
 import type { BadgeToShow, GuideLoadResult, LauncherToShow, LogLevel, ResourceCenterToShow, SeenReason, StepAction, StepToShow } from '../shared/protocol';
 import { launcherClosedRecord, shouldAutoOpenLauncher } from '../shared/launcherPanel';
+import { importChunk } from './importChunk';
 import { CANCELABLE_HOOK_OF, type HookName } from '../shared/applyGuideTransition';
 import type { LauncherHandlers, Overlay, OverlayModule, ResourceCenterHandlers, ResourceCenterState, UiElement } from '../overlay/api';
 import type { Bridge } from './createBridge';
@@ -140,7 +141,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
   });
 
   function getOverlay(): Promise<Overlay> {
-    overlay ??= (import(/* @vite-ignore */ overlayUrl) as Promise<OverlayModule>).then((m) => m.createOverlay(document, { log }));
+    overlay ??= importChunk<OverlayModule>(overlayUrl).then((m) => m.createOverlay(document, { log }));
     return overlay;
   }
 

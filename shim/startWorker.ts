@@ -12,6 +12,7 @@
 import type { Endpoint } from 'comlink';
 import { WORKER_READY_MESSAGE, WORKER_READY_TIMEOUT_MS } from '../shared/constants';
 import type { LogLevel } from '../shared/protocol';
+import { importChunk } from './importChunk';
 import { trustedScriptUrl } from './trustedScriptUrl';
 
 export type WorkerMode = 'worker' | 'blob' | 'main-thread';
@@ -60,7 +61,7 @@ export function startWorker({ scriptUrl, workerUrl, inPageUrl, log, onMode }: St
     const attempt = attempts.shift();
     if (!attempt) {
       log('warn', 'Waymark runs its worker code on the main thread: no worker could start here (a cross-origin agent without workerUrl, and CSP without worker-src blob:?)');
-      void (import(/* @vite-ignore */ inPageUrl) as Promise<InPageModule>).then(
+      void importChunk<InPageModule>(inPageUrl).then(
         (m) => {
           const channel = new MessageChannel();
           const running = m.startInPage(channel.port2);

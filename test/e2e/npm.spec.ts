@@ -142,20 +142,26 @@ test.describe('issue #7 npm install in a Vite-built host app', () => {
     expect(consoleLines.filter((l) => TROUBLE.test(l))).toEqual([]);
   });
 
-  test('the host\'s Vite dev server serves the agent\'s files from the package: a dedicated worker, events at the collector', async ({ page, serverUrl, consoleLines }) => {
-    const visitor = uniqueId('npm-dev');
-    const vite = await createViteServer({ configFile: false, root: apps['npm-host']!.dir, logLevel: 'warn', server: { host: '127.0.0.1', port: 0, strictPort: false } });
-    try {
-      await vite.listen();
-      const origin = vite.resolvedUrls!.local[0]!.replace(/\/$/, '');
-      await page.goto(`${origin}/dev?${new URLSearchParams({ dataHost: serverUrl, visitor })}`);
-      await expect.poll(() => page.evaluate(() => window.npmHost?.getWorkerMode() ?? null), { timeout: 15_000 }).toBe('worker');
-      await page.evaluate(() => window.npmHost.flushNow());
-      await waitForEvents(serverUrl, { apiKey: 'e2e-npm', visitorId: visitor }, (e) => e.some((x) => x.track_event_name === 'npm-host-started'));
-      expect(consoleLines.filter((l) => TROUBLE.test(l))).toEqual([]);
-    } finally {
-      await vite.close();
-    }
+  test.describe('through the host\'s dev server', () => {
+    // A busy dev server may drop a connection (Chromium then logs this line of its own); the agent asks for
+    // the chunk again (shim/importChunk.ts), so the test holds it to work all the same.
+    test.use({ allowAgentErrors: [/^Failed to load resource: net::ERR_CONNECTION_RESET$/] });
+
+    test('the host\'s Vite dev server serves the agent\'s files from the package: a dedicated worker, events at the collector', async ({ page, serverUrl, consoleLines }) => {
+      const visitor = uniqueId('npm-dev');
+      const vite = await createViteServer({ configFile: false, root: apps['npm-host']!.dir, logLevel: 'warn', server: { host: '127.0.0.1', port: 0, strictPort: false } });
+      try {
+        await vite.listen();
+        const origin = vite.resolvedUrls!.local[0]!.replace(/\/$/, '');
+        await page.goto(`${origin}/dev?${new URLSearchParams({ dataHost: serverUrl, visitor })}`);
+        await expect.poll(() => page.evaluate(() => window.npmHost?.getWorkerMode() ?? null), { timeout: 15_000 }).toBe('worker');
+        await page.evaluate(() => window.npmHost.flushNow());
+        await waitForEvents(serverUrl, { apiKey: 'e2e-npm', visitorId: visitor }, (e) => e.some((x) => x.track_event_name === 'npm-host-started'));
+        expect(consoleLines.filter((l) => TROUBLE.test(l))).toEqual([]);
+      } finally {
+        await vite.close();
+      }
+    });
   });
 });
 
