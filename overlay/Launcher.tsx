@@ -3,14 +3,16 @@
  * page) opens a panel listing the guides the visitor may start, with an optional search box, onboarding
  * progress, the what's-new unseen count and a footer with the powered-by credit. The shim owns whether it is
  * open; closing (the close button, the badge, Escape inside the panel) while an onboarding tutorial is under way
- * asks first, inside the panel.
+ * asks first, inside the panel. Opened by the visitor, the panel takes focus, and gives it back to the badge
+ * (or the page's element) when closed from inside; opened by itself or by the host, it leaves focus where it is.
+ * For right-to-left languages (he, ar) the badge's corner is mirrored and the panel is laid out right to left.
  */
 import { autoUpdate, computePosition, flip, offset, shift } from '@floating-ui/dom';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { LAUNCHER_SEARCH_PLACEHOLDER, LAUNCHER_STOP_TUTORIAL } from '../shared/constants';
 import { filterLauncherGuides, isWhatsNewSeenDue, launcherPanelSize, needsStopTutorialConfirm } from '../shared/launcherPanel';
 import type { LauncherToShow, WhatsNewEntry } from '../shared/protocol';
-import { isAnnouncementInView } from '../shared/resourceCenterPanel';
+import { isAnnouncementInView, mirroredCorner } from '../shared/resourceCenterPanel';
 import { actionsElsewhere } from './actionsElsewhere';
 import type { LauncherHandlers } from './api';
 import { GuideItem } from './GuideItem';
@@ -21,6 +23,8 @@ export interface LauncherProps {
   open: boolean;
   /** launchType element: the element the panel is placed by. */
   anchor: Element | null;
+  /** The page's language (else the browser's) is he or ar. */
+  rtl: boolean;
   handlers: LauncherHandlers;
 }
 
@@ -28,14 +32,19 @@ export interface LauncherProps {
 const BADGE = 48;
 const EDGE = 20;
 
-export function Launcher({ launcher, open, anchor, handlers }: LauncherProps): ReactNode {
+export function Launcher({ launcher, open, anchor, rtl, handlers }: LauncherProps): ReactNode {
   const [search, setSearch] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [imageFailed, setImageFailed] = useState(false);
   const panel = useRef<HTMLDivElement>(null);
+  const badge = useRef<HTMLButtonElement>(null);
+  /** The visitor opened the panel (badge, element, keyboard): focus goes into it once it is drawn. */
+  const focusOnOpen = useRef(false);
 
   useEffect(() => {
     if (!open) setConfirming(false);
+    else if (focusOnOpen.current) panel.current?.focus();
+    focusOnOpen.current = false;
   }, [open]);
 
   useLayoutEffect(() => {
@@ -48,9 +57,20 @@ export function Launcher({ launcher, open, anchor, handlers }: LauncherProps): R
     return autoUpdate(anchor, floating, update);
   }, [open, anchor]);
 
+  // Closed from inside the panel, focus goes back to what opened it rather than to the page's top.
+  const closeNow = () => {
+    const el = panel.current;
+    const focused = el && (el.getRootNode() as ShadowRoot | Document).activeElement;
+    if (focused && el.contains(focused)) ((anchor as HTMLElement | null) ?? badge.current)?.focus?.();
+    handlers.onToggle(false);
+  };
   // guides §2: closing an onboarding tutorial under way asks first.
-  const close = () => (needsStopTutorialConfirm(launcher) ? setConfirming(true) : handlers.onToggle(false));
-  const toggle = () => (open ? close() : handlers.onToggle(true));
+  const close = () => (needsStopTutorialConfirm(launcher) ? setConfirming(true) : closeNow());
+  const toggle = () => {
+    if (open) return close();
+    focusOnOpen.current = true;
+    handlers.onToggle(true);
+  };
 
   // launchType element: a click on the element opens the panel, or closes it as the badge would.
   useEffect(() => {
@@ -58,7 +78,7 @@ export function Launcher({ launcher, open, anchor, handlers }: LauncherProps): R
     anchor.addEventListener('click', toggle);
     return () => anchor.removeEventListener('click', toggle);
   });
-  const [vertical, horizontal] = launcher.position.split('-') as [string, string];
+  const [vertical, horizontal] = mirroredCorner(launcher.position, rtl).split('-') as [string, string];
   const { width, height } = launcherPanelSize(launcher);
   const list = filterLauncherGuides(launcher.guides, search);
   const unseen = launcher.whatsnewUnseen;
@@ -68,6 +88,7 @@ export function Launcher({ launcher, open, anchor, handlers }: LauncherProps): R
     <>
       {launcher.launchType === 'badge' && (
         <button
+          ref={badge}
           type="button"
           className="wm-badge wm-launcher-badge"
           aria-label="Guides"
@@ -100,6 +121,8 @@ export function Launcher({ launcher, open, anchor, handlers }: LauncherProps): R
           className="wm-step wm-launcher"
           role="dialog"
           aria-label="Guides"
+          tabIndex={-1}
+          dir={rtl ? 'rtl' : undefined}
           onKeyDown={(event) => event.key === 'Escape' && close()}
           style={{ width, height, ...(anchor ? { top: 0, left: 0 } : { [vertical]: EDGE + BADGE + 12, [horizontal]: EDGE }) }}
         >
@@ -142,7 +165,7 @@ export function Launcher({ launcher, open, anchor, handlers }: LauncherProps): R
           {confirming && (
             <div className="wm-confirm" role="alertdialog" aria-label={LAUNCHER_STOP_TUTORIAL}>
               <p>{LAUNCHER_STOP_TUTORIAL}</p>
-              <button type="button" onClick={() => handlers.onToggle(false)}>
+              <button type="button" onClick={closeNow}>
                 Yes, stop
               </button>
               <button type="button" className="wm-secondary" onClick={() => setConfirming(false)}>

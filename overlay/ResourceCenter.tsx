@@ -10,7 +10,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { ANNOUNCEMENT_SEEN_CHECK_MS, SEARCH_ANNOUNCE_DEBOUNCE_MS } from '../shared/constants';
 import type { GuideAction } from '../shared/guides';
 import type { ResourceCenterItem, ResourceCenterModule, ResourceCenterToShow } from '../shared/protocol';
-import { isAnnouncementInView, resourceCenterCorner, resultsLabel, searchResourceCenter } from '../shared/resourceCenterPanel';
+import { isAnnouncementInView, mirroredCorner, resultsLabel, searchResourceCenter } from '../shared/resourceCenterPanel';
 import type { ResourceCenterHandlers, ResourceCenterState } from './api';
 import { actionsElsewhere } from './actionsElsewhere';
 import { hasIntegration, openIntegration } from './openIntegration';
@@ -40,7 +40,7 @@ export function ResourceCenter({ resourceCenter, state, rtl, handlers }: Resourc
   // guides §2 "A single module replaces the home view".
   const single = modules.length === 1 ? modules[0]! : null;
   const active = single ?? modules.find((m) => m.guideId === state.activeModule) ?? null;
-  const [vertical, horizontal] = resourceCenterCorner(resourceCenter.position, rtl).split('-') as [string, string];
+  const [vertical, horizontal] = mirroredCorner(resourceCenter.position, rtl).split('-') as [string, string];
 
   // A new view starts with an empty search.
   useEffect(() => setSearch(''), [active?.guideId, state.open]);

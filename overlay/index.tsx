@@ -138,7 +138,8 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
     showLauncher(launcher, open, anchor, handlers) {
       launcherHandlers = handlers;
       launcherSheet.replaceSync(launcher?.css ?? '');
-      launcherLayer.render(launcher ? <Launcher launcher={launcher} open={open} anchor={anchor} handlers={handlers} /> : null);
+      const rtl = isRtlLanguage(doc.documentElement.lang || doc.defaultView?.navigator.language);
+      launcherLayer.render(launcher ? <Launcher launcher={launcher} open={open} anchor={anchor} rtl={rtl} handlers={handlers} /> : null);
     },
     showResourceCenter(resourceCenter, state, handlers) {
       rcHandlers = handlers;

@@ -68,7 +68,7 @@ export const OVERLAY_CSS = `
 .wm-launcher-badge img { border-radius: 50%; }
 .wm-bubble { position: absolute; top: -6px; right: -6px; min-width: 20px; padding: 0 5px; border-radius: 10px; background: #e03131; font: 700 12px/20px system-ui, sans-serif; }
 .wm-launcher { z-index: 299999; display: flex; flex-direction: column; padding: 0; overflow: hidden; }
-.wm-launcher-head, .wm-progress { padding: 14px 48px 6px 16px; font-size: 12px; color: #6b7280; }
+.wm-launcher-head, .wm-progress { padding-block: 14px 6px; padding-inline: 16px 48px; font-size: 12px; color: #6b7280; }
 .wm-progress { padding: 0 16px 6px; }
 .wm-progress div { height: 6px; margin-top: 4px; background: #e9ecef; }
 .wm-progress span { display: block; height: 100%; background: #3b5bdb; }
@@ -81,7 +81,7 @@ export const OVERLAY_CSS = `
 .wm-whatsnew-item { margin: 0 8px; padding: 10px 8px; border-bottom: 1px solid #e9ecef; }
 .wm-whatsnew-item[data-unseen] { border-inline-start: 3px solid #3b5bdb; }
 .wm-whatsnew-item:not([data-unseen]) { opacity: 0.75; }
-.wm-step button.wm-item, .wm-step button.wm-secondary { width: 100%; margin: 0; padding: 8px; text-align: left; font-weight: 400; color: inherit; background: none; }
+.wm-step button.wm-item, .wm-step button.wm-secondary { width: 100%; margin: 0; padding: 8px; text-align: start; font-weight: 400; color: inherit; background: none; }
 .wm-step button.wm-item:hover, .wm-step button.wm-secondary:hover { background: #f1f3f5; }
 .wm-launcher .wm-footer { flex: none; height: 40px; margin: 0; align-items: center; justify-content: center; border-top: 1px solid #e9ecef; }
 .wm-confirm { position: absolute; inset: 0; display: flex; flex-direction: column; justify-content: center; padding: 24px; background: #fff; text-align: center; font-weight: 600; }

@@ -1,6 +1,6 @@
 /**
  * The resource center's (guides §2) decisions made on the page, as pure functions: what the search box keeps,
- * the words that announce its results, and the badge's corner for right-to-left languages.
+ * the words that announce its results, and a badge's corner for right-to-left languages.
  */
 import { RESOURCE_CENTER_SEARCH_MIN_CONTENT } from './constants';
 import type { LauncherPosition, ResourceCenterItem } from './protocol';
@@ -22,8 +22,11 @@ export function resultsLabel(count: number): string {
   return count === 1 ? '1 result' : `${count} results`;
 }
 
-/** guides §2 the badge corner, mirrored (left and right swapped) for right-to-left languages he and ar. */
-export function resourceCenterCorner(position: LauncherPosition, rtl: boolean): LauncherPosition {
+/**
+ * guides §2 a badge corner, mirrored (left and right swapped) for right-to-left languages he and ar: the
+ * resource center's (the spec's words) and the launcher's (ours: its panel is laid out right to left too).
+ */
+export function mirroredCorner(position: LauncherPosition, rtl: boolean): LauncherPosition {
   if (!rtl) return position;
   return position.includes('left') ? (position.replace('left', 'right') as LauncherPosition) : (position.replace('right', 'left') as LauncherPosition);
 }

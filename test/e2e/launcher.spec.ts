@@ -190,6 +190,53 @@ test.describe('guides §2 Launcher (guide center)', () => {
     await expect(page.locator(panel)).toHaveCount(0);
   });
 
+  test('keyboard: the badge opens the panel with focus inside, Escape closes it and focus returns to the badge; opened by the host, focus stays put', async ({ page, openHostPage }) => {
+    const apiKey = launcherFor({ enabled: true, data: { enableSearch: true } });
+    await openHostPage('/e2e/launcher', launcherPage(apiKey, uniqueId('launcher-keys'), '<input id="host-field">'));
+    await expect(page.locator(badge)).toBeVisible();
+    await page.locator(badge).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.locator(panel)).toBeVisible();
+    await expect(page.locator(panel)).toBeFocused();
+    // Tab walks the panel's own controls.
+    await page.keyboard.press('Tab');
+    await expect(page.locator(panel).getByRole('button', { name: 'close' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.locator(panel).getByPlaceholder(LAUNCHER_SEARCH_PLACEHOLDER)).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.locator(panel)).toHaveCount(0);
+    await expect(page.locator(badge)).toBeFocused();
+
+    // The host opens it (showLauncher): the visitor typing in the page keeps the focus.
+    await page.locator('#host-field').focus();
+    await page.evaluate(() => (window as any).waymark.showLauncher());
+    await expect(page.locator(panel)).toBeVisible();
+    await page.waitForTimeout(100);
+    await expect(page.locator('#host-field')).toBeFocused();
+  });
+
+  test('a right-to-left page (lang he): the badge mirrored to bottom-left, the panel laid out right to left beside it', async ({ page, openHostPage }) => {
+    const apiKey = launcherFor({ enabled: true, data: { enableSearch: true } });
+    await openHostPage('/e2e/launcher', launcherPage(apiKey, uniqueId('launcher-rtl')).replace('<html>', '<html lang="he" dir="rtl">'));
+    await expect(page.locator(badge)).toBeVisible();
+    expect(await box(page, badge)).toMatchObject({ x: 20, y: 800 - 20 - 48 });
+    await page.locator(badge).click();
+    await expect(page.locator(panel)).toHaveAttribute('dir', 'rtl');
+    // 310 + 39 for the search box + 40 for the credit line.
+    expect(await box(page, panel)).toMatchObject({ x: 20, width: 330, height: 389 });
+    // The close button sits at the panel's left edge; the heading's and the items' text end at its right.
+    const textRight = (selector: string) =>
+      page.locator(selector).first().evaluate((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return Math.round(range.getBoundingClientRect().right);
+      });
+    expect((await box(page, `${panel} .wm-close`)).x).toBeLessThan(20 + 40);
+    expect(await textRight(`${panel} h2`)).toBe(20 + 330 - 16);
+    expect(await textRight(`${panel} .wm-item`)).toBe(20 + 330 - 8 - 8);
+    await page.screenshot({ path: screenshotPath('launcher-rtl.png') });
+  });
+
   test('the API: toggleLauncher, showLauncher, hideLauncher, removeLauncher', async ({ page, openHostPage, consoleLines }) => {
     const apiKey = launcherFor({ enabled: true, data: {} });
     const visitor = uniqueId('launcher-api');

@@ -4,7 +4,7 @@ import { ANNOUNCEMENT_SEEN_CHECK_MS, MODULE_SLIDE_MS, RESOURCE_CENTER_DEFAULTS, 
 import type { DomNode, Guide, GuideLoadResponse, GuideStep, SeenState } from '../../shared/guides';
 import { MESSAGES } from '../../shared/messages';
 import type { WorkerInit } from '../../shared/protocol';
-import { isAnnouncementInView, resourceCenterCorner, resultsLabel, searchResourceCenter } from '../../shared/resourceCenterPanel';
+import { isAnnouncementInView, mirroredCorner, resultsLabel, searchResourceCenter } from '../../shared/resourceCenterPanel';
 import { createGuideEngine } from '../../worker/createGuideEngine';
 import { createFakeClock, createFakeTransport, engineInit, PROBED } from './fakes';
 
@@ -146,9 +146,9 @@ describe('guides §2 Resource center search, results count, corners, announcemen
   });
 
   it('mirrors the badge corner for right-to-left languages', () => {
-    expect(resourceCenterCorner('bottom-right', false)).toBe('bottom-right');
-    expect(resourceCenterCorner('bottom-right', true)).toBe('bottom-left');
-    expect(resourceCenterCorner('top-left', true)).toBe('top-right');
+    expect(mirroredCorner('bottom-right', false)).toBe('bottom-right');
+    expect(mirroredCorner('bottom-right', true)).toBe('bottom-left');
+    expect(mirroredCorner('top-left', true)).toBe('top-right');
   });
 
   it('an announcement is in view once its top third is inside the visible list', () => {
