@@ -1,10 +1,12 @@
 /**
  * The resource center (guides §2): a badge in a corner of the window (mirrored for right-to-left languages)
- * with an unseen-count bubble opens a panel whose home view lists the modules; a single module replaces the
- * home view. Modules: guide list, onboarding (task list with progress), announcements (marked seen when
- * scrolled into view), iframe, sandbox and custom (building blocks, rendered as every step is: no innerHTML,
- * no eval) and integrations (the provider's own widget). The shim owns whether it is open and which module is
- * active; this component owns the search box and the slide between views.
+ * with an unseen-count bubble opens a panel whose home view lists the modules under the top-level guide's own
+ * content (its introduction); a single module replaces the home view. Modules: guide list, onboarding (task
+ * list with progress), announcements (marked seen when scrolled into view), iframe, sandbox and custom
+ * (building blocks, rendered as every step is: no innerHTML, no eval) and integrations (the provider's own
+ * widget). The shim owns whether it is open and which module is
+ * active; this component owns the search box and the slide between views. Launched by dom or api only (no
+ * badge), the panel opens in the badge's corner.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { ANNOUNCEMENT_SEEN_CHECK_MS, SEARCH_ANNOUNCE_DEBOUNCE_MS } from '../shared/constants';
@@ -110,7 +112,8 @@ export function ResourceCenter({ resourceCenter, state, rtl, handlers }: Resourc
           dir={rtl ? 'rtl' : undefined}
           data-active-module={active?.guideId ?? ''}
           onKeyDown={(event) => event.key === 'Escape' && close()}
-          style={{ [vertical]: EDGE + BADGE + 12, [horizontal]: EDGE }}
+          // Without a badge (launched by dom or api) the panel takes the badge's corner.
+          style={{ [vertical]: resourceCenter.badge ? EDGE + BADGE + 12 : EDGE, [horizontal]: EDGE }}
         >
           <div className="wm-launcher-head wm-rc-head">
             {active && !single && (
@@ -136,6 +139,8 @@ export function ResourceCenter({ resourceCenter, state, rtl, handlers }: Resourc
               <Items items={found} announcements={active?.kind === 'announcements'} handlers={handlers} onAction={onAction} />
             ) : home ? (
               modules.length ? (
+                <>
+                {resourceCenter.intro && <div className="wm-rc-body wm-rc-intro">{renderBlocks(resourceCenter.intro, { onAction })}</div>}
                 <ul className="wm-list">
                   {modules.map((m) => (
                     <li key={m.guideId}>
@@ -146,6 +151,7 @@ export function ResourceCenter({ resourceCenter, state, rtl, handlers }: Resourc
                     </li>
                   ))}
                 </ul>
+                </>
               ) : (
                 <p className="wm-rc-empty">Nothing here yet.</p>
               )

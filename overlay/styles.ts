@@ -108,6 +108,7 @@ export const OVERLAY_CSS = `
 .wm-rc-dot { color: #e03131; font-size: 12px; }
 .wm-rc-empty { padding: 16px; color: #6b7280; }
 .wm-rc-body { padding: 8px 16px; overflow: auto; }
+.wm-rc-intro { flex: none; border-bottom: 1px solid #e9ecef; }
 .wm-rc-frame { flex: 1; width: 100%; border: 0; }
 .wm-rc .wm-list { overflow: visible; }
 .wm-sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

@@ -76,6 +76,8 @@ export interface ResourceCenterChoice {
     position: LauncherPosition;
     /** Launch method has badge: a badge in a corner opens it. */
     badge: boolean;
+    /** Launch method has dom, with attributes.activation {event (default click), selector}. */
+    activation?: { event: string; selector: string };
     modules: ResourceCenterModuleChoice[];
     /** guides §2 the badge's bubble: unseen announcements over every module. */
     unseenCount: number;
@@ -162,11 +164,22 @@ export function chooseResourceCenter(response: GuideLoadResponse, options: Resou
       title: top.name ?? 'Resource center',
       position,
       badge: launchMethods(top).includes('badge'),
+      ...activationOf(top),
       modules,
       unseenCount: modules.reduce((n, m) => n + (m.unseen ?? 0), 0),
     },
     skipped,
   };
+}
+
+/**
+ * guides §3 attributes.activation, §4 "Launch methods include badge, dom, api": a top-level guide launched by dom
+ * opens on the visitor's `event` (default click) on an element matching `selector`; none without a selector.
+ */
+function activationOf(guide: Guide): { activation?: { event: string; selector: string } } {
+  const a = guide.attributes?.activation as { event?: unknown; selector?: unknown } | undefined;
+  if (!launchMethods(guide).includes('dom') || typeof a?.selector !== 'string' || !a.selector) return {};
+  return { activation: { event: typeof a.event === 'string' && a.event ? a.event : 'click', selector: a.selector } };
 }
 
 /** One module: its choice, null when it has nothing eligible here, or why it cannot load. */

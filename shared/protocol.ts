@@ -306,8 +306,15 @@ export interface ResourceCenterToShow {
   guideId: string;
   title: string;
   position: LauncherPosition;
-  /** The top-level guide's launch method has badge: a badge in `position` opens it. */
+  /**
+   * guides §4 launch methods: badge (a badge in `position` opens it), dom (`activation`: the visitor's `event`
+   * on an element matching `selector` opens or closes it), api (the host's open/close/toggleResourceCenter,
+   * always there). The top-level guide's content failing validation leaves api only: no badge, no activation.
+   */
   badge: boolean;
+  activation?: { event: string; selector: string };
+  /** The top-level guide's first step content, verified and checked: the home view's introduction. */
+  intro?: DomNode;
   modules: ResourceCenterModule[];
   /** Unseen announcements over every module: the badge bubble's count. */
   unseenCount: number;

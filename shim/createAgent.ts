@@ -20,7 +20,7 @@ import { createBridge, type Bridge } from './createBridge';
 import { startWorker, type WorkerMode } from './startWorker';
 import { importChunk } from './importChunk';
 import { trustedScriptUrl } from './trustedScriptUrl';
-import type { ActiveGuide, GuideDisplay, GuideDisplayModule, GuideHook, GuideNotice, GuideNoticeName, LauncherCommand } from './createGuideDisplay';
+import type { ActiveGuide, GuideDisplay, GuideDisplayModule, GuideHook, GuideNotice, GuideNoticeName, LauncherCommand, ResourceCenterCommand } from './createGuideDisplay';
 import type { HookName } from '../shared/applyGuideTransition';
 import { createLogger, type Logger } from './createLogger';
 import { clearIdentity, resolveIdentify } from '../shared/identityRules';
@@ -176,6 +176,15 @@ export interface WaymarkApi {
   hideLauncher(): void;
   /** Takes the launcher (badge and panel) off this page. */
   removeLauncher(): void;
+  /**
+   * guides §4 the resource center's api launch: opens its panel (at its corner, home view), whatever its launch
+   * methods; the only way in when it has neither badge nor dom activation, or its content failed validation.
+   */
+  openResourceCenter(): void;
+  /** Closes the resource center's panel (clearing the active module). */
+  closeResourceCenter(): void;
+  /** Opens the resource center's panel when closed, closes it when open. */
+  toggleResourceCenter(): void;
   /** Runs the guide loop (after delayGuides, or stopGuides). */
   startGuides(): void;
   /** Pauses the guide loop and hides what it shows. */
@@ -312,6 +321,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
 
   /** toggleLauncher, showLauncher, hideLauncher, removeLauncher: run in the guides chunk once it is here. */
   const launcherCommand = (command: LauncherCommand) => () => guard(() => guideFunction((g) => g.launcher(command)));
+  /** open/close/toggleResourceCenter, likewise. */
+  const resourceCenterCommand = (command: ResourceCenterCommand) => () => guard(() => guideFunction((g) => g.resourceCenter(command)));
 
   /** onGuideXxx: listens once the agent runs; returns the function that stops listening. */
   function subscribe(name: GuideNoticeName, listener: (notice: GuideNotice) => void): () => void {
@@ -811,6 +822,9 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     showLauncher: launcherCommand('show'),
     hideLauncher: launcherCommand('hide'),
     removeLauncher: launcherCommand('remove'),
+    openResourceCenter: resourceCenterCommand('open'),
+    closeResourceCenter: resourceCenterCommand('close'),
+    toggleResourceCenter: resourceCenterCommand('toggle'),
     startGuides() {
       guidesDisabled = false;
       guideFunction((g) => g.start());

@@ -58,6 +58,7 @@ export type GuideNoticeName = 'advanced' | 'previous' | 'dismissed' | 'snoozed';
 
 /** guides §2 Launcher API: toggleLauncher, showLauncher, hideLauncher, removeLauncher. */
 export type LauncherCommand = 'toggle' | 'show' | 'hide' | 'remove';
+export type ResourceCenterCommand = 'open' | 'close' | 'toggle';
 
 /**
  * A host's lifecycle hook (guides §4). The cancelable ones (beforeMount, beforeAdvance, beforePrevious,
@@ -90,6 +91,8 @@ export interface GuideDisplay {
    * remove the launcher from this page for good.
    */
   launcher(command: LauncherCommand): void;
+  /** guides §4 the resource center's api launch: open, close or toggle its panel. */
+  resourceCenter(command: ResourceCenterCommand): void;
   /** loadGuides: ask the worker again for this page. */
   reload(): Promise<void>;
   /** False once guide.json said the subscription lacks guides (guides §5): the loop has stopped. */
@@ -414,7 +417,11 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       if (loadedUrl !== url) return;
       if (!result.ok && result.error.code === ERROR_CODES.notInSubscription) notInSubscription = true;
       candidates = result.ok ? result.value.candidates : [];
-      watchActivations(result.ok ? result.value.activations : []);
+      const activations: Activation[] = result.ok ? result.value.activations.map((a) => ({ ...a, run: () => void activate(a.guideId) })) : [];
+      // guides §4 a resource center launched by dom: the visitor's event on its element opens or closes it.
+      const rc = result.ok ? result.value.resourceCenter : undefined;
+      if (rc?.activation) activations.push({ guideId: rc.guideId, ...rc.activation, run: () => rcHandlers.onToggle(!rcState.open) });
+      watchActivations(activations);
       if (result.ok) onEventPropertyRules?.(result.value.eventPropertyRules);
       badges = result.ok ? result.value.badges : [];
       if (result.ok) setLauncher(result.value);
@@ -454,12 +461,16 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     }
   }
 
-  /** guides §4 element activation: listeners on at most 50 targets per guide, replaced on each load. */
+  /**
+   * guides §4 element activation: listeners on at most 50 targets per guide, replaced on each load; `run` is
+   * what the event does (show the guide, or open the resource center).
+   */
   let activationCleanup: Array<() => void> = [];
-  function watchActivations(activations: Array<{ guideId: string; event: string; selector: string }>): void {
+  type Activation = { guideId: string; event: string; selector: string; run: () => void };
+  function watchActivations(activations: Activation[]): void {
     for (const undo of activationCleanup) undo();
     activationCleanup = [];
-    for (const { guideId, event, selector } of activations) {
+    for (const { guideId, event, selector, run } of activations) {
       let targets: Element[];
       try {
         targets = Array.from(document.querySelectorAll(selector));
@@ -470,10 +481,9 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       if (targets.length > ELEMENT_ACTIVATION_MAX_TARGETS) {
         log('warn', `guide ${guideId}: ${targets.length} elements match its activation; the first ${ELEMENT_ACTIVATION_MAX_TARGETS} are used`);
       }
-      const onEvent = () => void activate(guideId);
       for (const el of targets.slice(0, ELEMENT_ACTIVATION_MAX_TARGETS)) {
-        el.addEventListener(event, onEvent);
-        activationCleanup.push(() => el.removeEventListener(event, onEvent));
+        el.addEventListener(event, run);
+        activationCleanup.push(() => el.removeEventListener(event, run));
       }
     }
   }
@@ -798,6 +808,10 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       hooks.set(name, set);
       set.add(hook);
       return () => void set.delete(hook);
+    },
+    resourceCenter(command) {
+      if (!resourceCenter) return log('warn', 'there is no resource center on this page');
+      rcHandlers.onToggle(command === 'toggle' ? !rcState.open : command === 'open');
     },
     launcher(command) {
       if (command === 'remove') {

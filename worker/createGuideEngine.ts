@@ -479,7 +479,19 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       if (logged) log('error', `${MESSAGES.resourceCenterModulesFailed}: ${problems.join('; ')}`);
       return undefined;
     }
-    return choice.resourceCenter ? { ...choice.resourceCenter, modules } : undefined;
+    if (!choice.resourceCenter) return undefined;
+    // guides §4 "it falls back to api launch if content validation fails": the top-level guide's own content
+    // (the home view's introduction) is verified and checked as any step's; failing, the resource center
+    // stays, opened by the host's API only.
+    const top = find(choice.resourceCenter.guideId, choice.resourceCenter.stepId);
+    if (top && (top.step.domJson !== undefined || top.step.domUrl)) {
+      const resolved = await resolveStep(top.guide, top.step, 'resourceCenter');
+      if (resolved.ok) return { ...choice.resourceCenter, intro: resolved.value.content, modules };
+      if (logged) log('warn', `resource center ${top.guide.id}: its content failed validation (${resolved.error.message}); it opens by API only`);
+      const { activation: _dropped, ...rest } = choice.resourceCenter;
+      return { ...rest, badge: false, modules };
+    }
+    return { ...choice.resourceCenter, modules };
   }
 
   return {
@@ -603,7 +615,8 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       // guides §4 element activation: dom-launched guides with an activation, judged by every rule but the
       // launch method and throttling (the visitor asked for them).
       const activation = chooseAutoSteps(
-        { ...response, guides: response.guides.filter((g) => launchMethods(g).includes('dom') && typeof g.attributes?.activation === 'object') },
+        // A resource center's activation opens the resource center (GuideLoadResult.resourceCenter), not a step.
+        { ...response, guides: response.guides.filter((g) => launchMethods(g).includes('dom') && typeof g.attributes?.activation === 'object' && !isResourceCenterGuide(g)) },
         { url, device: config.device, schedule: { now, recentChanges }, rules: ALL_AUTO_RULES.filter((r) => r.name !== 'launchMethod' && r.name !== 'throttling') },
       );
       const activations = activation.eligible.flatMap(({ guide }) => {

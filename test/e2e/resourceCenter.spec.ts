@@ -38,7 +38,13 @@ const action = (label: string, name: string): Json => ({ type: 'button', props: 
  * A resource center of its own for one test: the top-level guide `uid`, its modules and the guides they list,
  * all on /e2e/rc/{uid} only. `modules` name the kinds in children order.
  */
-function resourceCenter(uid: string, modules: Array<'guideList' | 'onboarding' | 'announcements' | 'missing' | 'intercom' | 'iframe' | 'custom'>, rc: Json = {}, frameUrl = ''): string {
+function resourceCenter(
+  uid: string,
+  modules: Array<'guideList' | 'onboarding' | 'announcements' | 'missing' | 'intercom' | 'iframe' | 'custom'>,
+  rc: Json = {},
+  frameUrl = '',
+  top: { guide?: Json; step?: Json } = {},
+): string {
   const rule = `/e2e/rc/${uid}(?:[?#].*)?$`;
   const guide = (id: string, name: string, steps: Json[], extra: Json = {}): Json => ({
     id,
@@ -86,7 +92,14 @@ function resourceCenter(uid: string, modules: Array<'guideList' | 'onboarding' |
       guides.push(mod(id, 'Chat with us', 'integration', { integrationProvider: 'intercom', integrationName: 'chat' }));
     }
   }
-  guides.unshift(guide(uid, 'Help', [{ domJson: content('Help') }], { launchMethod: 'badge', attributes: { resourceCenter: { isTopLevel: true, children, ...rc } } }));
+  const topGuide = top.guide ?? {};
+  guides.unshift(
+    guide(uid, 'Help', [{ domJson: content('Help'), ...top.step }], {
+      launchMethod: 'badge',
+      ...topGuide,
+      attributes: { ...(topGuide.attributes as Json | undefined), resourceCenter: { isTopLevel: true, children, ...rc } },
+    }),
+  );
   write(guides);
   return `/e2e/rc/${uid}`;
 }
@@ -330,6 +343,75 @@ test.describe('guides §2 Resource center', () => {
     await page.waitForTimeout(1200);
     await expect(page.locator(badge)).toHaveCount(0);
   });
+});
+
+/** The top-level guide's own content: the home view's introduction. */
+const intro = { type: 'div', props: {}, children: [{ type: 'p', props: {}, content: 'Answers, tours and news in one place.' }] };
+const call = (page: Page, name: string) => page.evaluate((n) => (window as any).waymark[n](), name);
+
+test.describe('guides §4 Resource center launch methods: badge, dom, api', () => {
+
+  test('launched by api: no badge; openResourceCenter opens the panel in the badge corner with the introduction above the modules; close and toggle', async ({ page, openHostPage }, testInfo) => {
+    const uid = uniqueId('rc-api');
+    await openHostPage(resourceCenter(uid, ['guideList', 'announcements'], {}, '', { guide: { launchMethod: 'api' }, step: { domJson: intro } }), rcPage(uniqueId('e2e-rc'), uniqueId('rc-visitor')));
+    await expect.poll(() => page.evaluate(() => (window as any).waymark.isReady())).toBe(true);
+    await page.waitForTimeout(800);
+    await expect(page.locator(badge)).toHaveCount(0);
+    await expect(page.locator(panel)).toHaveCount(0);
+
+    await call(page, 'openResourceCenter');
+    await expect(page.locator(panel)).toBeVisible();
+    // The corner the badge would have: 20 px from the right and bottom edges of the 1280 x 800 window.
+    const open = await box(page, panel);
+    expect(open.x + open.width).toBe(1280 - 20);
+    expect(open.y + open.height).toBe(800 - 20);
+    await expect(page.locator(`${panel} .wm-rc-intro`)).toHaveText('Answers, tours and news in one place.');
+    await expect(page.locator(`${panel} [data-module-id]`)).toHaveCount(2);
+    await shot(page, testInfo, 'resource-center-api.png');
+    await call(page, 'closeResourceCenter');
+    await expect(page.locator(panel)).toHaveCount(0);
+    await call(page, 'toggleResourceCenter');
+    await expect(page.locator(panel)).toBeVisible();
+    await call(page, 'toggleResourceCenter');
+    await expect(page.locator(panel)).toHaveCount(0);
+  });
+
+  test('launched by dom: the visitor\'s click on the activation element opens it, a second click closes it', async ({ page, openHostPage }) => {
+    const uid = uniqueId('rc-dom');
+    const path = resourceCenter(uid, ['guideList'], {}, '', { guide: { launchMethod: 'dom', attributes: { activation: { event: 'click', selector: '#help-link' } } } });
+    const html = rcPage(uniqueId('e2e-rc'), uniqueId('rc-visitor')).replace('<h1>Resource center host</h1>', '<h1>Resource center host</h1><button id="help-link">Help</button>');
+    await openHostPage(path, html);
+    await expect.poll(() => page.evaluate(() => (window as any).waymark.isReady())).toBe(true);
+    await page.waitForTimeout(800);
+    await expect(page.locator(badge)).toHaveCount(0);
+    await page.click('#help-link');
+    await expect(page.locator(panel)).toBeVisible();
+    // A single module replaces the home view.
+    await expect(page.locator(panel)).toContainText('Export to CSV');
+    await page.click('#help-link');
+    await expect(page.locator(panel)).toHaveCount(0);
+  });
+});
+
+test.describe('guides §4 Resource center content that fails validation', () => {
+  test.use({ allowAgentErrors: [/Unable to verify content/] });
+
+  test('a tampered introduction: no badge, the fallback said, and the API still opens it (without the introduction)', async ({ page, serverUrl, openHostPage, consoleLines }) => {
+    const uid = uniqueId('rc-tampered');
+    const url = `${serverUrl}/e2e-content/${uid}.dom.json`;
+    await page.route(url, (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(intro) }));
+    // The hash of other content: verification fails.
+    const step = { domJson: undefined, domUrl: url, hashes: { domHash: 'nWG7DHScqagyrG1h2PISOXhz7klGNFxnq68dLqqZCWs=' } };
+    await openHostPage(resourceCenter(uid, ['guideList', 'announcements'], {}, '', { step }), rcPage(uniqueId('e2e-rc'), uniqueId('rc-visitor')));
+    await expect.poll(() => consoleLines.some((l) => l.includes(`resource center ${uid}: its content failed validation`) && l.includes('it opens by API only'))).toBe(true);
+    expect(consoleLines.some((l) => l.includes(MESSAGES.unableToVerifyContent(url)))).toBe(true);
+    await expect(page.locator(badge)).toHaveCount(0);
+    await call(page, 'openResourceCenter');
+    await expect(page.locator(panel)).toBeVisible();
+    await expect(page.locator(`${panel} [data-module-id]`)).toHaveCount(2);
+    await expect(page.locator(`${panel} .wm-rc-intro`)).toHaveCount(0);
+  });
+
 });
 
 test.describe('guides §8 Resource center modules that fail', () => {

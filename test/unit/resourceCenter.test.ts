@@ -117,6 +117,20 @@ describe('guides §2, §3, §4 Resource center: chooseResourceCenter', () => {
     ]);
   });
 
+  it('launched by dom: the activation (event default click) goes with it; without a selector, or without dom, none', () => {
+    const withActivation = (launchMethod: string, activation: unknown) => [
+      { ...rc(['m-list']), launchMethod, attributes: { ...rc(['m-list']).attributes, activation } },
+      ...all.slice(1),
+    ];
+    expect(chooseResourceCenter(response(withActivation('dom', { selector: '#help' })), facts).resourceCenter).toMatchObject({ badge: false, activation: { event: 'click', selector: '#help' } });
+    expect(chooseResourceCenter(response(withActivation('badge,dom', { event: 'mouseover', selector: '.help' })), facts).resourceCenter).toMatchObject({
+      badge: true,
+      activation: { event: 'mouseover', selector: '.help' },
+    });
+    expect(chooseResourceCenter(response(withActivation('dom', { event: 'click' })), facts).resourceCenter!.activation).toBeUndefined();
+    expect(chooseResourceCenter(response(withActivation('badge', { selector: '#help' })), facts).resourceCenter!.activation).toBeUndefined();
+  });
+
   it('resource center guides are known as such (they are no badge-launched guides of their own)', () => {
     expect(isResourceCenterGuide(all[0]!)).toBe(true);
     expect(isResourceCenterGuide(all[1]!)).toBe(true);
@@ -192,6 +206,26 @@ describe('guides §2, §8 Resource center in the guide engine', () => {
     const advanced = await engine.stepAction({ guideId: 'n1', stepId: 'n1-1', action: 'advance', url: 'http://127.0.0.1:9/reports' });
     expect(advanced.ok).toBe(true);
     expect((await engine.resourceCenterView())?.unseenCount).toBe(0);
+  });
+
+  it('the top-level guide\'s own content, checked as any step\'s, is the home view\'s introduction', async () => {
+    const { result } = await engineWith([{ ...rc(['m-list']), steps: [step('rc-1', { domJson: text('Answers in one place') })] }, mod('m-list', 'guideList', { children: ['a'] }), guide('a')]);
+    expect(result.resourceCenter).toMatchObject({ badge: true, intro: text('Answers in one place') });
+  });
+
+  it('guides §4 content validation failing falls back to api launch: no badge, no activation, no introduction, said once', async () => {
+    // An illegal building-block key fails the content check ('illegal building block key ...').
+    const bad: DomNode = { type: 'div', props: { onclick: 'steal()' }, children: [] };
+    const top = { ...rc(['m-list']), launchMethod: 'badge,dom', attributes: { ...rc(['m-list']).attributes, activation: { selector: '#help' } }, steps: [step('rc-1', { domJson: bad })] };
+    const { engine, result, logs } = await engineWith([top, mod('m-list', 'guideList', { children: ['a'] }), guide('a')]);
+    expect(result.resourceCenter).toMatchObject({ guideId: 'rc', badge: false, modules: [{ guideId: 'm-list' }] });
+    expect(result.resourceCenter!.activation).toBeUndefined();
+    expect(result.resourceCenter!.intro).toBeUndefined();
+    expect(logs.some((l) => l.startsWith('illegal building block key onclick found on guide rc step rc-1'))).toBe(true);
+    expect(logs.filter((l) => l.startsWith('resource center rc: its content failed validation') && l.endsWith('it opens by API only'))).toHaveLength(1);
+    // Judged again after the visitor's actions: still api only, and not said again.
+    expect(await engine.resourceCenterView()).toMatchObject({ badge: false });
+    expect(logs.filter((l) => l.startsWith('resource center rc: its content failed validation'))).toHaveLength(1);
   });
 
   it("an iframe module from an origin that is not allowed fails the modules: logged, no resource center", async () => {
