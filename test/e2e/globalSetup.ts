@@ -15,10 +15,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // The demo's launcher (launcher.json) would put a badge on every test page; the launcher's e2e
   // (launcher.spec.ts) writes a launcher.{apiKey}.json of its own per test into this folder instead.
   // The demo's resource center (rc-*.json) would put its badge on the test pages at /, /reports and /settings;
-  // resourceCenter.spec.ts writes resource centers of its own, on paths of their own.
+  // resourceCenter.spec.ts writes resource centers of its own, on paths of their own. The demo's exports badge
+  // would sit on the Reports page's export button; badges have test guides of their own (e2e-badge*.json).
   cpSync('server/demo/guides', guidesDir, {
     recursive: true,
-    filter: (src) => !src.endsWith('settings-tour.json') && !src.endsWith('launcher.json') && !/[\\/]rc-[^\\/]*\.json$/.test(src),
+    filter: (src) => !src.endsWith('settings-tour.json') && !src.endsWith('launcher.json') && !src.endsWith('exports-badge.json') && !/[\\/]rc-[^\\/]*\.json$/.test(src),
   });
   cpSync('test/e2e/guides', guidesDir, { recursive: true });
   // 'legal-hold-visitor' is answered 451 on guide.json (guides §7): the e2e of a collector that stops tracking.

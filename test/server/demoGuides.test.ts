@@ -29,6 +29,7 @@ describe('demo guides (server/demo/guides), checked with the agent\'s own rules'
     const response = await load('visitor-demo', 'http://127.0.0.1:8080/');
     expect(checkGuideLoadResponse(response)).toBeNull();
     expect(response.guides.map((g) => g.id)).toEqual([
+      'exports-badge',
       'feedback',
       'getting-started',
       'rc-dashboards',
@@ -94,6 +95,14 @@ describe('demo guides (server/demo/guides), checked with the agent\'s own rules'
     // Not a page of the demo: no resource center.
     const away = 'http://127.0.0.1:8080/elsewhere';
     expect(chooseResourceCenter(await load('visitor-rc', away), { url: away, device: 'desktop', now: Date.now() }).resourceCenter).toBeNull();
+  });
+
+  it('have a badge on Reports (exports-badge) that opens a banner, and never shows it by itself', async () => {
+    const response = await load('visitor-badge', 'http://127.0.0.1:8080/reports');
+    const guide = response.guides.find((g) => g.id === 'exports-badge')!;
+    expect(guide).toMatchObject({ launchMethod: 'badge', attributes: { badge: { position: 'top-right', elementPathRule: '#export-csv' } } });
+    expect(guide.steps[0]).toMatchObject({ type: 'banner' });
+    expect(shownOn(response, 'http://127.0.0.1:8080/reports')).not.toContain('exports-badge/exports-badge-1');
   });
 
   it('shows none of the resource center guides by itself (they are launched from its badge only)', async () => {
