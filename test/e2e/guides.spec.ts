@@ -487,3 +487,47 @@ test.describe('guides §2 badges', () => {
     await expect(badge).toHaveCount(0);
   });
 });
+
+test.describe('guides §4 Guide loop: 50 ms per phase item', () => {
+  test('with many waiting steps and a slow page, one tick checks a few and the next ticks go on where it stopped', async ({ page, openHostPage }) => {
+    const dir = process.env.WAYMARK_GUIDES_DIR!;
+    const uid = uniqueId('loop-cut');
+    const files: string[] = [];
+    // Six auto tooltips whose targets never appear: every tick looks for all of them.
+    for (let n = 1; n <= 6; n++) {
+      const id = `${uid}-${n}`;
+      const file = join(dir, `${id}.json`);
+      const step = { id: `${id}-1`, guideId: id, type: 'tooltip', elementPathRule: `#slow-${n}`, regexUrlRule: `/e2e/loop-cut/${uid}$`, domJson: { type: 'div', props: {}, children: [] } };
+      writeFileSync(file, JSON.stringify({ id, name: `Waiting ${n}`, launchMethod: 'auto', steps: [step] }));
+      files.push(file);
+    }
+    try {
+      // The page makes each look-up of a #slow-N selector take 30 ms, and records which task made it: a task
+      // is numbered at its first look-up and ends at its microtask checkpoint.
+      const head = `<script>
+        window.__lookups = [];
+        let task = 0, current = 0;
+        const query = Document.prototype.querySelector;
+        Document.prototype.querySelector = function (selector) {
+          if (typeof selector === 'string' && selector.startsWith('#slow-')) {
+            if (!current) { current = ++task; queueMicrotask(() => { current = 0; }); }
+            const until = performance.now() + 30;
+            while (performance.now() < until) {}
+            window.__lookups.push([current, selector]);
+          }
+          return query.call(this, selector);
+        };
+      </script>`;
+      await openHostPage(`/e2e/loop-cut/${uid}`, hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${uid}' } });`, head }));
+      await expect.poll(() => page.evaluate(() => new Set((window as any).__lookups.map((l: [number, string]) => l[1])).size), { timeout: 10_000 }).toBe(6);
+      const lookups: Array<[number, string]> = await page.evaluate(() => (window as any).__lookups);
+      const perTask = new Map<number, number>();
+      for (const [task] of lookups) perTask.set(task, (perTask.get(task) ?? 0) + 1);
+      // 30 ms a look-up: the tick stops once 50 ms have gone by, after two or three look-ups, never all six.
+      expect(Math.max(...perTask.values())).toBeLessThanOrEqual(3);
+      expect(perTask.size).toBeGreaterThanOrEqual(2);
+    } finally {
+      for (const file of files) rmSync(file, { force: true });
+    }
+  });
+});
