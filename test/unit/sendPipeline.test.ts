@@ -186,6 +186,31 @@ describe('analytics §7 send queue', () => {
     expect(queue.pendingCount()).toBe(0);
   });
 
+  it('60 s offline, then online: retried at 1, 2, 4, 8, 16 and 32 s with rt counting, then every event delivered once', async () => {
+    const { clock, transport, queue } = setup();
+    const start = clock.now();
+    const tried: number[] = [];
+    const online = transport.request.bind(transport);
+    // Offline for the first 60 s: every request fails as fetch does without a network.
+    transport.request = async (req) => {
+      tried.push(clock.now() - start);
+      if (clock.now() - start < 60_000) throw new TypeError('Failed to fetch');
+      return online(req);
+    };
+    queue.enqueue([0, 1, 2].map((n) => ({ json: JSON.stringify({ type: 'click', sequence: n }), track: false })));
+    await clock.advance(60_000);
+    // The send delay (1 s), then back-off 1, 2, 4, 8, 16 s: six tries inside the minute, none delivered.
+    expect(tried).toEqual([1000, 2000, 4000, 8000, 16000, 32000]);
+    expect(queue.pendingCount()).toBe(3);
+    expect(clock.pendingTimers()).toEqual([4000]); // the 32 s wait after the 6th failure ends at 64 s
+    queue.enqueue([{ json: JSON.stringify({ type: 'click', sequence: 3 }), track: false }]);
+    await clock.advance(10_000);
+    expect(queue.pendingCount()).toBe(0);
+    const delivered = transport.requests.flatMap((r) => decodeJzb(queryOf(r.url).get('jzb')!) as Array<{ sequence: number }>).map((e) => e.sequence);
+    expect(delivered.sort()).toEqual([0, 1, 2, 3]);
+    expect(queryOf(transport.requests[0]!.url).get('rt')).toBe('6');
+  });
+
   it('flush sends at once and reports what was sent and what failed', async () => {
     const { transport, queue } = setup([502]);
     queue.enqueue([{ json: '{"type":"click","sequence":0}', track: false }]);
