@@ -1,11 +1,13 @@
 /**
  * A tooltip step anchored to its target with a caret (guides §2). The side is chosen by available space
- * (flip) or forced by `layoutDir`; it shifts to stay inside the viewport and follows the target on scroll
- * and resize through floating-ui's autoUpdate.
+ * (flip) or forced by `layoutDir`; it shifts to stay inside the viewport and follows the target: on scroll
+ * at most every 10 ms and 50 ms after the last window resize (guides §9, createRepositionScheduler), and at
+ * once when the target itself changes size or moves in the layout (floating-ui's autoUpdate).
  */
 import { arrow, autoUpdate, computePosition, flip, offset, shift, type Placement } from '@floating-ui/dom';
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { TOOLTIP_DEFAULTS } from '../shared/constants';
+import { createRepositionScheduler } from '../shared/createRepositionScheduler';
 import type { StepToShow } from '../shared/protocol';
 import type { StepHandlers } from './api';
 import { numberOr } from './Lightbox';
@@ -54,7 +56,23 @@ export function Tooltip({ step, target, handlers }: TooltipProps): ReactNode {
           [OPPOSITE[side]!]: `${-TOOLTIP_DEFAULTS.caretSize / 2}px`,
         });
       });
-    return autoUpdate(target, floating, update);
+    const win = floating.ownerDocument.defaultView ?? window;
+    const scheduler = createRepositionScheduler(update, {
+      now: () => win.performance.now(),
+      setTimeout: (fn, ms) => win.setTimeout(fn, ms),
+      clearTimeout: (handle) => win.clearTimeout(handle as number),
+    });
+    // Scroll events do not bubble; a capturing listener on the window hears every scrolling ancestor.
+    const listen = { capture: true, passive: true };
+    win.addEventListener('scroll', scheduler.onScroll, listen);
+    win.addEventListener('resize', scheduler.onResize);
+    const stopAuto = autoUpdate(target, floating, update, { ancestorScroll: false, ancestorResize: false });
+    return () => {
+      stopAuto();
+      scheduler.cancel();
+      win.removeEventListener('scroll', scheduler.onScroll, listen);
+      win.removeEventListener('resize', scheduler.onResize);
+    };
   }, [target, forced, layoutDir, arrowSize]);
 
   const width = numberOr(step.attributes.width, TOOLTIP_DEFAULTS.width);

@@ -62,6 +62,10 @@ export const TOOLTIP_DEFAULTS = {
   caretOffset: 10,
   zIndex: 300_000,
 } as const;
+/** spec: guides §9 — a tooltip follows its target on scroll at most once per this many ms (throttle). */
+export const SCROLL_REPOSITION_THROTTLE_MS = 10;
+/** spec: guides §9 — and on window resize once it has been quiet this many ms (debounce). */
+export const RESIZE_DEBOUNCE_MS = 50;
 export const LIGHTBOX_DEFAULTS = { width: 500, height: 500, backdropZIndex: 10_000 } as const;
 /** spec: guides §2 — a banner sits at the top by default; default height 500 (its most). */
 export const BANNER_DEFAULTS = { height: 500 } as const;

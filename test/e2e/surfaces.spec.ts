@@ -375,3 +375,37 @@ test.describe('guides §2 right-to-left languages', () => {
     await dismissedStored(page, serverUrl, visitor, 'e2e-surface-rtl');
   });
 });
+
+test.describe('guides §2, §9 a tooltip follows its target', () => {
+  test('after the window scrolls, an inner container scrolls and the window is resized, it sits 15 px under the target again', async ({ page, openHostPage }, testInfo) => {
+    const body = `<div style="height: 300px"></div>
+      <div id="scroller" style="width: 600px; height: 300px; margin: 0 auto; overflow: auto; border: 1px solid #ccc">
+        <div style="height: 150px"></div><button id="follow-target" style="margin-left: 200px">Follow me</button><div style="height: 900px"></div>
+      </div><div style="height: 1500px"></div>`;
+    await openHostPage('/e2e/surface-follow', hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${uniqueId('follow')}' } });`, body }));
+    const tooltip = page.locator(`${overlay} .wm-tooltip`);
+    await expect(tooltip).toContainText('I stay with my button');
+    // Under the target by the arrow size (15 px, guides §2), its caret over the target.
+    const attached = async () => {
+      const target = (await page.locator('#follow-target').boundingBox())!;
+      const box = (await tooltip.boundingBox())!;
+      return Math.abs(box.y - (target.y + target.height) - 15) <= 1 && box.x < target.x + target.width && box.x + box.width > target.x;
+    };
+    await expect.poll(attached).toBe(true);
+    const before = (await tooltip.boundingBox())!;
+
+    await page.evaluate(() => window.scrollBy(0, 120));
+    await expect.poll(attached).toBe(true);
+    expect(Math.round((await tooltip.boundingBox())!.y)).toBe(Math.round(before.y) - 120);
+
+    await page.locator('#scroller').evaluate((el) => (el.scrollTop = 60));
+    await expect.poll(attached).toBe(true);
+    expect(Math.round((await tooltip.boundingBox())!.y)).toBe(Math.round(before.y) - 180);
+
+    // The container is centred: a narrower window moves the target left, and the tooltip with it.
+    await page.setViewportSize({ width: 900, height: 800 });
+    await expect.poll(attached).toBe(true);
+    expect(Math.round((await tooltip.boundingBox())!.x)).toBeLessThan(Math.round(before.x));
+    await snap(page, testInfo, 'tooltip-followed');
+  });
+});
