@@ -107,24 +107,32 @@ test.describe('analytics §4 Frames, §7 installs into child iframes', () => {
     await expect(page.locator(badge)).toHaveCount(0);
   });
 
-  test('guides §4 frame visibility: a display:none iframe is hidden and its guide waits; shown once the iframe is displayed', async ({ page, serverUrl, openHostPage }) => {
+  test('guides §4 frame visibility: a display:none iframe is hidden, and one out of view too: its guide waits; shown once the iframe is in view', async ({ page, serverUrl, openHostPage }) => {
     const visitor = uniqueId('frames-visibility');
     await routeDocument(page, serverUrl, '/e2e/frames-guide-child', CHILD);
     await openHostPage('/e2e/frames-guide-host', hostPage({ init: `waymark.initialize({ apiKey: 'e2e-frames', visitor: { id: '${visitor}' } });`, body: `<h1>Host page</h1>${iframe('/e2e/frames-guide-child').replace('style="', 'style="display: none; ')}` }));
     await agentReady(page);
     const child = await childAgent(page, '/e2e/frames-guide-child');
     const history = () => child.evaluate(() => ((window as any).waymark.getLogHistory() as Array<{ message: string }>).map((e) => e.message));
+    const activeGuide = () => child.evaluate(() => (window as any).waymark.getActiveGuide()?.guideId ?? null);
     await expect.poll(history).toContain('frame visibility: hidden');
     // Several guide loop ticks, past the wait for an unknown visibility: the guide is loaded, not shown.
     await child.waitForTimeout(2000);
     expect(await child.evaluate(() => (window as any).waymark.getActiveGuides().map((g: { guideId: string }) => g.guideId))).toEqual(['e2e-frames']);
-    expect(await child.evaluate(() => (window as any).waymark.getActiveGuide())).toBeNull();
-    await expect(child.locator('[data-waymark-overlay] .wm-tooltip')).toHaveCount(0);
+    expect(await activeGuide()).toBeNull();
 
-    await page.locator('#child').evaluate((el: HTMLElement) => (el.style.display = 'block'));
+    // Displayed but below the fold: its target has a box now, yet the frame cannot be seen, so still nothing.
+    await page.locator('#child').evaluate((el: HTMLElement) => Object.assign(el.style, { display: 'block', marginTop: '3000px' }));
+    await expect.poll(() => child.evaluate(() => document.getElementById('frame-target')!.getBoundingClientRect().width)).toBeGreaterThan(0);
+    await child.waitForTimeout(1500);
+    expect(await activeGuide()).toBeNull();
+    await expect(child.locator('[data-waymark-overlay] .wm-tooltip')).toHaveCount(0);
+    expect(await history()).not.toContain('frame visibility: visible');
+
+    await page.locator('#child').scrollIntoViewIfNeeded();
     await expect.poll(history).toContain('frame visibility: visible');
     await expect(child.locator('[data-waymark-overlay] .wm-tooltip')).toContainText('Inside the frame');
-    expect(await child.evaluate(() => (window as any).waymark.getActiveGuide()?.guideId)).toBe('e2e-frames');
+    expect(await activeGuide()).toBe('e2e-frames');
     await page.screenshot({ path: screenshotPath('frames-guide-in-iframe.png') });
     const events = await waitForEvents(serverUrl, { apiKey: 'e2e-frames', visitorId: visitor }, (e) => e.some((x) => x.type === 'guideSeen'));
     expect(events.filter((e) => e.type === 'guideSeen').map((e) => new URL(e.url).pathname)).toEqual(['/e2e/frames-guide-child']);
