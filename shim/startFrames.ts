@@ -81,10 +81,11 @@ export function startFrames(
   let election: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
 
-  function post(target: MessageEventSource | Window | null | undefined, message: FrameMessage): void {
+  /** Posts `message` to `target`; `targetOrigin` keeps what only this origin may read (who the visitor is) from others. */
+  function post(target: MessageEventSource | Window | null | undefined, message: FrameMessage, targetOrigin = '*'): void {
     if (!target) return;
     try {
-      (target as Window).postMessage({ ...message, waymark: apiKey } satisfies FrameEnvelope, '*');
+      (target as Window).postMessage({ ...message, waymark: apiKey } satisfies FrameEnvelope, targetOrigin);
     } catch (err) {
       log('error', `${FRAME_MESSAGES.postMessageFailed}: ${(err as Error)?.message ?? String(err)}`);
     }
@@ -114,7 +115,8 @@ export function startFrames(
   };
   const sendIdentity = (to: MessageEventSource) => {
     const { visitorId, accountId } = ctx.identity();
-    post(to, { type: 'receiveIdentity', frameId: self.id, visitorId, accountId });
+    // Visitor and account ids go to frames of this origin only: the browser drops the message for any other.
+    post(to, { type: 'receiveIdentity', frameId: self.id, visitorId, accountId }, location.origin);
   };
 
   function scheduleElection(): void {
