@@ -10,6 +10,8 @@
  *                                           shim only when those options are set
  * - guides:  dist/agent/waymark.guides.js   ES module: the guide loop and guide API, imported by the shim at
  *                                           start when guides are on (the overlay comes later, with a guide)
+ * - frames:  dist/agent/waymark.frames.js   ES module: frame registry, leader election, installs into child
+ *                                           iframes; imported in a child frame, or once the page has an iframe
  * - esm:     dist/esm/waymark.js            the npm entry (`import { initialize } from 'waymark'`), with the
  *                                           files above beside it for the host's bundler to emit
  * - react:   dist/react/waymark-react.js    `waymark/react`: provider and hooks; React and `waymark` external
@@ -75,6 +77,7 @@ const targets: Record<string, UserConfig> = {
   privacy: library('shim/privacy.ts', 'dist/agent', 'waymark.privacy.js', 'es'),
   prompts: library('shim/prompts.ts', 'dist/agent', 'waymark.prompts.js', 'es'),
   guides: library('shim/createGuideDisplay.ts', 'dist/agent', 'waymark.guides.js', 'es'),
+  frames: library('shim/startFrames.ts', 'dist/agent', 'waymark.frames.js', 'es'),
   esm: npmModule('shim/esm.ts', 'dist/esm', 'waymark.js', [], [handFilesToHostBundler()]),
   react: npmModule('react/index.ts', 'dist/react', 'waymark-react.js', ['react', 'react/jsx-runtime', 'waymark']),
   demo: {

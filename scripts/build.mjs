@@ -8,10 +8,10 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 
 const only = process.argv.slice(2);
-const targets = only.length ? only : ['shim', 'worker', 'inpage', 'overlay', 'privacy', 'prompts', 'guides', 'esm', 'react', 'types', 'demo'];
+const targets = only.length ? only : ['shim', 'worker', 'inpage', 'overlay', 'privacy', 'prompts', 'guides', 'frames', 'esm', 'react', 'types', 'demo'];
 
 /** The agent's files the npm entry references with `new URL('./file', import.meta.url)` (shim/esm.ts). */
-const NPM_ENTRY_FILES = ['waymark.worker.js', 'waymark.inpage.js', 'waymark.guides.js', 'waymark.overlay.js', 'waymark.privacy.js', 'waymark.prompts.js'];
+const NPM_ENTRY_FILES = ['waymark.worker.js', 'waymark.inpage.js', 'waymark.guides.js', 'waymark.overlay.js', 'waymark.privacy.js', 'waymark.prompts.js', 'waymark.frames.js'];
 
 /** gzip budgets in bytes. The shim's is issue #2's: an initial shim of at most 12 KB gzip. */
 export const BUDGETS = {
@@ -26,6 +26,8 @@ export const BUDGETS = {
   'dist/agent/waymark.privacy.js': 8 * 1024,
   'dist/agent/waymark.prompts.js': 6 * 1024,
   'dist/agent/waymark.guides.js': 8 * 1024,
+  // Frames (analytics §4, §7): fetched in child frames and on pages with an iframe.
+  'dist/agent/waymark.frames.js': 4 * 1024,
   // `waymark/react`: the provider and hooks only (React and the agent are the host's imports).
   'dist/react/waymark-react.js': 3 * 1024,
 };

@@ -194,3 +194,14 @@ export const WORKER_READY_TIMEOUT_MS = 10_000;
 export const WORKER_READY_MESSAGE = 'waymark:ready';
 /** Issue #7 teardown: how long the worker gets to send what it holds before it is terminated (ours). */
 export const TEARDOWN_FLUSH_MS = 2000;
+
+/** spec: analytics §4 Frames, §9 — leadership is elected this long after a frame joins. */
+export const FRAME_LEADER_ELECTION_MS = 50;
+/** spec: analytics §7, §9 — the agent looks for child iframes to install itself into this often. */
+export const IFRAME_RESCAN_MS = 250;
+/**
+ * guides §4 Guide loop, frame visibility phase: a child frame whose visibility is still unknown (its parent has
+ * not said) shows no guide for this long after its guide loop started, then shows as a visible frame would
+ * (a parent without an agent never says). Ours: the spec gives no value.
+ */
+export const FRAME_VISIBILITY_WAIT_MS = 1000;

@@ -14,6 +14,19 @@ export const BLOCK_OUT_FAILED = 'Failed to add BlockOut ui';
 /** spec: guides §8 — exported alone for the guides chunk, like BLOCK_OUT_FAILED. */
 export const RESOURCE_CENTER_MODULES_FAILED = 'Failed to load one or more Resource Center modules';
 
+/**
+ * spec: analytics §8 frame messaging errors and the debug message of frame installs, exported alone for the
+ * frames chunk (shim/startFrames.ts), like BLOCK_OUT_FAILED.
+ */
+export const FRAME_MESSAGES = {
+  /** spec: analytics §8 — a postMessage to another frame threw. */
+  postMessageFailed: 'Failed to postMessage',
+  /** spec: analytics §8 — a message of ours (its `waymark` field names our api key) without a type. */
+  missingType: 'Invalid Message: Missing type',
+  /** spec: analytics §8 — debug: the agent's own script URL is unknown (npm install), so no frame gets it. */
+  noAgentUrl: 'Unable to find agent url to install agent in frames',
+} as const;
+
 export const PAGE_MESSAGES = {
   /** spec: guides §1 — no apiKey. */
   apiKeyMissing: 'API key is not set, Waymark will not initialize.',
@@ -41,6 +54,7 @@ export const PAGE_MESSAGES = {
 
 export const MESSAGES = {
   ...PAGE_MESSAGES,
+  ...FRAME_MESSAGES,
   /** spec: analytics §8 — non-2xx beacon. */
   badStatus: (status: number, text: string) => `received status code ${status}: ${text}`,
   /** spec: analytics §8 — an event too long even alone; its long fields are shortened and it is retried. */

@@ -7,7 +7,13 @@ import type { EventPropertyRule } from '../shared/eventPropertyRules';
 
 const VALUE_LIMIT = 256;
 
-/** The properties the rules give for a click on `target`; null when no feature matches. */
+/** The event properties of a click on `target` under the rules of the last guide load; null when none. */
+export type EventPropertyCollector = (target: Element) => Record<string, string> | null;
+
+/**
+ * The properties the rules give for a click on `target`; null when no feature matches. Bundled in the guides
+ * chunk, which hands the shim a collector with each guide load's rules (the rules come with guide loads only).
+ */
 export function collectEventProperties(target: Element, rules: readonly EventPropertyRule[]): Record<string, string> | null {
   let found: Record<string, string> | null = null;
   for (const rule of rules) {

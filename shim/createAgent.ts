@@ -3,15 +3,16 @@
  * main thread, so it does only what needs the page: read options and storage, listen to the DOM, and
  * hand the rest to the worker. No method ever throws into the host: failures are logged.
  */
-import { AGENT_VERSION, BEACON_SOURCE, EVENT_PROPERTY_LIMIT_MS, SESSION_INACTIVITY_MS, STEP_SEEN_TIMEOUT_MS, TEARDOWN_FLUSH_MS } from '../shared/constants';
+import { AGENT_VERSION, BEACON_SOURCE, EVENT_PROPERTY_LIMIT_MS, IFRAME_RESCAN_MS, SESSION_INACTIVITY_MS, STEP_SEEN_TIMEOUT_MS, TEARDOWN_FLUSH_MS } from '../shared/constants';
 import { createChangeDebounce } from '../shared/createChangeDebounce';
-import type { EventPropertyRule } from '../shared/eventPropertyRules';
-import { collectEventProperties, matchSelectors } from './collectEventProperties';
+import { matchSelectors, type EventPropertyCollector } from './collectEventProperties';
 import { beaconUrl } from '../shared/beaconUrl';
 import type { UrlTransform } from '../shared/applyUrlTransforms';
 import { enrichEvent, type EnvelopeContext } from '../shared/enrichEvent';
 import type { PrivacyModule, PagePrivacy } from './privacy';
 import type { PromptCaptureRule, PromptsModule } from './prompts';
+import type { Frames, FramesModule } from './startFrames';
+import type { FrameState } from '../shared/frameVisibility';
 import type { CapturedEvent } from '../shared/events';
 import { PAGE_MESSAGES } from '../shared/messages';
 import type { FlushReport, GuideDiagnostics, GuideState, Identity, Metadata, WorkerInit } from '../shared/protocol';
@@ -135,6 +136,14 @@ export interface InitializeOptions {
   localStorageOnly?: boolean;
   /** Lifetime of the visitor cookie in days. @default 100 */
   cookieDays?: number;
+  /**
+   * analytics §4 Frames (names ours). `install: false` keeps the agent out of same-origin child iframes
+   * (@default true: it installs itself there, rescanning every 250 ms); `leaderKeys` prefer, in order, the
+   * frames whose `leaderKey` is one of them as the leader (@default none: the top frame, else the earliest);
+   * `leaderKey` names this frame (a frame the agent installed takes its iframe element's
+   * `data-waymark-leader-key`). Only the leader shows the launcher and the resource center.
+   */
+  frames?: { install?: boolean; leaderKeys?: string[]; leaderKey?: string };
 }
 
 /** The agent's methods, as `window.waymark` exposes them. */
@@ -226,7 +235,7 @@ export interface WaymarkApi {
 }
 
 /** The agent's files besides the initial script: its worker and the chunks it imports when needed. */
-export type AgentAsset = 'worker' | 'inpage' | 'guides' | 'overlay' | 'privacy' | 'prompts';
+export type AgentAsset = 'worker' | 'inpage' | 'guides' | 'overlay' | 'privacy' | 'prompts' | 'frames';
 
 export interface AgentEnvironment {
   /**
@@ -239,9 +248,14 @@ export interface AgentEnvironment {
    * emitted (`new URL('./waymark.worker.js', import.meta.url)`). @default `waymark.{name}.js` in assetBase
    */
   assets?: Record<AgentAsset, string>;
+  /** URL of waymark.js, which the agent installs into child frames (analytics §7); unknown for npm installs. */
+  agentUrl?: string;
+  /** The agent's global (the snippet's `data-waymark-global`). @default 'waymark' */
+  globalKey?: string;
 }
 
-interface Running {
+/** A running agent's state (exported as a type for the frames chunk, which reads and extends it). */
+export interface Running {
   options: InitializeOptions;
   init: WorkerInit;
   /** The URL an event reports: custom URL source and host-function transforms applied. */
@@ -263,6 +277,9 @@ interface Running {
   uninstall: Array<() => void>;
   workerMode: WorkerMode | null;
   sessions: ReturnType<typeof sessionStore>;
+  /** analytics §4 Frames: this frame's leadership and visibility; the frames chunk once loaded. */
+  frame: FrameState;
+  frames?: Frames;
 }
 
 /** How often the session's last activity is written back to local storage (never on every event). */
@@ -284,7 +301,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
   const pending: Array<(r: Running) => void> = [];
 
   /** analytics §3 event property rules of the last guide load; emptied for good when one collection is too slow. */
-  let eventRules: EventPropertyRule[] = [];
+  let collectProperties: EventPropertyCollector | null = null;
   let eventRulesDisabled = false;
 
   /** guides §5 setGuidesDisabled: the loop is paused and nothing new shows. */
@@ -402,14 +419,14 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     if (event.metaKey) flags.push('meta');
     if (event.shiftKey) flags.push('shift');
     const props: Record<string, unknown> = { flags, x: event.pageX, y: event.pageY };
-    if (eventRules.length) {
+    if (collectProperties) {
       // analytics §3, §8: event property rules; a collection over 50 ms is disabled with a critical error.
       const started = performance.now();
-      const values = collectEventProperties(target, eventRules);
+      const values = collectProperties(target);
       const took = performance.now() - started;
       if (values) props.event_properties = values;
       if (took > EVENT_PROPERTY_LIMIT_MS) {
-        eventRules = [];
+        collectProperties = null;
         eventRulesDisabled = true;
         const message = `Event property collection took ${Math.round(took)} ms, over ${EVENT_PROPERTY_LIMIT_MS} ms: disabled for this page`;
         log('error', message);
@@ -433,18 +450,43 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
 
   /** Loads the prompt-capture chunk and installs its fetch/XHR observers; prompts become events. */
   function installPrompts(rules: PromptCaptureRule[], privacy: PagePrivacy | null): void {
-    const url = assetUrl('prompts');
-    importChunk<PromptsModule>(url).then(
-      (m) => {
-        const uninstall = m.installPromptCapture(rules, {
-          emit: (props) => capture({ type: 'prompt', props: { ...props } }),
-          privacyFilters: privacy ? [...privacy.filters.privacyFilters] : [],
-          log,
-        });
-        if (running) running.uninstall.push(uninstall);
-      },
-      (err: unknown) => log('error', `the prompt capture module did not load (${url}): ${String(err)}`),
-    );
+    void loadChunk<PromptsModule, void>('prompts', (m) => {
+      const uninstall = m.installPromptCapture(rules, {
+        emit: (props) => capture({ type: 'prompt', props: { ...props } }),
+        privacyFilters: privacy ? [...privacy.filters.privacyFilters] : [],
+        log,
+      });
+      if (running) running.uninstall.push(uninstall);
+    });
+  }
+
+  /**
+   * Imports the lazy chunk `name` (shim/importChunk.ts tries a failed fetch again) and hands it to `use`; when
+   * it cannot load, logs 'the {name} module did not load (url): error' (and `consequence`) and answers null.
+   */
+  function loadChunk<M, T>(name: AgentAsset, use: (m: M) => T, consequence = ''): Promise<T | null> {
+    const url = assetUrl(name);
+    return importChunk<M>(url).then(use, (err: unknown) => {
+      log('error', `the ${name} module did not load (${url}): ${String(err)}${consequence}`);
+      return null;
+    });
+  }
+
+  /**
+   * analytics §4 Frames, §7: the frames chunk joins this frame to its tab's frames and installs the agent into
+   * child iframes. A child frame loads it at once; the top frame once the page has an iframe element (a live
+   * list, checked every 250 ms), so a page without frames never fetches it.
+   */
+  function startFramesWhenDue(r: Running): void {
+    const iframes = document.getElementsByTagName('iframe');
+    const due = () => {
+      if (r.frame.isTop && !iframes.length) return;
+      clearInterval(poll);
+      void loadChunk<FramesModule, void>('frames', (m) => guard(() => running === r && m.startFrames(r, env, log, trustedScriptUrl, (next) => changeIdentity(r, next, true))));
+    };
+    const poll = setInterval(due, IFRAME_RESCAN_MS);
+    r.uninstall.push(() => clearInterval(poll));
+    due();
   }
 
   /** focus, submit and change (analytics §1): the element, never a value (values are not collected). */
@@ -480,7 +522,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
    * is the new visitor's first, with the old ids in its props (wire-protocol.md "identify"). A known
    * visitor changing starts a new session (analytics §4).
    */
-  function changeIdentity(r: Running, next: { visitorId: string; accountId: string }): void {
+  function changeIdentity(r: Running, next: { visitorId: string; accountId: string }, synced?: boolean): void {
     const old = r.identity;
     const identity: Identity = { ...next, oldVisitorId: old.visitorId };
     r.identity = identity;
@@ -490,6 +532,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       type: 'identify',
       props: { old_visitor_id: old.visitorId, old_account_id: old.accountId, visitor_id: next.visitorId, account_id: next.accountId },
     });
+    // analytics §4 Frames: the leader's identity reaches the other frames (not one it took from the leader).
+    if (!synced) r.frames?.identityChanged();
   }
 
   function metadataOf(options: InitializeOptions): Metadata {
@@ -517,6 +561,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     const guideStateKey = `_wm_guides.${options.apiKey}`;
     const guideState = readJson<GuideState>(guideStateKey);
     const tab = loadTabFacts();
+    const top = window.top === window;
     // A duplicated tab starts with the original's tab id; the clone takes a new one (analytics §4).
     const clones = watchTabClones(options.apiKey, tab.tabId, tab.frameId, (tabId) => {
       if (!running) return;
@@ -535,7 +580,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       // Classified in the worker (the site lists are no business of the main thread); see onCampaign.
       utm: readJson(campaignKey) ?? { channel: 'Direct' },
       campaign: { pageUrl: document.URL, referrer: document.referrer, newSession: session.isNew },
-      recentPages: recentPages(),
+      // A child frame's loads are not the tab's page changes (U-turns, analytics §4).
+      recentPages: top ? recentPages() : [],
       device: matchMedia('(max-width: 767px)').matches ? 'mobile' : 'desktop',
       sendEventsWithPostOnly: options.sendEventsWithPostOnly === true,
       // Checked by the worker (analytics §5), which logs and drops an invalid pair.
@@ -589,6 +635,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
         options.errorClickLogging !== false,
       ),
       sessions,
+      frame: { isTop: top, leader: top, visibility: top ? 'visible' : 'unknown', othersShowing: false },
     };
     state = 'running';
 
@@ -601,11 +648,11 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     for (const type of ['focusin', 'submit', 'change']) listen(document, type, onElementEvent, captureOptions);
     if (options.inputCssSelectors?.length) listen(document, 'focusout', onFocusOut, captureOptions);
     // analytics §1, §9: a single-page app's page change is a page load, reported once.
-    rememberPage(document.URL, now);
+    if (top) rememberPage(document.URL, now);
     running.uninstall.push(
       watchUrl((url) => {
         running?.clicks.effect();
-        rememberPage(url, Date.now());
+        if (top) rememberPage(url, Date.now());
         capture({ type: 'load', props: {} });
       }),
       clones.stop,
@@ -635,33 +682,29 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       const seenTimeout = options.guides?.seenTimeout;
       // The guide loop and its API are a chunk of their own (waymark.guides.js), so the initial shim stays
       // small; it is fetched now, the overlay (React) only when a guide shows.
-      const url = assetUrl('guides');
       const r = running;
-      r.guidesReady = importChunk<GuideDisplayModule>(url).then(
-        (m) => {
-          const display = m.createGuideDisplay({
-            bridge,
-            overlayUrl: assetUrl('overlay'),
-            log,
-            // guides §5 delayGuides: true holds the loop until startGuides(); a number of ms starts it then.
-            delayed: guidesDisabled || delay === true || (typeof delay === 'number' && delay > 0),
-            preventCodeInjection: options.preventCodeInjection === true,
-            trustedScriptUrl,
-            onEventPropertyRules: (rules) => {
-              if (!eventRulesDisabled) eventRules = rules;
-            },
-            seenTimeoutMs: seenTimeout === true ? STEP_SEEN_TIMEOUT_MS : typeof seenTimeout === 'number' ? seenTimeout : undefined,
-          });
-          if (typeof delay === 'number' && delay > 0) setTimeout(() => guidesDisabled || display.start(), delay);
-          return (r.guides = display);
-        },
-        (err: unknown) => {
-          log('error', `the guides module did not load (${url}): ${String(err)}`);
-          return null;
-        },
-      );
+      r.guidesReady = loadChunk<GuideDisplayModule, GuideDisplay>('guides', (m) => {
+        const display = m.createGuideDisplay({
+          bridge,
+          overlayUrl: assetUrl('overlay'),
+          log,
+          // guides §5 delayGuides: true holds the loop until startGuides(); a number of ms starts it then.
+          delayed: guidesDisabled || delay === true || (typeof delay === 'number' && delay > 0),
+          preventCodeInjection: options.preventCodeInjection === true,
+          trustedScriptUrl,
+          onEventPropertyRules: (collect) => {
+            if (!eventRulesDisabled) collectProperties = collect;
+          },
+          seenTimeoutMs: seenTimeout === true ? STEP_SEEN_TIMEOUT_MS : typeof seenTimeout === 'number' ? seenTimeout : undefined,
+          frame: r.frame,
+          onShown: (step) => r.frames?.shown(step),
+        });
+        if (typeof delay === 'number' && delay > 0) setTimeout(() => guidesDisabled || display.start(), delay);
+        return (r.guides = display);
+      });
     }
     if (Array.isArray(options.promptCapture) && options.promptCapture.length) installPrompts(options.promptCapture, privacy);
+    startFramesWhenDue(running);
     const queued = pending.splice(0);
     for (const command of queued) command(running);
   }
@@ -697,10 +740,10 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
         // URL transforms, a privacy filter or a custom URL source: their code is a chunk of its own, so
         // hosts without them never load it. The agent starts once it is here: no event ever leaves the
         // page without the filters.
-        const url = assetUrl('privacy');
-        importChunk<PrivacyModule>(url).then(
+        void loadChunk<PrivacyModule, void>(
+          'privacy',
           (m) => guard(() => state === 'waiting' && start(options, m.createPagePrivacy(options, log))),
-          (err: unknown) => log('error', `the privacy module did not load (${url}): ${String(err)}; Waymark will not send events without it`),
+          '; Waymark will not send events without it',
         );
       };
       // guides §1: initialize only once the page is complete, unless initializeImmediately.
@@ -792,7 +835,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     },
 
     hideGuides() {
-      guard(() => guideFunction((g) => g.hideGuides()));
+      // guides §4: every frame's guide goes (receiveHideGuides).
+      guard(() => guideFunction((g) => (g.hideGuides(), running?.frames?.hideGuides())));
     },
 
     showGuideByName(name) {

@@ -4,18 +4,19 @@
  * overlay, renders the first step whose facts hold, and reports what the visitor does with it.
  */
 import { AUTOMATION_CLICK_DELAY_MS, AUTOMATION_RETRIES, AUTOMATION_RETRY_MS, ELEMENT_ACTIVATION_MAX_TARGETS, GUIDE_LOOP_BUSY_MS, GUIDE_LOOP_IDLE_MS, GUIDE_REQUEST_STALE_MS, PERMALINK_PARAMS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
-import type { EventPropertyRule } from '../shared/eventPropertyRules';
 import type { Automation, GuideAction } from '../shared/guides';
 import { matchesContainsRules } from '../shared/matchesContainsRules';
 import { MESSAGES } from '../shared/messages';
 import { ERROR_CODES } from '../shared/errors';
 import type { BadgeToShow, GuideLoadResult, LauncherToShow, LogLevel, ResourceCenterToShow, SeenReason, StepAction, StepToShow } from '../shared/protocol';
 import { launcherClosedRecord, shouldAutoOpenLauncher } from '../shared/launcherPanel';
+import { mayShowGuidesInFrame, type FrameState } from '../shared/frameVisibility';
 import { importChunk } from './importChunk';
 import { CANCELABLE_HOOK_OF, type HookName } from '../shared/applyGuideTransition';
 import type { LauncherHandlers, Overlay, OverlayModule, ResourceCenterHandlers, ResourceCenterState, UiElement } from '../overlay/api';
 import type { Bridge } from './createBridge';
 import { createTargetCache } from './queryDeep';
+import { collectEventProperties, type EventPropertyCollector } from './collectEventProperties';
 
 export interface GuideDisplayOptions {
   bridge: Bridge;
@@ -30,10 +31,17 @@ export interface GuideDisplayOptions {
   seenTimeoutMs?: number;
   /** guides §2 preventCodeInjection: steps' scripts (contentUrlJs) are never loaded. @default false */
   preventCodeInjection?: boolean;
-  /** analytics §3: the event property rules of each guide load, for the shim's click capture. */
-  onEventPropertyRules?(rules: EventPropertyRule[]): void;
+  /** analytics §3: a collector of each guide load's event property rules (null: none), for the shim's click capture. */
+  onEventPropertyRules?(collect: EventPropertyCollector | null): void;
   /** A script URL as the page's sinks take it (Trusted Types, shim/trustedScriptUrl.ts). @default the URL as is */
   trustedScriptUrl?(url: string): string;
+  /**
+   * analytics §4 Frames: this frame's leadership, visibility and whether another frame shows a guide, kept up
+   * to date by the frames chunk and read on each tick. @default the top frame leads and is visible
+   */
+  frame?: FrameState;
+  /** guides §4: the step this frame shows now, or null (told to the other frames). */
+  onShown?(step: { guideId: string; stepId: string } | null): void;
 }
 
 /** What a guide subscription hears (guides §4: onGuideAdvanced, onGuidePrevious, onGuideDismissed, onGuideSnoozed). */
@@ -97,10 +105,25 @@ export interface GuideDisplay {
   reload(): Promise<void>;
   /** False once guide.json said the subscription lacks guides (guides §5): the loop has stopped. */
   supported(): boolean;
+  /** analytics §4 Frames: leadership, visibility or another frame's guide changed; redraw and run the loop. */
+  frameChanged(): void;
   stop(): void;
 }
 
-export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeoutMs, preventCodeInjection, onEventPropertyRules, trustedScriptUrl = (url) => url }: GuideDisplayOptions): GuideDisplay {
+export function createGuideDisplay({
+  bridge,
+  overlayUrl,
+  log,
+  delayed,
+  seenTimeoutMs,
+  preventCodeInjection,
+  onEventPropertyRules,
+  trustedScriptUrl = (url) => url,
+  frame = { isTop: window.top === window, leader: window.top === window, visibility: 'visible', othersShowing: false },
+  onShown,
+}: GuideDisplayOptions): GuideDisplay {
+  /** When the loop started: a child frame of unknown visibility waits a while for its parent to say (guides §4). */
+  const startedAt = Date.now();
   /**
    * The first element matching `selector` (a guide author's), or null, also for a selector that does not
    * parse; `host >>> inner` reaches into open shadow roots; a target found before is checked, not searched
@@ -134,6 +157,13 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
   const hooks = new Map<HookName, Set<GuideHook>>();
 
   const keyOf = (s: { guideId: string; stepId: string }) => `${s.guideId}/${s.stepId}`;
+
+  /** The shown step changes only here, so the other frames hear of each change (receiveGuideStepShownInFrame). */
+  function setShown(next: { step: StepToShow; since: number } | null): void {
+    const was = shown?.step;
+    shown = next;
+    if (was !== next?.step) onShown?.(next ? next.step : null);
+  }
   const describe = (step: StepToShow): ActiveGuide => ({
     guideId: step.guideId,
     guideName: step.guideName,
@@ -212,7 +242,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       suppressed.add(keyOf(step));
       return false;
     }
-    shown = { step, since: Date.now() };
+    setShown({ step, since: Date.now() });
     const view = await getOverlay();
     if (shown?.step !== step) return false;
     view.show(step, target, {
@@ -224,7 +254,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       // guides §5 page rule exception: the page changed under the render; the worker failed the guide.
       suppressed.add(keyOf(step));
       if (shown?.step === step) {
-        shown = null;
+        setShown(null);
         view.hide();
       }
       return false;
@@ -256,7 +286,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
   function close(step: StepToShow): void {
     suppressed.add(keyOf(step));
     candidates = candidates.filter((c) => c.guideId !== step.guideId);
-    shown = null;
+    setShown(null);
     void getOverlay().then((v) => v.hide());
   }
 
@@ -422,7 +452,10 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       const rc = result.ok ? result.value.resourceCenter : undefined;
       if (rc?.activation) activations.push({ guideId: rc.guideId, ...rc.activation, run: () => rcHandlers.onToggle(!rcState.open) });
       watchActivations(activations);
-      if (result.ok) onEventPropertyRules?.(result.value.eventPropertyRules);
+      if (result.ok) {
+        const rules = result.value.eventPropertyRules;
+        onEventPropertyRules?.(rules.length ? (target) => collectEventProperties(target, rules) : null);
+      }
       badges = result.ok ? result.value.badges : [];
       if (result.ok) setLauncher(result.value);
       if (result.ok) setResourceCenter(result.value.resourceCenter);
@@ -539,10 +572,11 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
    */
   function setLauncher(result: GuideLoadResult): void {
     if (result.launcherError) critical(`${MESSAGES.launcherInitFailed}: ${result.launcherError}`);
-    // guides §6: only the top frame shows the launcher, unless its config allows frames (device.iframe).
-    launcher = result.launcher && (result.launcher.iframe || window.top === window) ? result.launcher : null;
+    // guides §6: only the leader frame shows the launcher, unless its config allows frames (device.iframe): kept
+    // in every frame, drawn where launcherHere() says, so a change of leader moves it.
+    launcher = result.launcher ?? null;
     // guides §2: the config's script, from an allowed origin, once, unless preventCodeInjection.
-    if (launcher?.scriptUrl) loadScript({ url: launcher.scriptUrl });
+    if (launcher?.scriptUrl && launcherHere()) loadScript({ url: launcher.scriptUrl });
     if (launcher && !launcherDecided) {
       launcherDecided = true;
       // Opened by the loop once no step is showing or about to show: a tutorial's panel never lands on
@@ -552,9 +586,13 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
     drawLauncher();
   }
 
-  /** Renders the launcher as it stands (nothing once removed), by its element for launchType element. */
+  /** guides §6: the launcher shows in the leader frame, or in any frame when its device.iframe allows. */
+  const launcherHere = () => frame.leader || launcher?.iframe === true;
+
+  /** Renders the launcher as it stands (nothing once removed or not here), by its element for launchType element. */
   function drawLauncher(): void {
-    const shownLauncher = launcherRemoved ? null : launcher;
+    const shownLauncher = launcherRemoved || !launcherHere() ? null : launcher;
+    if (shownLauncher?.scriptUrl) loadScript({ url: shownLauncher.scriptUrl });
     launcherAnchor = shownLauncher?.elementPathRule ? queryOrNull(shownLauncher.elementPathRule) : null;
     if (!shownLauncher && !overlay) return;
     void getOverlay().then((v) => v.showLauncher(shownLauncher, launcherOpen, launcherAnchor, launcherHandlers));
@@ -613,14 +651,14 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
   };
 
   /**
-   * guides §2 Resource center of the last load (top frame only, as the launcher; guides §6), and what the
+   * guides §2 Resource center of the last load (drawn in the leader frame only, guides §6), and what the
    * visitor did with it: open, the active module, a provider's widget open in its place.
    */
   let resourceCenter: ResourceCenterToShow | null = null;
   const rcState: ResourceCenterState = { open: false, activeModule: null, nativeOpen: false };
 
   function setResourceCenter(rc: ResourceCenterToShow | undefined): void {
-    const next = rc && window.top === window ? rc : null;
+    const next = rc ?? null;
     // Another page's resource center (or none) starts closed.
     if (next?.guideId !== resourceCenter?.guideId) Object.assign(rcState, { open: false, activeModule: null, nativeOpen: false });
     resourceCenter = next;
@@ -628,8 +666,9 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
   }
 
   function drawResourceCenter(): void {
-    if (!resourceCenter && !overlay) return;
-    void getOverlay().then((v) => v.showResourceCenter(resourceCenter, { ...rcState }, rcHandlers));
+    const here = frame.leader ? resourceCenter : null;
+    if (!here && !overlay) return;
+    void getOverlay().then((v) => v.showResourceCenter(here, { ...rcState }, rcHandlers));
   }
 
   async function refreshResourceCenter(): Promise<void> {
@@ -697,14 +736,16 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       // An SPA page change: eligibility depends on the URL, so ask again (guides §4 page rules).
       if (shown && shown.step.reason !== 'api') {
         const step = shown.step;
-        shown = null;
+        setShown(null);
         void getOverlay().then((v) => v.hide());
         candidates = candidates.filter((c) => c !== step);
       }
       void load(location.href).then(tick);
       return;
     }
-    if (shown) return;
+    // guides §4 Auto display: a guide shown here, or in another frame of the tab, blocks auto display; frame
+    // visibility phase: a frame that cannot be seen shows nothing (one whose parent has not said yet waits a while).
+    if (shown || frame.othersShowing || !mayShowGuidesInFrame(frame, Date.now() - startedAt)) return;
     // guides §4 Guide loop: the auto-display phase gets 50 ms; what is left waits for a busy tick 50 ms
     // later, so a page with many candidates and a slow DOM never sees one long task from us.
     const started = performance.now();
@@ -780,7 +821,7 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       const step = shown.step;
       suppressed.add(keyOf(step));
       runHooks('beforeUnmount', step);
-      shown = null;
+      setShown(null);
       void getOverlay().then((v) => v.hide());
       runHooks('unmounted', step);
       runHooks('hidden', step);
@@ -835,6 +876,12 @@ export function createGuideDisplay({ bridge, overlayUrl, log, delayed, seenTimeo
       tick();
     },
     supported: () => !notInSubscription,
+    frameChanged() {
+      if (stopped) return;
+      drawLauncher();
+      drawResourceCenter();
+      tick();
+    },
     stop() {
       stopped = true;
       if (timer !== null) clearTimeout(timer);

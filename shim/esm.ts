@@ -19,9 +19,13 @@ const assets = {
   overlay: new URL(/* @vite-ignore */ './waymark.overlay.js', import.meta.url).href,
   privacy: new URL(/* @vite-ignore */ './waymark.privacy.js', import.meta.url).href,
   prompts: new URL(/* @vite-ignore */ './waymark.prompts.js', import.meta.url).href,
+  frames: new URL(/* @vite-ignore */ './waymark.frames.js', import.meta.url).href,
 };
 
-/** The page's one agent. */
+/**
+ * The page's one agent. Its waymark.js is unknown here (the host's bundler inlined this module), so it joins
+ * the tab's frames but installs into none (analytics §8 'Unable to find agent url to install agent in frames').
+ */
 export const waymark = createAgent({ assetBase: import.meta.url, assets });
 
 export const initialize = waymark.initialize;

@@ -25,7 +25,8 @@ function findOwnScript(): HTMLScriptElement | null {
     return;
   }
   const src = script?.src || location.href;
-  const agent = createAgent({ assetBase: new URL('.', src).href });
+  // analytics §7: the agent installs this very file into child frames, under the same global.
+  const agent = createAgent({ assetBase: new URL('.', src).href, agentUrl: script?.src || undefined, globalKey: key });
   host[key] = agent;
   for (const [method, args] of existing?._q ?? []) {
     const fn = (agent as unknown as Record<string, unknown>)[method];

@@ -34,7 +34,7 @@ const run = promisify(execFile);
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const PACKAGE = JSON.parse(readFileSync('package.json', 'utf8')) as { files: string[]; dependencies: Record<string, string> };
 /** The files the npm entry references for the host's bundler (shim/esm.ts). */
-const AGENT_FILES = ['worker', 'inpage', 'guides', 'overlay', 'privacy', 'prompts'];
+const AGENT_FILES = ['worker', 'inpage', 'guides', 'overlay', 'privacy', 'prompts', 'frames'];
 
 let workspace = '';
 const apps: Record<string, { dir: string; assets: string[]; origin: string; server: Server }> = {};

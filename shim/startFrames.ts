@@ -1,0 +1,326 @@
+/**
+ * Frames (spec: analytics §4 Frames, §7 cross-window messages and child iframe installs, §8 frame messaging
+ * errors; guides §4 frame visibility, §6 leader frame). Entry of the lazy chunk dist/agent/waymark.frames.js:
+ * the initial shim imports it at start in a child frame, and in the top frame once the page has an iframe.
+ *
+ * - Install: every 250 ms the live list of the document's iframe elements is walked; a same-origin http(s)
+ *   document that is complete and has no agent gets the queue stub with an initialize call (the same options)
+ *   and a script element of waymark.js, so its own agent captures its own events.
+ * - Registry: each frame posts its record (`receiveFrame`) to every window of the tab; a frame that did not know
+ *   the sender answers with its own. Every frame elects the leader from the same records 50 ms after a join
+ *   (shared/electLeaderFrame.ts), so no frame is asked.
+ * - Visibility: a parent watches its iframe elements with an IntersectionObserver and tells the agent inside
+ *   (`receiveFrameVisibility`).
+ * - Guides: a frame says which step it shows (`receiveGuideStepShownInFrame`) and hideGuides reaches every frame
+ *   (`receiveHideGuides`); the leader's identity reaches the followers (`receiveIdentity`).
+ */
+import { FRAME_LEADER_ELECTION_MS, IFRAME_RESCAN_MS } from '../shared/constants';
+import { electLeaderFrame, type FrameRecord } from '../shared/electLeaderFrame';
+import { frameVisibility, type FrameState } from '../shared/frameVisibility';
+import { FRAME_MESSAGES } from '../shared/messages';
+import type { Identity, LogLevel } from '../shared/protocol';
+import { readFrameMessage, type FrameEnvelope, type FrameMessage } from '../shared/readFrameMessage';
+import type { AgentEnvironment, InitializeOptions, Running } from './createAgent';
+
+/** What the agent calls on the frames chunk. */
+export interface Frames {
+  /** This frame's identity changed (identify, clearSession): the leader tells the followers. */
+  identityChanged(): void;
+  /** This frame now shows `step`, or nothing. */
+  shown(step: { guideId: string; stepId: string } | null): void;
+  /** hideGuides() was called here: every other frame hides its guide too. */
+  hideGuides(): void;
+  /** teardown: leaves the tab's frames, stops the rescan, the observer and the listeners. */
+  stop(): void;
+}
+
+/** What waymark.frames.js exports. */
+export interface FramesModule {
+  startFrames: typeof startFrames;
+}
+
+/** What of the running agent the frames chunk reads (its options, identity, guides) and keeps up to date (`frame`). */
+export type FramesHost = Pick<Running, 'options' | 'init' | 'identity' | 'frame' | 'frames' | 'guides' | 'uninstall'>;
+
+/**
+ * Starts this frame's part in the tab's frames: sets `agent.frames`, adds its stop to `agent.uninstall`.
+ * `env` says where waymark.js is (no agentUrl: npm install, no frame installs) and under which global;
+ * `applyIdentity` takes on the leader's identity without telling the other frames again.
+ */
+export function startFrames(
+  agent: FramesHost,
+  env: AgentEnvironment,
+  log: (level: LogLevel, message: string) => void,
+  trustedScriptUrl: (url: string) => string,
+  applyIdentity: (identity: { visitorId: string; accountId: string }) => void,
+): Frames {
+  const { options } = agent;
+  const { apiKey } = options;
+  const state = agent.frame;
+  const globalKey = env.globalKey ?? 'waymark';
+  const ctx = {
+    identity: () => agent.identity,
+    hideGuides: () => agent.guides?.hideGuides(),
+    changed: () => agent.guides?.frameChanged(),
+  };
+  const self: FrameRecord = {
+    id: agent.init.session.frameId,
+    apiKey,
+    leaderKey: typeof options.frames?.leaderKey === 'string' ? options.frames.leaderKey : '',
+    isTop: state.isTop,
+    joinedAt: Date.now(),
+    visibility: state.visibility,
+  };
+  const leaderKeys = Array.isArray(options.frames?.leaderKeys) ? options.frames.leaderKeys.filter((k) => typeof k === 'string') : [];
+  /** The other frames of the tab, by id, with the window to answer them at. */
+  const peers = new Map<string, { record: FrameRecord; source: MessageEventSource }>();
+  /** Frames that show a guide now. */
+  const showing = new Set<string>();
+  /** The step this frame shows now, told to frames that join later. */
+  let shownStep: { guideId: string; stepId: string } | null = null;
+  let election: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+
+  /** Posts `message` to `target`; `targetOrigin` keeps what only this origin may read (who the visitor is) from others. */
+  function post(target: MessageEventSource | Window | null | undefined, message: FrameMessage, targetOrigin = '*'): void {
+    if (!target) return;
+    try {
+      (target as Window).postMessage({ ...message, waymark: apiKey } satisfies FrameEnvelope, targetOrigin);
+    } catch (err) {
+      log('error', `${FRAME_MESSAGES.postMessageFailed}: ${(err as Error)?.message ?? String(err)}`);
+    }
+  }
+
+  /** Every window of the tab but this one: the top and its frames, depth first (cross-origin ones too). */
+  function tabWindows(): Window[] {
+    const found: Window[] = [];
+    const walk = (w: Window, depth: number) => {
+      if (w !== window) found.push(w);
+      // length and indexed access are among what a cross-origin WindowProxy allows.
+      if (depth < 10) for (let i = 0; i < w.length; i++) walk(w[i] as Window, depth + 1);
+    };
+    try {
+      walk(window.top ?? window, 0);
+    } catch {
+      // A window went away while walking: the others still hear from us when they join.
+    }
+    return found;
+  }
+
+  const announce = () => {
+    for (const w of tabWindows()) post(w, { type: 'receiveFrame', frame: self });
+  };
+  const broadcast = (message: FrameMessage) => {
+    for (const { source } of peers.values()) post(source, message);
+  };
+  const sendIdentity = (to: MessageEventSource) => {
+    const { visitorId, accountId } = ctx.identity();
+    // Visitor and account ids go to frames of this origin only: the browser drops the message for any other.
+    post(to, { type: 'receiveIdentity', frameId: self.id, visitorId, accountId }, location.origin);
+  };
+
+  function scheduleElection(): void {
+    clearTimeout(election);
+    // spec: analytics §4, §9 — leadership is elected 50 ms after a frame joins.
+    election = setTimeout(elect, FRAME_LEADER_ELECTION_MS);
+  }
+
+  const leader = () => electLeaderFrame([self, ...[...peers.values()].map((f) => f.record)], leaderKeys);
+
+  function elect(): void {
+    if (stopped) return;
+    const isLeader = (leader()?.id ?? self.id) === self.id;
+    if (isLeader === state.leader) return;
+    state.leader = isLeader;
+    // spec: analytics §4 — the leader syncs identity: a frame that becomes leader tells the others who it sees.
+    if (isLeader) for (const { source } of peers.values()) sendIdentity(source);
+    ctx.changed();
+  }
+
+  function onMessage(event: MessageEvent): void {
+    const verdict = readFrameMessage(event.data, apiKey);
+    if (!verdict || stopped) return;
+    if (!verdict.ok) return log('warn', verdict.problem);
+    const message = verdict.message;
+    const source = event.source;
+    switch (message.type) {
+      case 'receiveFrame': {
+        const { frame } = message;
+        if (frame.id === self.id || !source) return;
+        const isNew = !peers.has(frame.id);
+        peers.set(frame.id, { record: frame, source });
+        if (!isNew) return;
+        post(source, { type: 'receiveFrame', frame: self });
+        visibilityFor(source);
+        if (shownStep) post(source, { type: 'receiveGuideStepShownInFrame', frameId: self.id, ...shownStep });
+        if (state.leader) sendIdentity(source);
+        scheduleElection();
+        return;
+      }
+      case 'removeFrame':
+        if (!peers.delete(message.frameId)) return;
+        setShowing(message.frameId, false);
+        scheduleElection();
+        return;
+      case 'receiveIdentity':
+        // Only the leader's (as the records stand now: the 50 ms election may not have run since it joined), and
+        // only from this origin: another origin's frame may not set who the visitor is.
+        if (message.frameId !== self.id && event.origin === location.origin && peers.get(message.frameId)?.source === source && leader()?.id === message.frameId) {
+          const current = ctx.identity();
+          if (current.visitorId !== message.visitorId || current.accountId !== message.accountId) {
+            applyIdentity({ visitorId: message.visitorId, accountId: message.accountId });
+              }
+        }
+        return;
+      case 'receiveFrameVisibility':
+        // Only the parent knows how our iframe element sits in its page.
+        if (state.isTop || source !== window.parent || message.visibility === state.visibility) return;
+        state.visibility = self.visibility = message.visibility;
+        log('debug', `frame visibility: ${message.visibility}`);
+        broadcast({ type: 'receiveFrame', frame: self });
+        ctx.changed();
+        return;
+      case 'receiveGuideStepShownInFrame':
+        if (peers.has(message.frameId)) setShowing(message.frameId, message.guideId !== '');
+        return;
+      case 'receiveHideGuides':
+        if (peers.has(message.frameId)) ctx.hideGuides();
+        return;
+    }
+  }
+
+  function setShowing(frameId: string, on: boolean): void {
+    if (on) showing.add(frameId);
+    else showing.delete(frameId);
+    const others = showing.size > 0;
+    if (others !== state.othersShowing) {
+      state.othersShowing = others;
+      ctx.changed();
+    }
+  }
+
+  // guides §4 frame visibility: this frame's iframe elements, watched; what each one's agent is told.
+  const iframes = document.getElementsByTagName('iframe');
+  const visibilities = new WeakMap<Element, 'hidden' | 'visible'>();
+  const observed = new WeakSet<Element>();
+  const observer =
+    typeof IntersectionObserver === 'function'
+      ? new IntersectionObserver((entries) => {
+          for (const entry of entries) {
+            const box = entry.boundingClientRect;
+            const visibility = frameVisibility({ width: box.width, height: box.height, intersecting: entry.isIntersecting });
+            visibilities.set(entry.target, visibility);
+            const win = (entry.target as HTMLIFrameElement).contentWindow;
+            if (win && [...peers.values()].some((f) => f.source === win)) post(win, { type: 'receiveFrameVisibility', visibility });
+          }
+        })
+      : null;
+
+  /** Tells the frame `source`, when it sits in one of this page's iframe elements, how that element is seen. */
+  function visibilityFor(source: MessageEventSource): void {
+    for (let i = 0; i < iframes.length; i++) {
+      const el = iframes[i]!;
+      if (el.contentWindow !== source) continue;
+      const visibility = visibilities.get(el);
+      if (visibility) post(source, { type: 'receiveFrameVisibility', visibility });
+      return;
+    }
+  }
+
+  const install = options.frames?.install !== false;
+  /** Elements whose document was another origin's, with the src they had: not tried again until it changes. */
+  const foreign = new WeakMap<Element, string>();
+  let noUrlLogged = false;
+
+  /** spec: analytics §7 — one pass over the page's iframe elements (a live list: no selector query per pass). */
+  function scan(): void {
+    for (let i = 0; i < iframes.length; i++) {
+      const el = iframes[i]!;
+      if (!observed.has(el)) {
+        observed.add(el);
+        observer?.observe(el);
+      }
+      if (install && foreign.get(el) !== el.src) installInto(el);
+    }
+  }
+
+  function installInto(el: HTMLIFrameElement): void {
+    let win: Window | null;
+    let doc: Document | undefined;
+    try {
+      win = el.contentWindow;
+      doc = win?.document;
+    } catch {
+      foreign.set(el, el.src); // another origin: it may have its own snippet, and then joins by postMessage
+      return;
+    }
+    // Not yet loaded (the initial about:blank of a frame still loading, or loading now), not a web page
+    // (about:, srcdoc, data:), or it has an agent (or the stub this frame put there) already.
+    if (!win || !doc || doc.readyState !== 'complete' || !/^https?:$/.test(doc.location.protocol) || globalKey in win) return;
+    if (!env.agentUrl) {
+      if (!noUrlLogged) log('debug', FRAME_MESSAGES.noAgentUrl);
+      noUrlLogged = true;
+      return;
+    }
+    const { visitorId, accountId } = ctx.identity();
+    const childOptions: InitializeOptions = {
+      ...options,
+      // Who the visitor is now (identify may have run since initialize); same origin, so the same storage.
+      visitor: { ...options.visitor, id: visitorId },
+      account: accountId ? { ...options.account, id: accountId } : options.account,
+      parentAccount: accountId ? undefined : options.parentAccount,
+      // A leader key names one frame: the iframe element's data-waymark-leader-key, never the parent's own.
+      frames: { ...options.frames, leaderKey: el.getAttribute('data-waymark-leader-key') ?? undefined },
+    };
+    (win as unknown as Record<string, unknown>)[globalKey] = { _q: [['initialize', [childOptions]]] };
+    const script = doc.createElement('script');
+    script.async = true;
+    script.src = trustedScriptUrl(env.agentUrl);
+    script.setAttribute('data-waymark-global', globalKey);
+    (doc.head ?? doc.documentElement).appendChild(script);
+    log('debug', `agent installed into the frame ${doc.URL}`);
+  }
+
+  const leave = () => {
+    broadcast({ type: 'removeFrame', frameId: self.id });
+    peers.clear();
+  };
+  addEventListener('message', onMessage);
+  addEventListener('pagehide', leave);
+  const rescan = setInterval(() => {
+    try {
+      scan();
+    } catch (err) {
+      log('debug', `frame scan: ${(err as Error)?.message ?? String(err)}`);
+    }
+  }, IFRAME_RESCAN_MS);
+  scan();
+  announce();
+  scheduleElection();
+
+  const handle: Frames = {
+    identityChanged() {
+      if (state.leader) for (const { source } of peers.values()) sendIdentity(source);
+    },
+    shown(step) {
+      shownStep = step ? { guideId: step.guideId, stepId: step.stepId } : null;
+      broadcast({ type: 'receiveGuideStepShownInFrame', frameId: self.id, guideId: shownStep?.guideId ?? '', stepId: shownStep?.stepId ?? '' });
+    },
+    hideGuides() {
+      broadcast({ type: 'receiveHideGuides', frameId: self.id });
+    },
+    stop() {
+      if (stopped) return;
+      leave();
+      stopped = true;
+      clearInterval(rescan);
+      clearTimeout(election);
+      observer?.disconnect();
+      removeEventListener('message', onMessage);
+      removeEventListener('pagehide', leave);
+    },
+  };
+  agent.frames = handle;
+  agent.uninstall.push(handle.stop);
+  return handle;
+}
