@@ -24,6 +24,8 @@ test.describe('issue #7 never hurt the host', () => {
     await agentReady(page);
     const added = await page.evaluate(() => Object.keys(window).filter((k) => !(window as any).__hostKeys.includes(k) && !k.startsWith('__host')));
     expect(added).toEqual(['waymark']);
+    // The fetch/XHR hooks come with the prompt-capture chunk, which loads after the agent is ready.
+    await expect.poll(() => page.evaluate(() => window.fetch !== (window as any).__hostFetch)).toBe(true);
 
     // The hooked history methods answer and throw exactly as the browser's do.
     const behaviour = await page.evaluate(() => {
