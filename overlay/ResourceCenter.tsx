@@ -140,17 +140,17 @@ export function ResourceCenter({ resourceCenter, state, rtl, handlers }: Resourc
             ) : home ? (
               modules.length ? (
                 <>
-                {resourceCenter.intro && <div className="wm-rc-body wm-rc-intro">{renderBlocks(resourceCenter.intro, { onAction })}</div>}
-                <ul className="wm-list">
-                  {modules.map((m) => (
-                    <li key={m.guideId}>
-                      <button type="button" className="wm-item" data-module-id={m.guideId} onClick={() => openModule(m)}>
-                        {m.title}
-                        {m.unseen ? <span className="wm-rc-dot">{` ${m.unseen} new`}</span> : null}
-                      </button>
-                    </li>
-                  ))}
-                </ul>
+                  {resourceCenter.intro && <div className="wm-rc-body wm-rc-intro">{renderBlocks(resourceCenter.intro, { onAction })}</div>}
+                  <ul className="wm-list">
+                    {modules.map((m) => (
+                      <li key={m.guideId}>
+                        <button type="button" className="wm-item" data-module-id={m.guideId} onClick={() => openModule(m)}>
+                          {m.title}
+                          {m.unseen ? <span className="wm-rc-dot">{` ${m.unseen} new`}</span> : null}
+                        </button>
+                      </li>
+                    ))}
+                  </ul>
                 </>
               ) : (
                 <p className="wm-rc-empty">Nothing here yet.</p>

@@ -575,8 +575,6 @@ export function createGuideDisplay({
     // guides §6: only the leader frame shows the launcher, unless its config allows frames (device.iframe): kept
     // in every frame, drawn where launcherHere() says, so a change of leader moves it.
     launcher = result.launcher ?? null;
-    // guides §2: the config's script, from an allowed origin, once, unless preventCodeInjection.
-    if (launcher?.scriptUrl && launcherHere()) loadScript({ url: launcher.scriptUrl });
     if (launcher && !launcherDecided) {
       launcherDecided = true;
       // Opened by the loop once no step is showing or about to show: a tutorial's panel never lands on
@@ -592,6 +590,7 @@ export function createGuideDisplay({
   /** Renders the launcher as it stands (nothing once removed or not here), by its element for launchType element. */
   function drawLauncher(): void {
     const shownLauncher = launcherRemoved || !launcherHere() ? null : launcher;
+    // guides §2: the config's script, from an allowed origin, once (loadScript), unless preventCodeInjection.
     if (shownLauncher?.scriptUrl) loadScript({ url: shownLauncher.scriptUrl });
     launcherAnchor = shownLauncher?.elementPathRule ? queryOrNull(shownLauncher.elementPathRule) : null;
     if (!shownLauncher && !overlay) return;

@@ -118,6 +118,10 @@ export function startFrames(
     // Visitor and account ids go to frames of this origin only: the browser drops the message for any other.
     post(to, { type: 'receiveIdentity', frameId: self.id, visitorId, accountId }, location.origin);
   };
+  /** spec: analytics §4 — the leader syncs identity: it tells every other frame who it sees. */
+  const syncIdentity = () => {
+    if (state.leader) for (const { source } of peers.values()) sendIdentity(source);
+  };
 
   function scheduleElection(): void {
     clearTimeout(election);
@@ -132,8 +136,8 @@ export function startFrames(
     const isLeader = (leader()?.id ?? self.id) === self.id;
     if (isLeader === state.leader) return;
     state.leader = isLeader;
-    // spec: analytics §4 — the leader syncs identity: a frame that becomes leader tells the others who it sees.
-    if (isLeader) for (const { source } of peers.values()) sendIdentity(source);
+    // A frame that becomes leader tells the others who it sees.
+    syncIdentity();
     ctx.changed();
   }
 
@@ -169,7 +173,7 @@ export function startFrames(
           const current = ctx.identity();
           if (current.visitorId !== message.visitorId || current.accountId !== message.accountId) {
             applyIdentity({ visitorId: message.visitorId, accountId: message.accountId });
-              }
+          }
         }
         return;
       case 'receiveFrameVisibility':
@@ -299,9 +303,7 @@ export function startFrames(
   scheduleElection();
 
   const handle: Frames = {
-    identityChanged() {
-      if (state.leader) for (const { source } of peers.values()) sendIdentity(source);
-    },
+    identityChanged: syncIdentity,
     shown(step) {
       shownStep = step ? { guideId: step.guideId, stepId: step.stepId } : null;
       broadcast({ type: 'receiveGuideStepShownInFrame', frameId: self.id, guideId: shownStep?.guideId ?? '', stepId: shownStep?.stepId ?? '' });
