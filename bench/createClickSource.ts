@@ -13,8 +13,8 @@
  * Pure and deterministic (seeded): sources made with the same options hand out the same events. Runs in the
  * bench worker.
  */
-import type { ElementPath } from '../shared/elementPath';
-import type { CapturedEvent } from '../shared/events';
+import type { ElementPath } from '../shared/events/elementPath';
+import type { CapturedEvent } from '../shared/events/events';
 
 /** What {@link createClickSource} generates. */
 export interface ClickSourceOptions {

@@ -12,13 +12,13 @@
  * one `measure` message per repetition: a pass over all events that times the three variants chunk by chunk,
  * interleaved, so that load from other processes hits all three alike and their ratios hold under it.
  */
-import { joinBatch } from '../shared/cutBatches';
-import type { EnvelopeContext } from '../shared/enrichEvent';
-import type { CapturedEvent } from '../shared/events';
+import { joinBatch } from '../shared/wire/cutBatches';
+import type { EnvelopeContext } from '../shared/events/enrichEvent';
+import type { CapturedEvent } from '../shared/events/events';
 import { strToU8 } from 'fflate';
-import { decodeJzb, toBase64Url } from '../shared/jzb';
-import { createEventPreparer, NO_FILTERS, type EventFilters } from '../shared/prepareEvent';
-import { compilePrivacyFilter } from '../shared/privacyFilter';
+import { decodeJzb, toBase64Url } from '../shared/wire/jzb';
+import { createEventPreparer, NO_FILTERS, type EventFilters } from '../shared/events/prepareEvent';
+import { compilePrivacyFilter } from '../shared/privacy/privacyFilter';
 import { encodeBatches, fflateDeflate, type Deflate } from '../worker/encodeBatches';
 import { nativeDeflate } from '../worker/ports';
 

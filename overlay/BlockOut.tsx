@@ -7,7 +7,7 @@
  */
 import { autoUpdate } from '@floating-ui/dom';
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import { blockOutPanes, padRect, unionRect, type BlockOutOptions } from '../shared/blockOutPanes';
+import { blockOutPanes, padRect, unionRect, type BlockOutOptions } from '../shared/surfaces/blockOutPanes';
 
 export interface BlockOutProps {
   options: BlockOutOptions;

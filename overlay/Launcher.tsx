@@ -10,9 +10,9 @@
 import { autoUpdate, computePosition, flip, offset, shift } from '@floating-ui/dom';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { LAUNCHER_SEARCH_PLACEHOLDER, LAUNCHER_STOP_TUTORIAL } from '../shared/constants';
-import { filterLauncherGuides, isWhatsNewSeenDue, launcherPanelSize, needsStopTutorialConfirm } from '../shared/launcherPanel';
+import { filterLauncherGuides, isWhatsNewSeenDue, launcherPanelSize, needsStopTutorialConfirm } from '../shared/surfaces/launcherPanel';
 import type { LauncherToShow, WhatsNewEntry } from '../shared/protocol';
-import { isAnnouncementInView, mirroredCorner } from '../shared/resourceCenterPanel';
+import { isAnnouncementInView, mirroredCorner } from '../shared/surfaces/resourceCenterPanel';
 import { actionsElsewhere } from './actionsElsewhere';
 import type { LauncherHandlers } from './api';
 import { GuideItem } from './GuideItem';

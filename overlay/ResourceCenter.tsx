@@ -10,9 +10,9 @@
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { ANNOUNCEMENT_SEEN_CHECK_MS, SEARCH_ANNOUNCE_DEBOUNCE_MS } from '../shared/constants';
-import type { GuideAction } from '../shared/guides';
+import type { GuideAction } from '../shared/guides/guides';
 import type { ResourceCenterItem, ResourceCenterModule, ResourceCenterToShow } from '../shared/protocol';
-import { isAnnouncementInView, mirroredCorner, resultsLabel, searchResourceCenter } from '../shared/resourceCenterPanel';
+import { isAnnouncementInView, mirroredCorner, resultsLabel, searchResourceCenter } from '../shared/surfaces/resourceCenterPanel';
 import type { ResourceCenterHandlers, ResourceCenterState } from './api';
 import { actionsElsewhere } from './actionsElsewhere';
 import { hasIntegration, openIntegration } from './openIntegration';

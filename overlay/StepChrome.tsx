@@ -4,7 +4,7 @@
  */
 import { useState, type ReactNode } from 'react';
 import type { StepToShow } from '../shared/protocol';
-import { stepLabel } from '../shared/stepLabel';
+import { stepLabel } from '../shared/guides/stepLabel';
 import type { StepHandlers } from './api';
 import { renderBlocks } from './renderBlocks';
 

@@ -7,7 +7,7 @@
 import { arrow, autoUpdate, computePosition, flip, offset, shift, type Placement } from '@floating-ui/dom';
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { TOOLTIP_DEFAULTS } from '../shared/constants';
-import { createRepositionScheduler } from '../shared/createRepositionScheduler';
+import { createRepositionScheduler } from '../shared/surfaces/createRepositionScheduler';
 import type { StepToShow } from '../shared/protocol';
 import type { StepHandlers } from './api';
 import { numberOr } from './Lightbox';

@@ -3,7 +3,7 @@
  * center's modules): only those that lead elsewhere mean something there: `showGuide` opens a guide, `openLink`
  * an http(s) link in a new tab. Step actions (advance, dismiss, ...) have no step to act on.
  */
-import type { GuideAction } from '../shared/guides';
+import type { GuideAction } from '../shared/guides/guides';
 
 export function actionsElsewhere(onOpenGuide: (guideId: string) => void): (actions: GuideAction[]) => void {
   return (actions) => {

@@ -3,7 +3,7 @@
  * types only; the module itself is fetched with a dynamic import the first time a guide is shown, so hosts
  * that never see a guide never pay for React.
  */
-import type { GuideAction } from '../shared/guides';
+import type { GuideAction } from '../shared/guides/guides';
 import type { BadgeToShow, LauncherToShow, LogLevel, ResourceCenterToShow, StepToShow } from '../shared/protocol';
 
 /** A clicked element of a guide, for guideActivity. */

@@ -5,8 +5,8 @@
  */
 import type { ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { readBlockOut, type BlockOutOptions } from '../shared/blockOutPanes';
-import { isRtlLanguage } from '../shared/isRtlLanguage';
+import { readBlockOut, type BlockOutOptions } from '../shared/surfaces/blockOutPanes';
+import { isRtlLanguage } from '../shared/surfaces/isRtlLanguage';
 import { BLOCK_OUT_FAILED } from '../shared/messages';
 import type { StepToShow } from '../shared/protocol';
 import type { LauncherHandlers, Overlay, OverlayModule, ResourceCenterHandlers, StepHandlers } from './api';

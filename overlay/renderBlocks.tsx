@@ -5,7 +5,7 @@
  * (issue #5); this renderer is the last line of defence and drops anything it does not know.
  */
 import { createElement, type ReactNode } from 'react';
-import type { DomNode, GuideAction } from '../shared/guides';
+import type { DomNode, GuideAction } from '../shared/guides/guides';
 import type { PollAnswers, UiElement } from './api';
 
 const TAGS = new Set([

@@ -2,7 +2,7 @@
  * Puts a visitor's stored guide history back into the guide list, so a step the visitor dismissed is not
  * shown again after a reload (guides §3 "Step" seenState/lastSeenAt, "Other records" last-step-seen record).
  */
-import type { Guide, LastGuideStepSeen, SeenState } from '../shared/guides';
+import type { Guide, LastGuideStepSeen, SeenState } from '../shared/guides/guides';
 import { DEFAULT_SNOOZE_MS } from '../shared/constants';
 import type { StepStateEvent } from './createEventStore';
 

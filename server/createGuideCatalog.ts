@@ -6,12 +6,12 @@
  */
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Guide } from '../shared/guides';
-import { checkGuideLoadResponse } from '../shared/validateGuidePayload';
+import type { Guide } from '../shared/guides/guides';
+import { checkGuideLoadResponse } from '../shared/guides/validateGuidePayload';
 
 /** Where the guide files are and where warnings go. */
 export interface GuideCatalogOptions {
-  /** Folder of guide files (shape `Guide` of shared/guides.ts, one per file). */
+  /** Folder of guide files (shape `Guide` of shared/guides/guides.ts, one per file). */
   dir: string;
   /** Receives one message per unreadable file (once per version of the file), and for a missing folder. */
   warn(message: string): void;

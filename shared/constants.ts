@@ -107,7 +107,7 @@ export const DEAD_CLICK_MS = 500;
 export const CLICK_BUFFER_WINDOW_MS = 100;
 /** spec: analytics §9 — the click buffer holds at most this many entries. */
 export const CLICK_BUFFER_MAX = 9;
-/** spec: analytics §9 — click debounce for change events (see shared/createChangeDebounce.ts). */
+/** spec: analytics §9 — click debounce for change events (see shared/analytics/createChangeDebounce.ts). */
 export const CHANGE_EVENT_DEBOUNCE_MS = 5000;
 /** spec: analytics §9 — a u-turn is a return to the same page within this many ms. */
 export const U_TURN_WINDOW_MS = 7000;

@@ -3,12 +3,12 @@
  * `Remote<WorkerApi>`; the worker exposes one object that `satisfies WorkerApi`. Arguments and results
  * are structured-clone data only: host-supplied functions run on the shim side and send their results.
  */
-import type { UrlTransform } from './applyUrlTransforms';
-import type { CapturedEvent, GuideEventType } from './events';
+import type { UrlTransform } from './privacy/applyUrlTransforms';
+import type { CapturedEvent, GuideEventType } from './events/events';
 import type { AgentError, Outcome } from './errors';
-import type { SignedMetadataMode } from './checkSignedMetadata';
-import type { EventPropertyRule } from './eventPropertyRules';
-import type { Automation, DomNode, ElementContainsRule, StepType, ThrottlingConfig, ThrottlingTimestamps } from './guides';
+import type { SignedMetadataMode } from './identity/checkSignedMetadata';
+import type { EventPropertyRule } from './analytics/eventPropertyRules';
+import type { Automation, DomNode, ElementContainsRule, StepType, ThrottlingConfig, ThrottlingTimestamps } from './guides/guides';
 
 /** Bumped whenever a message shape changes; the handshake refuses a mismatch. */
 export const PROTOCOL_VERSION = 1;

@@ -1,5 +1,5 @@
 /**
- * The element data of a click, captured at click time in the flat form of shared/elementPath.ts: the
+ * The element data of a click, captured at click time in the flat form of shared/events/elementPath.ts: the
  * element and its ancestors up to BODY (analytics §9 limits: 64 attributes, 256 characters a value,
  * 20 levels). It runs on the host's main thread for every click, so it reads only cheap properties, never
  * forces layout, and allocates one array.
@@ -10,7 +10,7 @@ import {
   MAX_ATTRIBUTE_LENGTH,
   MAX_ATTRIBUTES_PER_ELEMENT,
 } from '../shared/constants';
-import type { ElementPath } from '../shared/elementPath';
+import type { ElementPath } from '../shared/events/elementPath';
 
 export interface CaptureOptions {
   /** Capture the element's visible text as `txt`. @default false */

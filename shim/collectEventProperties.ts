@@ -1,9 +1,9 @@
 /**
- * Collects the event properties of a click (analytics §3 event property rules, shared/eventPropertyRules.ts)
+ * Collects the event properties of a click (analytics §3 event property rules, shared/analytics/eventPropertyRules.ts)
  * on the main thread, where the page is. Values of password and hidden inputs are never read (analytics §5),
  * and each value is cut to the attribute limit (analytics §9: 256 characters).
  */
-import type { EventPropertyRule } from '../shared/eventPropertyRules';
+import type { EventPropertyRule } from '../shared/analytics/eventPropertyRules';
 
 const VALUE_LIMIT = 256;
 

@@ -4,28 +4,28 @@
  * hand the rest to the worker. No method ever throws into the host: failures are logged.
  */
 import { AGENT_VERSION, BEACON_SOURCE, EVENT_PROPERTY_LIMIT_MS, IFRAME_RESCAN_MS, SESSION_INACTIVITY_MS, STEP_SEEN_TIMEOUT_MS, TEARDOWN_FLUSH_MS } from '../shared/constants';
-import { createChangeDebounce } from '../shared/createChangeDebounce';
+import { createChangeDebounce } from '../shared/analytics/createChangeDebounce';
 import { matchSelectors, type EventPropertyCollector } from './collectEventProperties';
-import { beaconUrl } from '../shared/beaconUrl';
-import type { UrlTransform } from '../shared/applyUrlTransforms';
-import { enrichEvent, type EnvelopeContext } from '../shared/enrichEvent';
+import { beaconUrl } from '../shared/wire/beaconUrl';
+import type { UrlTransform } from '../shared/privacy/applyUrlTransforms';
+import { enrichEvent, type EnvelopeContext } from '../shared/events/enrichEvent';
 import type { PrivacyModule, PagePrivacy } from './privacy';
 import type { PromptCaptureRule, PromptsModule } from './prompts';
 import type { Frames, FramesModule } from './startFrames';
-import type { FrameState } from '../shared/frameVisibility';
-import type { CapturedEvent } from '../shared/events';
+import type { FrameState } from '../shared/frames/frameVisibility';
+import type { CapturedEvent } from '../shared/events/events';
 import { PAGE_MESSAGES } from '../shared/messages';
 import type { FlushReport, GuideDiagnostics, GuideState, Identity, Metadata, WorkerInit } from '../shared/protocol';
-import type { ThrottlingConfig } from '../shared/guides';
+import type { ThrottlingConfig } from '../shared/guides/guides';
 import { createBridge, type Bridge } from './createBridge';
 import { startWorker, type WorkerMode } from './startWorker';
 import { importChunk } from './importChunk';
 import { trustedScriptUrl } from './trustedScriptUrl';
 import type { ActiveGuide, GuideDisplay, GuideDisplayModule, GuideHook, GuideNotice, GuideNoticeName, LauncherCommand, ResourceCenterCommand } from './createGuideDisplay';
-import type { HookName } from '../shared/applyGuideTransition';
+import type { HookName } from '../shared/guides/applyGuideTransition';
 import { createLogger, type Logger } from './createLogger';
-import { clearIdentity, resolveIdentify } from '../shared/identityRules';
-import { nextSession, type SessionRecord } from '../shared/sessionRules';
+import { clearIdentity, resolveIdentify } from '../shared/identity/identityRules';
+import { nextSession, type SessionRecord } from '../shared/identity/sessionRules';
 import { loadIdentity, loadTabFacts, secureRandom, sessionStore, visitorStore } from './loadIdentity';
 import { watchClickEffects, type ClickEffectWatcher } from './watchClickEffects';
 import { watchTabClones } from './watchTabClones';
@@ -380,7 +380,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
   }
 
   /**
-   * Applies the session rules (shared/sessionRules) against the shared record, which another tab may have
+   * Applies the session rules (shared/identity/sessionRules) against the shared record, which another tab may have
    * renewed or kept alive; tells the worker when the session id changed.
    */
   function updateSession(r: Running, now: number, visitorId: string): void {

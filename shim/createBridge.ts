@@ -6,7 +6,7 @@
  */
 import { proxy, releaseProxy, wrap, type Endpoint } from 'comlink';
 import { CAPTURE_BATCH_MS } from '../shared/constants';
-import type { CapturedEvent } from '../shared/events';
+import type { CapturedEvent } from '../shared/events/events';
 import { PROTOCOL_VERSION, type ClickVerdictMessage, type Identity, type LogLevel, type SessionFacts, type ShimCallbacks, type WorkerApi, type WorkerInit } from '../shared/protocol';
 
 /**

@@ -4,15 +4,15 @@
  * overlay, renders the first step whose facts hold, and reports what the visitor does with it.
  */
 import { AUTOMATION_CLICK_DELAY_MS, AUTOMATION_RETRIES, AUTOMATION_RETRY_MS, ELEMENT_ACTIVATION_MAX_TARGETS, GUIDE_LOOP_BUSY_MS, GUIDE_LOOP_IDLE_MS, GUIDE_REQUEST_STALE_MS, PERMALINK_PARAMS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
-import type { Automation, GuideAction } from '../shared/guides';
-import { matchesContainsRules } from '../shared/matchesContainsRules';
+import type { Automation, GuideAction } from '../shared/guides/guides';
+import { matchesContainsRules } from '../shared/eligibility/matchesContainsRules';
 import { MESSAGES } from '../shared/messages';
 import { ERROR_CODES } from '../shared/errors';
 import type { BadgeToShow, GuideLoadResult, LauncherToShow, LogLevel, ResourceCenterToShow, SeenReason, StepAction, StepToShow } from '../shared/protocol';
-import { launcherClosedRecord, shouldAutoOpenLauncher } from '../shared/launcherPanel';
-import { mayShowGuidesInFrame, type FrameState } from '../shared/frameVisibility';
+import { launcherClosedRecord, shouldAutoOpenLauncher } from '../shared/surfaces/launcherPanel';
+import { mayShowGuidesInFrame, type FrameState } from '../shared/frames/frameVisibility';
 import { importChunk } from './importChunk';
-import { CANCELABLE_HOOK_OF, type HookName } from '../shared/applyGuideTransition';
+import { CANCELABLE_HOOK_OF, type HookName } from '../shared/guides/applyGuideTransition';
 import type { LauncherHandlers, Overlay, OverlayModule, ResourceCenterHandlers, ResourceCenterState, UiElement } from '../overlay/api';
 import type { Bridge } from './createBridge';
 import { createTargetCache } from './queryDeep';

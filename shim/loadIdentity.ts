@@ -1,12 +1,12 @@
 /**
  * Identity and per-tab facts that live in browser storage, which only the main thread can reach. The rules
- * themselves are pure (shared/identityRules, shared/sessionRules); this file reads and writes storage.
+ * themselves are pure (shared/identity/identityRules, shared/identity/sessionRules); this file reads and writes storage.
  */
 import { VISITOR_COOKIE_DAYS } from '../shared/constants';
-import { combineAccountId, normalizeId, randomAlphanumeric, resolveInitialVisitor } from '../shared/identityRules';
+import { combineAccountId, normalizeId, randomAlphanumeric, resolveInitialVisitor } from '../shared/identity/identityRules';
 import { PAGE_MESSAGES } from '../shared/messages';
 import type { Identity, LogLevel, SessionFacts } from '../shared/protocol';
-import type { SessionRecord } from '../shared/sessionRules';
+import type { SessionRecord } from '../shared/identity/sessionRules';
 
 /** Uniform [0, 1) from the platform's CSPRNG, for the shared rules' `random` parameter. */
 export const secureRandom = (): number => crypto.getRandomValues(new Uint32Array(1))[0]! / 4_294_967_296;

@@ -3,13 +3,13 @@
  * privacy filter (analytics §5). A chunk of its own, imported by the shim only when one of those options is
  * set, so hosts without them never load the code; the agent starts once it is here.
  */
-import { applyUrlTransforms, checkUrlTransform, hasFunctionData, type UrlTransform } from '../shared/applyUrlTransforms';
-import type { EnvelopeContext } from '../shared/enrichEvent';
-import type { CapturedEvent } from '../shared/events';
-import { createEventPreparer, type EventFilters } from '../shared/prepareEvent';
-import { checkPrivacyFilter, compilePrivacyFilter } from '../shared/privacyFilter';
+import { applyUrlTransforms, checkUrlTransform, hasFunctionData, type UrlTransform } from '../shared/privacy/applyUrlTransforms';
+import type { EnvelopeContext } from '../shared/events/enrichEvent';
+import type { CapturedEvent } from '../shared/events/events';
+import { createEventPreparer, type EventFilters } from '../shared/events/prepareEvent';
+import { checkPrivacyFilter, compilePrivacyFilter } from '../shared/privacy/privacyFilter';
 import type { LogLevel } from '../shared/protocol';
-import { resolveCustomUrl } from '../shared/resolveCustomUrl';
+import { resolveCustomUrl } from '../shared/privacy/resolveCustomUrl';
 
 /** The privacy options of `initialize`, as this module reads them. */
 export interface PrivacyOptions {

@@ -9,7 +9,7 @@
  * one chained on it. Observation runs on the side, after the call and off its path (a microtask), and every
  * failure in it is caught and logged at 'debug', never thrown into the host.
  */
-import { redact } from '../shared/privacyFilter';
+import { redact } from '../shared/privacy/privacyFilter';
 import type { LogLevel } from '../shared/protocol';
 
 /** One AI endpoint to observe. */
@@ -40,7 +40,7 @@ export interface PromptEventProps {
 export interface PromptCaptureContext {
   /** Records one 'prompt' event. */
   emit(props: PromptEventProps): void;
-  /** The compiled privacy filters (shared/privacyFilter), applied to the prompt before `emit`. */
+  /** The compiled privacy filters (shared/privacy/privacyFilter), applied to the prompt before `emit`. */
   privacyFilters: RegExp[];
   /** The agent's logger. */
   log(level: LogLevel, message: string): void;

@@ -8,18 +8,18 @@
  *   and a script element of waymark.js, so its own agent captures its own events.
  * - Registry: each frame posts its record (`receiveFrame`) to every window of the tab; a frame that did not know
  *   the sender answers with its own. Every frame elects the leader from the same records 50 ms after a join
- *   (shared/electLeaderFrame.ts), so no frame is asked.
+ *   (shared/frames/electLeaderFrame.ts), so no frame is asked.
  * - Visibility: a parent watches its iframe elements with an IntersectionObserver and tells the agent inside
  *   (`receiveFrameVisibility`).
  * - Guides: a frame says which step it shows (`receiveGuideStepShownInFrame`) and hideGuides reaches every frame
  *   (`receiveHideGuides`); the leader's identity reaches the followers (`receiveIdentity`).
  */
 import { FRAME_LEADER_ELECTION_MS, IFRAME_RESCAN_MS } from '../shared/constants';
-import { electLeaderFrame, type FrameRecord } from '../shared/electLeaderFrame';
-import { frameVisibility, type FrameState } from '../shared/frameVisibility';
+import { electLeaderFrame, type FrameRecord } from '../shared/frames/electLeaderFrame';
+import { frameVisibility, type FrameState } from '../shared/frames/frameVisibility';
 import { FRAME_MESSAGES } from '../shared/messages';
 import type { Identity, LogLevel } from '../shared/protocol';
-import { readFrameMessage, type FrameEnvelope, type FrameMessage } from '../shared/readFrameMessage';
+import { readFrameMessage, type FrameEnvelope, type FrameMessage } from '../shared/frames/readFrameMessage';
 import type { AgentEnvironment, InitializeOptions, Running } from './createAgent';
 
 /** What the agent calls on the frames chunk. */

@@ -3,7 +3,7 @@
  * error is sent once and its repeats counted; a failed error log falls back to the log beacon. One attempt
  * per request, each bounded by a timeout: reporting must never add load to a page that is already failing.
  */
-import { beaconUrl } from '../shared/beaconUrl';
+import { beaconUrl } from '../shared/wire/beaconUrl';
 import { hashError, truncateLogMessage } from '../shared/logRules';
 import type { LogLevel } from '../shared/protocol';
 import type { TransportRequest, WorkerPorts } from './ports';

@@ -1,31 +1,31 @@
 /**
  * The worker's side of the guide path (first cut of guides §4, §7): request guide.json for the page,
- * judge which auto steps may show (shared/selectAutoSteps), resolve step content, and turn the visitor's
+ * judge which auto steps may show (shared/eligibility/autoDisplayRules), resolve step content, and turn the visitor's
  * actions on a shown step into guide events on the guide beacon.
  */
 import { CONTENT_PREFETCH_BATCH, GLOBAL_CSS_WAIT_MS, GUIDE_CACHE_TIMEOUT_MS, STYLESHEET_TIMEOUT_MS, GUIDE_EVENT_FLUSH_MS, GUIDES_BLOCKED_FLAG_MS } from '../shared/constants';
-import { isAnonymousVisitorId } from '../shared/identityRules';
+import { isAnonymousVisitorId } from '../shared/identity/identityRules';
 import { raceTimeout, TIMED_OUT } from './raceTimeout';
 import { requestGuideList } from './requestGuideList';
-import { beaconUrl } from '../shared/beaconUrl';
+import { beaconUrl } from '../shared/wire/beaconUrl';
 import { ERROR_CODES, fail, ok, type Outcome } from '../shared/errors';
-import type { GuideEventProps, GuideEventType, WireGuideEvent } from '../shared/events';
-import type { DomNode, Guide, GuideLoadResponse, GuideStep } from '../shared/guides';
-import { encodeJzb } from '../shared/jzb';
+import type { GuideEventProps, GuideEventType, WireGuideEvent } from '../shared/events/events';
+import type { DomNode, Guide, GuideLoadResponse, GuideStep } from '../shared/guides/guides';
+import { encodeJzb } from '../shared/wire/jzb';
 import { MESSAGES } from '../shared/messages';
 import type { BadgePosition, BadgeToShow, GuideDiagnostics, LauncherToShow, ResourceCenterModule, ResourceCenterToShow, GuideLoadResult, GuideState, LogLevel, SeenReason, StepAction, StepToShow, WorkerInit } from '../shared/protocol';
-import { applyGuideTransition, type GuideTransition } from '../shared/applyGuideTransition';
-import { ALL_AUTO_RULES, chooseAutoSteps } from '../shared/chooseAutoSteps';
-import { readEventPropertyRules } from '../shared/eventPropertyRules';
-import { launchMethods, pageRuleException } from '../shared/selectAutoSteps';
-import { createErrorRateLimit, type ErrorRateLimit } from '../shared/createErrorRateLimit';
-import { completionStatus } from '../shared/continuationStep';
-import { recentChangeKey } from '../shared/guideRules';
-import { asDomNode, asGuideLoadResponse, checkGuideLoadResponse } from '../shared/validateGuidePayload';
-import { checkBuildingBlocks } from '../shared/checkBuildingBlocks';
-import { chooseLauncher } from '../shared/chooseLauncher';
-import { launcherClosedKey } from '../shared/launcherPanel';
-import { blockText, chooseResourceCenter, isResourceCenterGuide } from '../shared/chooseResourceCenter';
+import { applyGuideTransition, type GuideTransition } from '../shared/guides/applyGuideTransition';
+import { ALL_AUTO_RULES, chooseAutoSteps } from '../shared/eligibility/chooseAutoSteps';
+import { readEventPropertyRules } from '../shared/analytics/eventPropertyRules';
+import { launchMethods, pageRuleException } from '../shared/eligibility/autoDisplayRules';
+import { createErrorRateLimit, type ErrorRateLimit } from '../shared/guides/createErrorRateLimit';
+import { completionStatus } from '../shared/guides/continuationStep';
+import { recentChangeKey } from '../shared/eligibility/scheduleRules';
+import { asDomNode, asGuideLoadResponse, checkGuideLoadResponse } from '../shared/guides/validateGuidePayload';
+import { checkBuildingBlocks } from '../shared/guides/checkBuildingBlocks';
+import { chooseLauncher } from '../shared/surfaces/chooseLauncher';
+import { launcherClosedKey } from '../shared/surfaces/launcherPanel';
+import { blockText, chooseResourceCenter, isResourceCenterGuide } from '../shared/surfaces/chooseResourceCenter';
 import { isAllowedAssetUrl } from './isAllowedAssetUrl';
 import { defaultDigest, sriOf, verifyContentHash } from './verifyContentHash';
 import { createSendQueue, type SendQueue } from './createSendQueue';

@@ -9,8 +9,8 @@
  * - spec: analytics §8 — a failure logs 'Failed to load segment flags' and keeps the previous flags.
  */
 import { GET_URL_LIMIT } from '../shared/constants';
-import { beaconUrl } from '../shared/beaconUrl';
-import { encodeJzb } from '../shared/jzb';
+import { beaconUrl } from '../shared/wire/beaconUrl';
+import { encodeJzb } from '../shared/wire/jzb';
 import { MESSAGES } from '../shared/messages';
 import type { LogLevel, Metadata } from '../shared/protocol';
 import type { TransportRequest, WorkerPorts } from './ports';

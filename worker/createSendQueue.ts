@@ -8,12 +8,12 @@
  *   them for its page-hide beacon.
  */
 import { AGENT_VERSION, SEND_SILO_LIMIT, UNSENT_EVENT_TTL_MS } from '../shared/constants';
-import { beaconUrl } from '../shared/beaconUrl';
+import { beaconUrl } from '../shared/wire/beaconUrl';
 import { ERROR_CODES, type AgentError } from '../shared/errors';
 import { MESSAGES } from '../shared/messages';
-import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from '../shared/nextRetryDelay';
+import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from '../shared/wire/nextRetryDelay';
 import type { FlushReport, LogLevel } from '../shared/protocol';
-import { shortenEvent } from '../shared/shortenEvent';
+import { shortenEvent } from '../shared/events/shortenEvent';
 import { encodeBatches } from './encodeBatches';
 import type { WorkerPorts } from './ports';
 

@@ -3,13 +3,13 @@
  * send, retry) and the guide engine; the shim only hands over batches of captured events and DOM facts.
  */
 import { AGENT_VERSION, BEACON_SOURCE, EVENT_SEND_DELAY_MS } from '../shared/constants';
-import type { EnvelopeContext } from '../shared/enrichEvent';
-import type { CapturedEvent } from '../shared/events';
-import { annotateFrustration, createRageClickDetector, createUTurnDetector } from '../shared/detectFrustration';
-import { createEventPreparer } from '../shared/prepareEvent';
-import { checkSignedMetadata, decideMetadataUse } from '../shared/checkSignedMetadata';
-import { toBase64Url } from '../shared/jzb';
-import { readCampaign, toUtm } from '../shared/readCampaign';
+import type { EnvelopeContext } from '../shared/events/enrichEvent';
+import type { CapturedEvent } from '../shared/events/events';
+import { annotateFrustration, createRageClickDetector, createUTurnDetector } from '../shared/analytics/detectFrustration';
+import { createEventPreparer } from '../shared/events/prepareEvent';
+import { checkSignedMetadata, decideMetadataUse } from '../shared/identity/checkSignedMetadata';
+import { toBase64Url } from '../shared/wire/jzb';
+import { readCampaign, toUtm } from '../shared/analytics/readCampaign';
 import { ERROR_CODES, fail, ok, type Outcome } from '../shared/errors';
 import { PROTOCOL_VERSION, type LogLevel, type ShimCallbacks, type WorkerApi, type WorkerInit } from '../shared/protocol';
 import { createErrorReporter, type ErrorReporter } from './createErrorReporter';

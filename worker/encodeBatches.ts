@@ -9,9 +9,9 @@
  * native stream compresses ~2.5x faster than fflate at the same ratio.
  */
 import { COMPRESSION_RATIOS, GET_URL_LIMIT, SEND_SILO_LIMIT } from '../shared/constants';
-import { cutBatches, joinBatch } from '../shared/cutBatches';
+import { cutBatches, joinBatch } from '../shared/wire/cutBatches';
 import { strToU8, zlibSync } from 'fflate';
-import { toBase64Url } from '../shared/jzb';
+import { toBase64Url } from '../shared/wire/jzb';
 
 export interface EncodedBatch {
   method: 'GET' | 'POST';

@@ -5,8 +5,8 @@
  * visitor), a timeout (guideTimeout), or a failure with its reason.
  */
 import { GET_URL_LIMIT } from '../shared/constants';
-import { beaconUrl } from '../shared/beaconUrl';
-import { encodeJzb } from '../shared/jzb';
+import { beaconUrl } from '../shared/wire/beaconUrl';
+import { encodeJzb } from '../shared/wire/jzb';
 import { MESSAGES } from '../shared/messages';
 import type { WorkerPorts } from './ports';
 import { raceTimeout, TIMED_OUT } from './raceTimeout';

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeJzb } from '../../shared/jzb';
+import { encodeJzb } from '../../shared/wire/jzb';
 import { MESSAGES } from '../../shared/messages';
 import { agentReady, expect, hostPage, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
 

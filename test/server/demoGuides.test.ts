@@ -1,11 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GuideLoadResponse } from '../../shared/guides';
-import { chooseLauncher } from '../../shared/chooseLauncher';
-import { chooseResourceCenter } from '../../shared/chooseResourceCenter';
-import { selectAutoSteps } from '../../shared/selectAutoSteps';
-import { checkGuideLoadResponse, checkStepContent } from '../../shared/validateGuidePayload';
+import type { GuideLoadResponse } from '../../shared/guides/guides';
+import { chooseLauncher } from '../../shared/surfaces/chooseLauncher';
+import { chooseResourceCenter } from '../../shared/surfaces/chooseResourceCenter';
+import { AUTO_DISPLAY_RULES } from '../../shared/eligibility/autoDisplayRules';
+import { chooseAutoSteps } from '../../shared/eligibility/chooseAutoSteps';
+import { checkGuideLoadResponse, checkStepContent } from '../../shared/guides/validateGuidePayload';
 import { guideEvent, nodeJzb, startTestServer, SERVER_TIMEOUT, type TestServer } from './testServer';
+
+/** The guide's own auto-display rules only (no clock rules), as chooseAutoSteps runs them. */
+const selectAutoSteps = (response: GuideLoadResponse, url: string, device: 'desktop' | 'mobile') =>
+  chooseAutoSteps(response, { url, device, rules: AUTO_DISPLAY_RULES, schedule: { now: Date.now() } });
 
 const demoGuides = fileURLToPath(new URL('../../server/demo/guides', import.meta.url));
 

@@ -1,6 +1,6 @@
 /**
  * Shared set-up of the server tests: a server on an in-memory database with a temporary guide folder, and
- * jzb made with Node's own zlib so the server's decoder (fflate, through shared/jzb.ts) is checked against an
+ * jzb made with Node's own zlib so the server's decoder (fflate, through shared/wire/jzb.ts) is checked against an
  * independent compressor (STYLE §6).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

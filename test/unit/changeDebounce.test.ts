@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHANGE_EVENT_DEBOUNCE_MS } from '../../shared/constants';
-import { createChangeDebounce } from '../../shared/createChangeDebounce';
+import { createChangeDebounce } from '../../shared/analytics/createChangeDebounce';
 
 describe('analytics §9 click debounce for change events', () => {
   it('is 5000 ms', () => {

@@ -1,7 +1,7 @@
 /**
  * Channel attribution and campaign parameters (spec: analytics §3 "Campaign parameters stored: source,
  * medium, campaign, term, content, channel, referrer"; §4 "Channel attribution classifies traffic into ...").
- * The rules follow GA4's default channel group as the issue asks; see shared/classifyChannel.ts.
+ * The rules follow GA4's default channel group as the issue asks; see shared/analytics/classifyChannel.ts.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,9 +11,9 @@ import {
   SHOPPING_SITES,
   SOCIAL_SITES,
   VIDEO_SITES,
-} from '../../shared/channelSites';
-import { CHANNEL_RULES, CHANNELS, classifyChannel, type Channel, type ChannelInput } from '../../shared/classifyChannel';
-import { readCampaign, toUtm } from '../../shared/readCampaign';
+} from '../../shared/analytics/channelSites';
+import { CHANNEL_RULES, CHANNELS, classifyChannel, type Channel, type ChannelInput } from '../../shared/analytics/classifyChannel';
+import { readCampaign, toUtm } from '../../shared/analytics/readCampaign';
 
 const SPEC_CHANNELS = [
   'Direct', 'Cross-network', 'Paid Search', 'Paid Social', 'Paid Video', 'Paid Shopping', 'Display', 'Paid Other',

@@ -4,9 +4,9 @@
  */
 import { expose } from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeJzb } from '../../shared/jzb';
+import { decodeJzb } from '../../shared/wire/jzb';
 import { PROTOCOL_VERSION, type WorkerInit } from '../../shared/protocol';
-import type { WireEvent } from '../../shared/events';
+import type { WireEvent } from '../../shared/events/events';
 import { createBridge, type Bridge } from '../../shim/createBridge';
 import { createWorkerApi } from '../../worker/createWorkerApi';
 import { createFakeTransport, queryOf } from './fakes';

@@ -2,7 +2,7 @@
  * Frustration detection (spec: analytics §4 "rage click is 4 clicks within 1000 ms and 30 px ... u-turn is a
  * return to the same page within 7000 ms"; §9 numbers; §4 wire format `frustrationTypes`).
  * Every time below is exact: windows are half-open in time ("within 1000 ms" = less than 1000 ms elapsed)
- * and closed in distance ("within 30 px" = at most 30 px), see shared/detectFrustration.ts.
+ * and closed in distance ("within 30 px" = at most 30 px), see shared/analytics/detectFrustration.ts.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -19,7 +19,7 @@ import {
   pageKey,
   type RageClickDetector,
   type RageClickResult,
-} from '../../shared/detectFrustration';
+} from '../../shared/analytics/detectFrustration';
 
 const T0 = 1_700_000_000_000;
 const T0_SEQ = 1;

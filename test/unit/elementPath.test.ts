@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandElementPath } from '../../shared/elementPath';
+import { expandElementPath } from '../../shared/events/elementPath';
 
 describe('wire-protocol click target from the flat element path', () => {
   it('rebuilds nested parentElem records with attrs, indexes and text', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readEventPropertyRules } from '../../shared/eventPropertyRules';
+import { readEventPropertyRules } from '../../shared/analytics/eventPropertyRules';
 
 describe('analytics §3 event property rules from guide.json features', () => {
   it('reads one rule per event property, with its feature and exactly one of selector, path or source', () => {

@@ -5,10 +5,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FRAME_LEADER_ELECTION_MS, FRAME_VISIBILITY_WAIT_MS, IFRAME_RESCAN_MS } from '../../shared/constants';
-import { electLeaderFrame, type FrameRecord } from '../../shared/electLeaderFrame';
-import { frameVisibility, mayShowGuidesInFrame } from '../../shared/frameVisibility';
+import { electLeaderFrame, type FrameRecord } from '../../shared/frames/electLeaderFrame';
+import { frameVisibility, mayShowGuidesInFrame } from '../../shared/frames/frameVisibility';
 import { FRAME_MESSAGES, MESSAGES } from '../../shared/messages';
-import { FRAME_MESSAGE_TYPES, readFrameMessage } from '../../shared/readFrameMessage';
+import { FRAME_MESSAGE_TYPES, readFrameMessage } from '../../shared/frames/readFrameMessage';
 
 /** The spec's text where this checkout sits beside it; else the lines these tests need, as the spec words them. */
 const SPEC_FILE = '/work/shared/spec/analytics-spec.txt';

@@ -9,10 +9,10 @@ import {
   checkBuildingBlocks,
   MAX_CONTENT_DEPTH,
   MAX_CONTENT_NODES,
-} from '../../shared/checkBuildingBlocks';
-import type { DomNode } from '../../shared/guides';
+} from '../../shared/guides/checkBuildingBlocks';
+import type { DomNode } from '../../shared/guides/guides';
 import { MESSAGES } from '../../shared/messages';
-import { checkStepContent } from '../../shared/validateGuidePayload';
+import { checkStepContent } from '../../shared/guides/validateGuidePayload';
 import { isAllowedAssetUrl } from '../../worker/isAllowedAssetUrl';
 import { defaultDigest, verifyContentHash } from '../../worker/verifyContentHash';
 

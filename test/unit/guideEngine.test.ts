@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import type { WireGuideEvent } from '../../shared/events';
-import type { Guide, GuideLoadResponse } from '../../shared/guides';
-import { decodeJzb } from '../../shared/jzb';
+import type { WireGuideEvent } from '../../shared/events/events';
+import type { Guide, GuideLoadResponse } from '../../shared/guides/guides';
+import { decodeJzb } from '../../shared/wire/jzb';
 import { MESSAGES } from '../../shared/messages';
 import type { GuideState, WorkerInit } from '../../shared/protocol';
 import { ANONYMOUS_VISITOR_PREFIX } from '../../shared/constants';
-import { selectAutoSteps } from '../../shared/selectAutoSteps';
-import { checkStepContent } from '../../shared/validateGuidePayload';
+import { AUTO_DISPLAY_RULES } from '../../shared/eligibility/autoDisplayRules';
+import { chooseAutoSteps } from '../../shared/eligibility/chooseAutoSteps';
+import { checkStepContent } from '../../shared/guides/validateGuidePayload';
 import { createGuideEngine } from '../../worker/createGuideEngine';
 import { createFakeClock, createFakeTransport, engineInit, PROBED, queryOf } from './fakes';
+
+/** The guide's own auto-display rules only (no clock rules), as chooseAutoSteps runs them. */
+const selectAutoSteps = (response: GuideLoadResponse, url: string, device: 'desktop' | 'mobile') =>
+  chooseAutoSteps(response, { url, device, rules: AUTO_DISPLAY_RULES, schedule: { now: Date.now() } });
 
 
 const content = { type: 'div', props: { id: 'guide-base' }, children: [{ type: 'p', content: 'Hi' }] };

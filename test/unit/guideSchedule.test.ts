@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { canRepeat, dismissTotalOf, isGuideSnoozeReady } from '../../shared/canRepeat';
+import { canRepeat, dismissTotalOf, isGuideSnoozeReady } from '../../shared/eligibility/canRepeat';
 import { CONTINUATION_EXPIRY_MS, REDISPLAY_SAFEGUARD_MS } from '../../shared/constants';
-import { completionStatus, continuationStep } from '../../shared/continuationStep';
-import { createErrorRateLimit } from '../../shared/createErrorRateLimit';
+import { completionStatus, continuationStep } from '../../shared/guides/continuationStep';
+import { createErrorRateLimit } from '../../shared/guides/createErrorRateLimit';
 import {
   SCHEDULE_RULES,
   evaluateScheduleRules,
@@ -11,13 +11,13 @@ import {
   throttlingRule,
   type ScheduleFacts,
   type ScheduleRuleContext,
-} from '../../shared/guideRules';
-import type { ElementContainsRule, Guide, GuideStep, LastGuideStepSeen, ThrottlingConfig } from '../../shared/guides';
-import { isInTimebox } from '../../shared/isInTimebox';
-import { matchesContainsRules } from '../../shared/matchesContainsRules';
+} from '../../shared/eligibility/scheduleRules';
+import type { ElementContainsRule, Guide, GuideStep, LastGuideStepSeen, ThrottlingConfig } from '../../shared/guides/guides';
+import { isInTimebox } from '../../shared/eligibility/isInTimebox';
+import { matchesContainsRules } from '../../shared/eligibility/matchesContainsRules';
 import { MESSAGES } from '../../shared/messages';
-import { isThrottled, nextDisplayTime, startOfNextLocalDay, startOfNextUtcDay } from '../../shared/nextDisplayTime';
-import { AUTO_DISPLAY_RULES } from '../../shared/selectAutoSteps';
+import { isThrottled, nextDisplayTime, startOfNextLocalDay, startOfNextUtcDay } from '../../shared/eligibility/nextDisplayTime';
+import { AUTO_DISPLAY_RULES } from '../../shared/eligibility/autoDisplayRules';
 
 /** 2026-11-22 15:30:00.000 UTC, the instant most tests count from. */
 const T = Date.UTC(2026, 10, 22, 15, 30);

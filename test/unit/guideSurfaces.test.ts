@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { blockOutPanes, padRect, readBlockOut, unionRect, type Pane, type Rect } from '../../shared/blockOutPanes';
+import { blockOutPanes, padRect, readBlockOut, unionRect, type Pane, type Rect } from '../../shared/surfaces/blockOutPanes';
 import { BLOCK_OUT_DEFAULTS } from '../../shared/constants';
-import { isRtlLanguage } from '../../shared/isRtlLanguage';
-import { stepLabel } from '../../shared/stepLabel';
+import { isRtlLanguage } from '../../shared/surfaces/isRtlLanguage';
+import { stepLabel } from '../../shared/guides/stepLabel';
 
 const rect = (left: number, top: number, width: number, height: number): Rect => ({ left, top, right: left + width, bottom: top + height });
 const area = (panes: Pane[]) => panes.reduce((sum, p) => sum + p.width * p.height, 0);

@@ -6,9 +6,9 @@ import {
   type GuideTransition,
   type TransitionContext,
   type TransitionResult,
-} from '../../shared/applyGuideTransition';
+} from '../../shared/guides/applyGuideTransition';
 import { DEFAULT_SNOOZE_MS } from '../../shared/constants';
-import type { Guide, GuideStep } from '../../shared/guides';
+import type { Guide, GuideStep } from '../../shared/guides/guides';
 import type { SeenReason } from '../../shared/protocol';
 
 const NOW = 1_700_000_000_000;

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ANONYMOUS_VISITOR_PREFIX, SESSION_INACTIVITY_MS } from '../../shared/constants';
-import { checkSignedMetadata, decideMetadataUse } from '../../shared/checkSignedMetadata';
+import { checkSignedMetadata, decideMetadataUse } from '../../shared/identity/checkSignedMetadata';
 import {
   clearIdentity,
   combineAccountId,
@@ -16,9 +16,9 @@ import {
   randomAlphanumeric,
   resolveIdentify,
   resolveInitialVisitor,
-} from '../../shared/identityRules';
+} from '../../shared/identity/identityRules';
 import { MESSAGES } from '../../shared/messages';
-import { createSessionId, nextSession, type SessionRecord } from '../../shared/sessionRules';
+import { createSessionId, nextSession, type SessionRecord } from '../../shared/identity/sessionRules';
 
 /** A random source that walks the alphabet: 0/62, 1/62, ... so ids read 'ABCD...'. */
 function counting(start = 0): () => number {

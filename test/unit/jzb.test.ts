@@ -1,6 +1,6 @@
 import { deflateRawSync, deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { decodeJzb, encodeJzb, fromBase64Url, toBase64Url } from '../../shared/jzb';
+import { decodeJzb, encodeJzb, fromBase64Url, toBase64Url } from '../../shared/wire/jzb';
 
 /** An inflater independent of fflate: Node's zlib. */
 function inflateWithNode(jzb: string): unknown {

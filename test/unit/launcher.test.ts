@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chooseLauncher, isLauncherGuide, onboardingPercent, readLauncherConfig, whatsnewUnseenCount } from '../../shared/chooseLauncher';
+import { chooseLauncher, isLauncherGuide, onboardingPercent, readLauncherConfig, whatsnewUnseenCount } from '../../shared/surfaces/chooseLauncher';
 import { LAUNCHER_CLOSED_MS, LAUNCHER_DEFAULTS, LAUNCHER_SEARCH_PLACEHOLDER, LAUNCHER_STOP_TUTORIAL } from '../../shared/constants';
-import type { Guide, GuideLoadResponse, GuideStep, SeenState } from '../../shared/guides';
+import type { Guide, GuideLoadResponse, GuideStep, SeenState } from '../../shared/guides/guides';
 import {
   filterLauncherGuides,
   isLauncherClosed,
@@ -10,7 +10,7 @@ import {
   launcherPanelSize,
   needsStopTutorialConfirm,
   shouldAutoOpenLauncher,
-} from '../../shared/launcherPanel';
+} from '../../shared/surfaces/launcherPanel';
 import { MESSAGES } from '../../shared/messages';
 import type { LauncherEntry, WorkerInit } from '../../shared/protocol';
 import { createGuideEngine } from '../../worker/createGuideEngine';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../shared/messages';
-import { checkPrivacyFilter, compilePrivacyFilter, REDACTED, redact } from '../../shared/privacyFilter';
+import { checkPrivacyFilter, compilePrivacyFilter, REDACTED, redact } from '../../shared/privacy/privacyFilter';
 
 const EMAIL = /[\w.+-]+@[\w-]+\.[\w.]+/;
 

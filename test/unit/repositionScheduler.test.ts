@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RESIZE_DEBOUNCE_MS, SCROLL_REPOSITION_THROTTLE_MS } from '../../shared/constants';
-import { createRepositionScheduler } from '../../shared/createRepositionScheduler';
+import { createRepositionScheduler } from '../../shared/surfaces/createRepositionScheduler';
 import { createFakeClock } from './fakes';
 
 function setup() {

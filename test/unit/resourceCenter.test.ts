@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { blockText, chooseResourceCenter, isResourceCenterGuide, progressPercent } from '../../shared/chooseResourceCenter';
+import { blockText, chooseResourceCenter, isResourceCenterGuide, progressPercent } from '../../shared/surfaces/chooseResourceCenter';
 import { ANNOUNCEMENT_SEEN_CHECK_MS, MODULE_SLIDE_MS, RESOURCE_CENTER_DEFAULTS, SEARCH_ANNOUNCE_DEBOUNCE_MS } from '../../shared/constants';
-import type { DomNode, Guide, GuideLoadResponse, GuideStep, SeenState } from '../../shared/guides';
+import type { DomNode, Guide, GuideLoadResponse, GuideStep, SeenState } from '../../shared/guides/guides';
 import { MESSAGES } from '../../shared/messages';
 import type { WorkerInit } from '../../shared/protocol';
-import { isAnnouncementInView, mirroredCorner, resultsLabel, searchResourceCenter } from '../../shared/resourceCenterPanel';
+import { isAnnouncementInView, mirroredCorner, resultsLabel, searchResourceCenter } from '../../shared/surfaces/resourceCenterPanel';
 import { createGuideEngine } from '../../worker/createGuideEngine';
 import { createFakeClock, createFakeTransport, engineInit, PROBED } from './fakes';
 

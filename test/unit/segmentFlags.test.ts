@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GET_URL_LIMIT } from '../../shared/constants';
-import { decodeJzb } from '../../shared/jzb';
+import { decodeJzb } from '../../shared/wire/jzb';
 import { MESSAGES } from '../../shared/messages';
 import type { LogLevel, Metadata } from '../../shared/protocol';
 import type { Transport, TransportRequest, TransportResponse } from '../../worker/ports';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { GET_URL_LIMIT, SEND_SILO_LIMIT } from '../../shared/constants';
-import { cutBatches } from '../../shared/cutBatches';
-import { decodeJzb, encodeJsonAsJzb } from '../../shared/jzb';
+import { cutBatches } from '../../shared/wire/cutBatches';
+import { decodeJzb, encodeJsonAsJzb } from '../../shared/wire/jzb';
 import { MESSAGES } from '../../shared/messages';
-import { nextRetryDelay } from '../../shared/nextRetryDelay';
+import { nextRetryDelay } from '../../shared/wire/nextRetryDelay';
 import { createSendQueue } from '../../worker/createSendQueue';
 import { encodeBatches } from '../../worker/encodeBatches';
 import { createMemoryQueueStore, nativeDeflate } from '../../worker/ports';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createClickSource } from '../../bench/createClickSource';
-import { applyUrlTransforms, type UrlTransform } from '../../shared/applyUrlTransforms';
-import { expandElementPath, type ElementPath } from '../../shared/elementPath';
-import { enrichEvent, type EnvelopeContext } from '../../shared/enrichEvent';
-import type { CapturedEvent } from '../../shared/events';
-import { createEventPreparer } from '../../shared/prepareEvent';
-import { compilePrivacyFilter, redact } from '../../shared/privacyFilter';
-import { createEventSerializer } from '../../shared/serializeEvent';
+import { applyUrlTransforms, type UrlTransform } from '../../shared/privacy/applyUrlTransforms';
+import { expandElementPath, type ElementPath } from '../../shared/events/elementPath';
+import { enrichEvent, type EnvelopeContext } from '../../shared/events/enrichEvent';
+import type { CapturedEvent } from '../../shared/events/events';
+import { createEventPreparer } from '../../shared/events/prepareEvent';
+import { compilePrivacyFilter, redact } from '../../shared/privacy/privacyFilter';
+import { createEventSerializer } from '../../shared/events/serializeEvent';
 
 const CTX: EnvelopeContext = {
   identity: { visitorId: 'visitor-1', accountId: 'acme' },

@@ -13,9 +13,9 @@ import {
   type UrlAction,
   type UrlAttr,
   type UrlTransform,
-} from '../../shared/applyUrlTransforms';
+} from '../../shared/privacy/applyUrlTransforms';
 import { MESSAGES } from '../../shared/messages';
-import { resolveCustomUrl } from '../../shared/resolveCustomUrl';
+import { resolveCustomUrl } from '../../shared/privacy/resolveCustomUrl';
 
 const ATTRS: UrlAttr[] = ['search', 'hash', 'pathname', 'hostname', 'href', 'protocol'];
 const ACTIONS: UrlAction[] = ['AllowOnlyKeys', 'ExcludeKeys', 'AddTo', 'Replace', 'Clear', 'ForceSecure'];

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { WHATSNEW_SEEN_DELAY_MS } from '../../shared/constants';
-import { isWhatsNewSeenDue, whatsNewItems } from '../../shared/launcherPanel';
-import { isAnnouncementInView } from '../../shared/resourceCenterPanel';
-import type { Guide, GuideLoadResponse, GuideStep } from '../../shared/guides';
+import { isWhatsNewSeenDue, whatsNewItems } from '../../shared/surfaces/launcherPanel';
+import { isAnnouncementInView } from '../../shared/surfaces/resourceCenterPanel';
+import type { Guide, GuideLoadResponse, GuideStep } from '../../shared/guides/guides';
 import type { WorkerInit } from '../../shared/protocol';
 import { createGuideEngine } from '../../worker/createGuideEngine';
 import { createFakeClock, createFakeTransport, engineInit, PROBED } from './fakes';

@@ -1,0 +1,181 @@
+/**
+ * Guide payload shapes (guides §3, wire-protocol.md "guide.json response").
+ * Only the fields the agent reads are typed; unknown fields pass through untouched.
+ */
+
+/** A building-block node of step content: `{type, props, children, content, actions}`. */
+export interface DomNode {
+  type: string;
+  props?: Record<string, unknown>;
+  children?: DomNode[];
+  content?: string;
+  actions?: GuideAction[];
+}
+
+/** An action bound to a building block (advanceGuide, previousStep, dismissGuide, ...). */
+export interface GuideAction {
+  action: string;
+  eventType?: string;
+  parameters?: unknown[];
+  source?: string;
+  destination?: string;
+}
+
+export type StepType = 'tooltip' | 'lightbox' | 'mobile-lightbox' | 'banner' | 'whatsnew' | 'launcher';
+
+/** spec: guides §4 "Step seenState". */
+export type SeenState = 'none' | 'active' | 'advanced' | 'dismissed' | 'snoozed' | 'notSeen';
+
+/** spec: guides §3 "Element-match rule": one rule of a step's elementContainsRulesList. */
+export interface ElementContainsRule {
+  matchType: 'equal' | 'notEqual' | 'contains' | 'notContains' | 'greaterThan' | 'lessThan';
+  matchValue: string | number;
+  dataType?: 'number' | 'string';
+}
+
+/** spec: guides §3 Step "hashes": digests of the step's content, checked before anything renders. */
+export interface StepHashes {
+  domHash?: string;
+  domJsonpHash?: string;
+  contentHash?: string;
+  contentJsHash?: string;
+}
+
+export interface GuideStep {
+  id: string;
+  guideId: string;
+  type: StepType;
+  elementPathRule?: string;
+  triggerElementPathRule?: string;
+  confirmationElementPathRule?: string;
+  elementContainsRulesList?: ElementContainsRule[];
+  regexUrlRule?: string;
+  pageId?: string;
+  domJson?: DomNode;
+  domUrl?: string;
+  domJsonpUrl?: string;
+  buildingBlocksUrl?: string;
+  contentUrl?: string;
+  contentUrlCss?: string;
+  contentUrlJs?: string;
+  hashes?: StepHashes;
+  seenState?: SeenState;
+  seenReason?: string;
+  /** Epoch ms when a snooze ends (guides §4 Snooze). */
+  snoozeEndTime?: number;
+  dismissCount?: number;
+  lastSeenAt?: number;
+  lastUpdatedAt?: number;
+  destinationStepId?: string;
+  /** 'element click' or 'mouseover', or a comma list of them. */
+  advanceMethod?: string;
+  attributes?: {
+    width?: number;
+    height?: number;
+    layoutDir?: 'top' | 'bottom' | 'left' | 'right' | 'auto';
+    seenDelay?: number;
+    isRequired?: boolean;
+    stayHidden?: boolean;
+    [key: string]: unknown;
+  };
+  hideCredits?: boolean;
+}
+
+/** spec: guides §3 "Automation": fill a field or click an element of the host page from a guide. */
+export interface Automation {
+  id: string;
+  type: 'autofill' | 'autoclick';
+  target: { elementPathRules: string[] };
+  /** autofill: the value to type. */
+  value?: string;
+}
+
+/** spec: guides §3 Guide "redisplay". */
+export interface GuideRedisplay {
+  /** Ms after the last seen time before the guide may show again. */
+  interval?: number;
+  /** Dismissals after which it never repeats; 0 means unlimited. */
+  maxDismissals?: number;
+}
+
+export interface Guide {
+  id: string;
+  name?: string;
+  /** Combinations of auto, api, badge, dom, launcher, extensionIcon, auto-launcher. */
+  launchMethod: string;
+  state?: string;
+  isMultiStep?: boolean;
+  /** Adoption guide (guides §4 Auto display ordering). */
+  isTraining?: boolean;
+  /** Control-group guide: never shown (guides §4 Control group). */
+  control?: boolean;
+  appId?: string | number;
+  /** Epoch ms: outside the timebox before this (guides §4 Timebox). */
+  showsAfter?: number;
+  /** Epoch ms: outside the timebox after this. */
+  expiresAfter?: number;
+  publishedAt?: number;
+  lastUpdatedAt?: number;
+  redisplay?: GuideRedisplay;
+  automations?: Automation[];
+  /** guides §3 polls: id, numericResponses, attributes.type (e.g. FreeForm, PickList, NumberScale, NPSRating, YesNo). */
+  polls?: Array<{ id: string; numericResponses?: unknown; attributes?: { type?: string } }>;
+  steps: GuideStep[];
+  attributes?: {
+    priority?: number;
+    type?: string;
+    device?: { desktop?: boolean; mobile?: boolean };
+    isOnboarding?: boolean;
+    isAnnouncement?: boolean;
+    doNotResume?: boolean;
+    overrideAutoThrottling?: boolean;
+    [key: string]: unknown;
+  };
+}
+
+/** The last-step-seen record (guides §3 "Other records"). */
+export interface LastGuideStepSeen {
+  guideId?: string;
+  guideStepId?: string;
+  time?: number;
+  state?: SeenState;
+  seenReason?: string;
+  visitorId?: string;
+  destinationStepId?: string;
+  dismissCount?: number;
+  snoozeEndTime?: number;
+  tabId?: string;
+}
+
+/** spec: guides §3 throttling timestamps (epoch ms) of auto-launched guides. */
+export interface ThrottlingTimestamps {
+  latestDismissedAutoAt?: number;
+  latestSnoozedAutoAt?: number;
+  finalAdvancedAutoAt?: number;
+}
+
+/** spec: guides §3 throttling config. */
+export interface ThrottlingConfig {
+  enabled: boolean;
+  interval: number;
+  unit: 'minute' | 'hour' | 'day';
+}
+
+/** The guide load response (guides §3). */
+export interface GuideLoadResponse {
+  id?: string;
+  guides: Guide[];
+  lastGuideStepSeen: LastGuideStepSeen;
+  normalizedUrl?: string;
+  /**
+   * What the visitor's subscription holds. The spec tells of a subscription without the guides feature
+   * (guides §5) but not how the agent learns it; this field is ours: `guides: false` turns guides off.
+   */
+  subscription?: { guides?: boolean };
+  /**
+   * guides §3 Launcher config `{enabled, data}`. wire-protocol.md names no field for it: `launcher` is ours.
+   * Read (and checked) by shared/surfaces/chooseLauncher.ts readLauncherConfig.
+   */
+  launcher?: unknown;
+  [key: string]: unknown;
+}
