@@ -7,14 +7,15 @@
  * - `onDone` tells the owner which events are finished (delivered or dropped), so the shim can stop holding
  *   them for its page-hide beacon.
  */
-import { AGENT_VERSION, SEND_SILO_LIMIT, UNSENT_EVENT_TTL_MS } from '../shared/constants';
-import { beaconUrl } from '../shared/wire/beaconUrl';
-import { ERROR_CODES, type AgentError } from '../shared/errors';
+import { SEND_SILO_LIMIT } from '../shared/constants';
+import type { AgentError } from '../shared/errors';
 import { MESSAGES } from '../shared/messages';
 import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from '../shared/wire/nextRetryDelay';
 import type { FlushReport, LogLevel } from '../shared/protocol';
 import { shortenEvent } from '../shared/events/shortenEvent';
+import { createChunkStore } from './createChunkStore';
 import { encodeBatches } from './encodeBatches';
+import { sendBeacon } from './sendBeacon';
 import type { WorkerPorts } from './ports';
 
 /** One serialized event in the queue. */
@@ -59,7 +60,8 @@ export interface SendQueueOptions {
   log(level: LogLevel, message: string): void;
 }
 
-interface Pending {
+/** One encoded beacon waiting to go out, with the items it carries. */
+export interface Pending {
   method: 'GET' | 'POST';
   jzb: string;
   items: QueueItem[];
@@ -92,29 +94,13 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
   let encoding = 0;
   let sentSinceFlush = 0;
   let errors: AgentError[] = [];
-  let chunkCount = 0;
-  /** Items of each persisted chunk not yet done with. */
-  const remaining = new Map<string, number>();
-  let storeFailureLogged = false;
-
-  function storeFailed(err: unknown): void {
-    if (storeFailureLogged) return;
-    storeFailureLogged = true;
-    log('warn', `unsent events cannot be kept across page loads: ${String(err)}`);
-  }
+  const chunks = store && options.persistKey
+    ? createChunkStore({ store, persistKey: options.persistKey, restorePrefix: `${options.apiKey}|${options.endpoint}|`, clock: ports.clock, log })
+    : undefined;
 
   function done(items: QueueItem[]): void {
     if (!items.length) return;
-    for (const item of items) {
-      if (!item.chunk || !store) continue;
-      const left = (remaining.get(item.chunk) ?? 1) - 1;
-      if (left > 0) {
-        remaining.set(item.chunk, left);
-      } else {
-        remaining.delete(item.chunk);
-        store.remove(item.chunk).catch(storeFailed);
-      }
-    }
+    chunks?.release(items);
     options.onDone?.(items);
   }
 
@@ -192,7 +178,7 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
           await encodeRaw();
           while (batches.length) {
             const head = batches[0]!;
-            const error = await send(head);
+            const error = await sendBeacon(head, options);
             if (!error) {
               batches.shift();
               sentSinceFlush += head.items.length;
@@ -223,58 +209,10 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
     return draining;
   }
 
-  async function send(batch: Pending): Promise<AgentError | null> {
-    const auth = options.auth?.();
-    const common = {
-      v: AGENT_VERSION,
-      ct: ports.clock.now(),
-      s: batch.jzb.length,
-      rt: batch.failures > 0 ? batch.failures : undefined,
-      type: batch.track ? 'track' : undefined,
-      ...options.params?.(),
-    };
-    const request =
-      batch.method === 'GET'
-        ? {
-            method: 'GET' as const,
-            url: beaconUrl(options.dataHost, options.endpoint, options.apiKey, {
-              ...common,
-              jzb: batch.jzb,
-              jwt: auth?.jwt,
-              signingKeyName: auth?.signingKeyName,
-            }),
-          }
-        : {
-            method: 'POST' as const,
-            url: beaconUrl(options.dataHost, options.endpoint, options.apiKey, common),
-            body: JSON.stringify(auth ? { events: batch.jzb, jwt: auth.jwt, signingKeyName: auth.signingKeyName } : { events: batch.jzb }),
-            contentType: 'application/json',
-          };
-    try {
-      const response = await ports.transport.request(request);
-      if (response.status >= 200 && response.status < 300) return null;
-      const text = (await response.text().catch(() => '')).slice(0, 200) || response.statusText;
-      const message = MESSAGES.badStatus(response.status, text);
-      log('warn', message);
-      return { code: ERROR_CODES.badStatus, message };
-    } catch (err) {
-      const message = `beacon to ${options.endpoint} failed: ${(err as Error)?.message ?? String(err)}`;
-      log('warn', message);
-      return { code: ERROR_CODES.network, message };
-    }
-  }
-
   const queue: SendQueue = {
     enqueue(items) {
       if (!items.length) return;
-      if (store) {
-        const key = `${options.persistKey}|${chunkCount++}`;
-        for (const item of items) item.chunk = key;
-        remaining.set(key, items.length);
-        store
-          .put(key, { savedAt: ports.clock.now(), items: items.map(({ json, track }) => ({ json, track })) })
-          .catch(storeFailed);
-      }
+      chunks?.save(items);
       for (const item of items) raw.push(item);
       if (!draining && !backingOff) schedule(options.delayMs);
     },
@@ -306,27 +244,7 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
     },
 
     async restore() {
-      if (!store) return 0;
-      const prefix = `${options.apiKey}|${options.endpoint}|`;
-      let all: Array<[string, { savedAt: number; items: Array<{ json: string; track: boolean }> }]>;
-      try {
-        all = await store.entries();
-      } catch (err) {
-        storeFailed(err);
-        return 0;
-      }
-      const restored: QueueItem[] = [];
-      const now = ports.clock.now();
-      for (const [key, chunk] of all.sort((a, b) => a[1].savedAt - b[1].savedAt)) {
-        if (typeof key !== 'string' || !key.startsWith(prefix) || key.startsWith(`${options.persistKey}|`)) continue;
-        // spec: analytics §9 — stored unsent events expire after 6 days.
-        if (!chunk || !Array.isArray(chunk.items) || now - chunk.savedAt > UNSENT_EVENT_TTL_MS) {
-          store.remove(key).catch(storeFailed);
-          continue;
-        }
-        remaining.set(key, chunk.items.length);
-        for (const { json, track } of chunk.items) restored.push({ json, track: track === true, chunk: key });
-      }
+      const restored = chunks ? await chunks.restore() : [];
       if (restored.length) {
         raw = restored.concat(raw);
         if (!draining && !backingOff) schedule(0);
