@@ -33,3 +33,18 @@ export function formatTable(rows: string[][]): string {
     )
     .join('\n');
 }
+
+/** Bytes -> `12.3` (KB). */
+export function kb(bytes: number): string {
+  return (bytes / 1024).toFixed(1);
+}
+
+/** `0.123` -> `12%`. */
+export function pct(share: number): string {
+  return `${(share * 100).toFixed(0)}%`;
+}
+
+/** `12345.6` -> `12,346`. */
+export function count(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
