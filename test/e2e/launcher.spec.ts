@@ -237,6 +237,9 @@ test.describe('guides §2 Launcher (guide center)', () => {
     await page.screenshot({ path: screenshotPath('launcher-rtl.png') });
   });
 
+});
+
+test.describe('guides §2 Launcher (guide center): the API, custom content, launch types', () => {
   test('the API: toggleLauncher, showLauncher, hideLauncher, removeLauncher', async ({ page, openHostPage, consoleLines }) => {
     const apiKey = launcherFor({ enabled: true, data: {} });
     const visitor = uniqueId('launcher-api');

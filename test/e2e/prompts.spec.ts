@@ -156,117 +156,120 @@ test.describe('analytics §3, §7 prompt capture', () => {
     expect(events.map((e) => [e.props.prompt, e.props.promptType])).toEqual([['marker prompt', 'text']]);
   });
 
-  test.describe('failures pass through unchanged', () => {
-    // Chromium reports the aborted request itself as a console error.
-    test.use({ allowAgentErrors: [/Failed to load resource|ERR_CONNECTION_REFUSED|ERR_FAILED/] });
+});
 
-    test('a rejected fetch rejects for the host with the same error; bad calls fail as without the agent', async ({ page, serverUrl, openHostPage, consoleLines }) => {
-      const visitor = uniqueId('prompt-fail');
-      await openCapturing(page, openHostPage, visitor);
-      await page.route('**/e2e/ai/chat-down**', (route) => route.abort('connectionrefused'));
-      const outcomes = await page.evaluate(async () => {
-        type Method = (this: unknown, ...args: unknown[]) => unknown;
-        const native = (window as any).__native as { fetch: typeof fetch; open: Method; send: Method };
-        /** How a call ended: a synchronous throw, a rejection, or a value; errors by constructor, name, message. */
-        const outcome = async (call: () => unknown): Promise<unknown[]> => {
-          const describe = (e: any) => [e?.constructor?.name, e?.name, e?.message];
-          let value: unknown;
-          try {
-            value = call();
-          } catch (e) {
-            return ['threw', ...describe(e)];
-          }
-          if (!(value instanceof Promise)) return ['returned', String(value)];
-          return (value as Promise<unknown>).then(() => ['resolved'], (e) => ['rejected', ...describe(e)]);
-        };
-        const post = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"prompt":"is the service up?"}' };
-        const cases: Array<[string, (f: typeof fetch) => unknown]> = [
-          ['aborted', (f) => f('/e2e/ai/chat-down', post)],
-          ['bad url', (f) => f('http://[', post)],
-          ['no arguments', (f) => (f as any)()],
-          ['illegal this', (f) => f.call({}, '/e2e/ai/chat', post)],
-          ['bad method', (f) => f('/e2e/ai/chat', { method: 'CONNECT' })],
-        ];
-        const rows: Record<string, unknown> = {};
-        for (const [name, run] of cases) rows[name] = [await outcome(() => run(window.fetch)), await outcome(() => run(native.fetch))];
-        const xhrCases: Array<[string, (open: Method, send: Method) => unknown]> = [
-          ['xhr bad method', (open) => open.call(new XMLHttpRequest(), 'BAD METHOD', '/e2e/ai/chat')],
-          ['xhr bad url', (open) => open.call(new XMLHttpRequest(), 'POST', 'http://[')],
-          ['xhr send unopened', (_open, send) => send.call(new XMLHttpRequest(), '{"prompt":"x"}')],
-          ['xhr illegal this', (_open, send) => send.call({} as XMLHttpRequest, '{"prompt":"x"}')],
-        ];
-        const proto = XMLHttpRequest.prototype as unknown as { open: Method; send: Method };
-        for (const [name, run] of xhrCases) rows[name] = [await outcome(() => run(proto.open, proto.send)), await outcome(() => run(native.open, native.send))];
-        // The marker: once it is stored, any prompt observed above would be too.
-        await fetch('/e2e/ai/chat', { method: 'POST', body: 'marker prompt' });
-        return rows;
-      });
-      for (const [name, [wrapped, original]] of Object.entries(outcomes as Record<string, [unknown[], unknown[]]>)) {
-        expect(wrapped, name).toEqual(original);
-      }
-      expect((outcomes as any)['aborted'][0].slice(0, 2)).toEqual(['rejected', 'TypeError']);
-      expect((outcomes as any)['bad url'][0].slice(0, 2)).toEqual(['rejected', 'TypeError']);
-      expect((outcomes as any)['xhr bad method'][0].slice(0, 1)).toEqual(['threw']);
-      // The aborted request was still the host's matching request: observed on the side, exactly once.
-      const events = await promptEvents(page, serverUrl, visitor, (e) => e.some((x) => x.props.prompt === 'marker prompt'));
-      expect(events.map((e) => e.props.prompt)).toEqual(['is the service up?', 'marker prompt']);
-      expect(consoleLines.filter((l) => l.includes('Waymark') && /error/i.test(l))).toEqual([]);
-    });
+test.describe('analytics §3, §7 prompt capture: failures pass through unchanged', () => {
+  // Chromium reports the aborted request itself as a console error.
+  test.use({ allowAgentErrors: [/Failed to load resource|ERR_CONNECTION_REFUSED|ERR_FAILED/] });
 
-    test("the host's own fetch gets the same this and arguments, and its very result or exception", async ({ page, serverUrl, openHostPage }) => {
-      const visitor = uniqueId('prompt-same');
-      // The host's own fetch, installed before the agent: records its calls, returns a known promise, or throws.
-      const head = `<script>
-        (function () {
-          var real = window.fetch;
-          window.__calls = [];
-          window.__sentinel = Promise.resolve('sentinel');
-          window.__boom = new RangeError('host fetch exploded');
-          window.fetch = function (input, init) {
-            if (String(input).indexOf('/e2e/ai/chat-stub') === -1) return real.apply(this, arguments);
-            window.__calls.push({ self: this, args: arguments.length, input: input, init: init });
-            if (init && init.explode) throw window.__boom;
-            return window.__sentinel;
-          };
-          window.__hostFetch = window.fetch;
-        })();
-      </script>`;
-      await routeAi(page);
-      await openHostPage('/e2e/prompts/stub', hostPage({ init: init(visitor), head: CAPTURE_NATIVE + head }));
-      await agentReady(page);
-      await page.waitForFunction(() => window.fetch !== (window as any).__hostFetch);
-      const result = await page.evaluate(async () => {
-        const w = window as any;
-        const init = { method: 'POST', body: '{"question":"Where is my order?"}' };
-        const self = { marker: true };
-        // Another receiver: passed through (for the native fetch it is 'Illegal invocation', so not observed).
-        const returned = w.fetch.call(self, '/e2e/ai/chat-stub', init, 'extra');
-        const again = w.fetch('/e2e/ai/chat-stub', init);
-        let thrown: unknown;
+  test('a rejected fetch rejects for the host with the same error; bad calls fail as without the agent', async ({ page, serverUrl, openHostPage, consoleLines }) => {
+    const visitor = uniqueId('prompt-fail');
+    await openCapturing(page, openHostPage, visitor);
+    await page.route('**/e2e/ai/chat-down**', (route) => route.abort('connectionrefused'));
+    const outcomes = await page.evaluate(async () => {
+      type Method = (this: unknown, ...args: unknown[]) => unknown;
+      const native = (window as any).__native as { fetch: typeof fetch; open: Method; send: Method };
+      /** How a call ended: a synchronous throw, a rejection, or a value; errors by constructor, name, message. */
+      const outcome = async (call: () => unknown): Promise<unknown[]> => {
+        const describe = (e: any) => [e?.constructor?.name, e?.name, e?.message];
+        let value: unknown;
         try {
-          w.fetch('/e2e/ai/chat-stub', { method: 'POST', body: 'boom', explode: true });
+          value = call();
         } catch (e) {
-          thrown = e;
+          return ['threw', ...describe(e)];
         }
-        const [first] = w.__calls;
-        return {
-          sameResult: returned === w.__sentinel && again === w.__sentinel,
-          sameThis: first.self === self,
-          sameInit: first.init === init,
-          args: first.args,
-          sameError: thrown === w.__boom,
-          calls: w.__calls.length,
-        };
-      });
-      expect(result).toEqual({ sameResult: true, sameThis: true, sameInit: true, args: 3, sameError: true, calls: 3 });
-      // The call that threw made no request: only the plain call is a prompt.
-      const events = await promptEvents(page, serverUrl, visitor, (e) => e.length > 0);
-      expect(events.map((e) => [e.props.prompt, e.props.promptType, e.props.url])).toEqual([
-        ['Where is my order?', 'query', `${serverUrl}/e2e/ai/chat-stub`],
-      ]);
+        if (!(value instanceof Promise)) return ['returned', String(value)];
+        return (value as Promise<unknown>).then(() => ['resolved'], (e) => ['rejected', ...describe(e)]);
+      };
+      const post = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"prompt":"is the service up?"}' };
+      const cases: Array<[string, (f: typeof fetch) => unknown]> = [
+        ['aborted', (f) => f('/e2e/ai/chat-down', post)],
+        ['bad url', (f) => f('http://[', post)],
+        ['no arguments', (f) => (f as any)()],
+        ['illegal this', (f) => f.call({}, '/e2e/ai/chat', post)],
+        ['bad method', (f) => f('/e2e/ai/chat', { method: 'CONNECT' })],
+      ];
+      const rows: Record<string, unknown> = {};
+      for (const [name, run] of cases) rows[name] = [await outcome(() => run(window.fetch)), await outcome(() => run(native.fetch))];
+      const xhrCases: Array<[string, (open: Method, send: Method) => unknown]> = [
+        ['xhr bad method', (open) => open.call(new XMLHttpRequest(), 'BAD METHOD', '/e2e/ai/chat')],
+        ['xhr bad url', (open) => open.call(new XMLHttpRequest(), 'POST', 'http://[')],
+        ['xhr send unopened', (_open, send) => send.call(new XMLHttpRequest(), '{"prompt":"x"}')],
+        ['xhr illegal this', (_open, send) => send.call({} as XMLHttpRequest, '{"prompt":"x"}')],
+      ];
+      const proto = XMLHttpRequest.prototype as unknown as { open: Method; send: Method };
+      for (const [name, run] of xhrCases) rows[name] = [await outcome(() => run(proto.open, proto.send)), await outcome(() => run(native.open, native.send))];
+      // The marker: once it is stored, any prompt observed above would be too.
+      await fetch('/e2e/ai/chat', { method: 'POST', body: 'marker prompt' });
+      return rows;
     });
+    for (const [name, [wrapped, original]] of Object.entries(outcomes as Record<string, [unknown[], unknown[]]>)) {
+      expect(wrapped, name).toEqual(original);
+    }
+    expect((outcomes as any)['aborted'][0].slice(0, 2)).toEqual(['rejected', 'TypeError']);
+    expect((outcomes as any)['bad url'][0].slice(0, 2)).toEqual(['rejected', 'TypeError']);
+    expect((outcomes as any)['xhr bad method'][0].slice(0, 1)).toEqual(['threw']);
+    // The aborted request was still the host's matching request: observed on the side, exactly once.
+    const events = await promptEvents(page, serverUrl, visitor, (e) => e.some((x) => x.props.prompt === 'marker prompt'));
+    expect(events.map((e) => e.props.prompt)).toEqual(['is the service up?', 'marker prompt']);
+    expect(consoleLines.filter((l) => l.includes('Waymark') && /error/i.test(l))).toEqual([]);
   });
 
+  test("the host's own fetch gets the same this and arguments, and its very result or exception", async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('prompt-same');
+    // The host's own fetch, installed before the agent: records its calls, returns a known promise, or throws.
+    const head = `<script>
+      (function () {
+        var real = window.fetch;
+        window.__calls = [];
+        window.__sentinel = Promise.resolve('sentinel');
+        window.__boom = new RangeError('host fetch exploded');
+        window.fetch = function (input, init) {
+          if (String(input).indexOf('/e2e/ai/chat-stub') === -1) return real.apply(this, arguments);
+          window.__calls.push({ self: this, args: arguments.length, input: input, init: init });
+          if (init && init.explode) throw window.__boom;
+          return window.__sentinel;
+        };
+        window.__hostFetch = window.fetch;
+      })();
+    </script>`;
+    await routeAi(page);
+    await openHostPage('/e2e/prompts/stub', hostPage({ init: init(visitor), head: CAPTURE_NATIVE + head }));
+    await agentReady(page);
+    await page.waitForFunction(() => window.fetch !== (window as any).__hostFetch);
+    const result = await page.evaluate(async () => {
+      const w = window as any;
+      const init = { method: 'POST', body: '{"question":"Where is my order?"}' };
+      const self = { marker: true };
+      // Another receiver: passed through (for the native fetch it is 'Illegal invocation', so not observed).
+      const returned = w.fetch.call(self, '/e2e/ai/chat-stub', init, 'extra');
+      const again = w.fetch('/e2e/ai/chat-stub', init);
+      let thrown: unknown;
+      try {
+        w.fetch('/e2e/ai/chat-stub', { method: 'POST', body: 'boom', explode: true });
+      } catch (e) {
+        thrown = e;
+      }
+      const [first] = w.__calls;
+      return {
+        sameResult: returned === w.__sentinel && again === w.__sentinel,
+        sameThis: first.self === self,
+        sameInit: first.init === init,
+        args: first.args,
+        sameError: thrown === w.__boom,
+        calls: w.__calls.length,
+      };
+    });
+    expect(result).toEqual({ sameResult: true, sameThis: true, sameInit: true, args: 3, sameError: true, calls: 3 });
+    // The call that threw made no request: only the plain call is a prompt.
+    const events = await promptEvents(page, serverUrl, visitor, (e) => e.length > 0);
+    expect(events.map((e) => [e.props.prompt, e.props.promptType, e.props.url])).toEqual([
+      ['Where is my order?', 'query', `${serverUrl}/e2e/ai/chat-stub`],
+    ]);
+  });
+});
+
+test.describe('analytics §3, §7 prompt capture: the chunk on its own, and when hooks are installed', () => {
   test('the chunk on its own: extraction rules, the 10,000-character cap, and uninstall restores only our hooks', async ({ page, openHostPage, consoleLines }) => {
     await routeAi(page);
     await openHostPage('/e2e/prompts/chunk', `<!doctype html><html><head>${CAPTURE_NATIVE}</head><body></body></html>`);
