@@ -1,4 +1,4 @@
-// Element contains rules, health check, the schedule rules together, error rate limit (guides §4, §5, §8).
+/** Element contains rules, health check, the schedule rules together, error rate limit (guides §4, §5, §8). */
 import { describe, expect, it } from 'vitest';
 import { REDISPLAY_SAFEGUARD_MS } from '../../shared/constants';
 import { createErrorRateLimit } from '../../shared/guides/createErrorRateLimit';
@@ -15,15 +15,8 @@ import type { ElementContainsRule, Guide, GuideStep, LastGuideStepSeen } from '.
 import { matchesContainsRules } from '../../shared/eligibility/matchesContainsRules';
 import { MESSAGES } from '../../shared/messages';
 import { AUTO_DISPLAY_RULES } from '../../shared/eligibility/autoDisplayRules';
+import { T, MINUTE, HOUR, step, guide, threeSteps } from './scheduleFixtures';
 
-/** 2026-11-22 15:30:00.000 UTC, the instant most tests count from. */
-const T = Date.UTC(2026, 10, 22, 15, 30);
-const MINUTE = 60_000;
-const HOUR = 3_600_000;
-
-const step = (id: string, extra: Partial<GuideStep> = {}): GuideStep => ({ id, guideId: 'g', type: 'lightbox', ...extra });
-const guide = (extra: Partial<Guide> = {}): Guide => ({ id: 'g', launchMethod: 'auto', steps: [step('s1')], ...extra });
-const threeSteps = (extra: Partial<GuideStep>[] = []): GuideStep[] => ['s1', 's2', 's3'].map((id, i) => step(id, extra[i]));
 
 describe('guides §5 Element contains rules', () => {
   const rule = (matchType: ElementContainsRule['matchType'], matchValue: string | number, dataType?: 'number' | 'string'): ElementContainsRule =>

@@ -6,15 +6,8 @@ import type { Guide, GuideStep, LastGuideStepSeen, ThrottlingConfig } from '../.
 import { isInTimebox } from '../../shared/eligibility/isInTimebox';
 import { MESSAGES } from '../../shared/messages';
 import { isThrottled, nextDisplayTime, startOfNextLocalDay, startOfNextUtcDay } from '../../shared/eligibility/nextDisplayTime';
+import { T, MINUTE, HOUR, step, guide, threeSteps } from './scheduleFixtures';
 
-/** 2026-11-22 15:30:00.000 UTC, the instant most tests count from. */
-const T = Date.UTC(2026, 10, 22, 15, 30);
-const MINUTE = 60_000;
-const HOUR = 3_600_000;
-
-const step = (id: string, extra: Partial<GuideStep> = {}): GuideStep => ({ id, guideId: 'g', type: 'lightbox', ...extra });
-const guide = (extra: Partial<Guide> = {}): Guide => ({ id: 'g', launchMethod: 'auto', steps: [step('s1')], ...extra });
-const threeSteps = (extra: Partial<GuideStep>[] = []): GuideStep[] => ['s1', 's2', 's3'].map((id, i) => step(id, extra[i]));
 const utc = { startOfNextDay: startOfNextUtcDay };
 
 describe('guides §4 Throttling', () => {
