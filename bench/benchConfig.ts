@@ -10,7 +10,7 @@ import type { MetricDeltas } from './measureMainThread';
 import type { ClickProfile } from './createClickSource';
 import type { PipelineOptions } from './measurePipeline';
 import type { IsolatedClickOptions } from './measureIsolatedClicks';
-import { observeLongTasks, type LongTask } from './observeLongTasks';
+import type { LongTask } from './observeLongTasks';
 import { runBackToBackBurst, type BackToBackSchedule } from './runBackToBackBurst';
 import { runClickBurst, type BurstResult, type ClickSchedule } from './runClickBurst';
 
