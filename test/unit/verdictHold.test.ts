@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { EnvelopeContext } from '../../shared/events/enrichEvent';
+import type { CapturedEvent } from '../../shared/events/events';
+import { createVerdictHold, VERDICT_WAIT_MS, type ReleasedEvent } from '../../worker/createVerdictHold';
+import { createFakeClock } from './fakes';
+
+const T0 = 1_700_000_000_000;
+const event = (type: CapturedEvent['type'], sequence: number, time = T0): CapturedEvent => ({ type, sequence, time, url: 'https://app.example/', props: {} });
+const context = (visitorId: string) => ({ identity: { visitorId, accountId: '' }, session: { sessionId: 's', tabId: 't', frameId: 'f', parentTabId: '' }, utm: {} }) as EnvelopeContext;
+
+function setup() {
+  const clock = createFakeClock(T0);
+  const released: ReleasedEvent[][] = [];
+  const hold = createVerdictHold(clock, (events) => released.push(events));
+  const sequences = () => released.map((batch) => batch.map((r) => r.event.sequence));
+  return { clock, hold, released, sequences };
+}
+
+describe('analytics §4 dead and error clicks: events wait for a click\'s verdict', () => {
+  it('lets out what comes before a click at once, holds the click and what follows until its verdict', () => {
+    const { hold, released, sequences } = setup();
+    hold.push([event('load', 1), event('click', 2), event('focus', 3)], undefined, context('v1'));
+    expect(sequences()).toEqual([[1]]);
+    hold.push([], [{ sequence: 2, frustrationTypes: ['deadClick'] }], context('v1'));
+    expect(sequences()).toEqual([[1], [2, 3]]);
+    expect(released[1]![0]!.verdict).toEqual({ types: ['deadClick'], errorMessage: undefined });
+    expect(released[1]![1]!.verdict).toBeUndefined();
+  });
+
+  it(`releases a click without a verdict ${VERDICT_WAIT_MS} ms after it, and everything on a forced release`, async () => {
+    const { clock, hold, sequences } = setup();
+    hold.push([event('click', 1, T0), event('click', 2, T0 + 300)], undefined, context('v1'));
+    await clock.advance(VERDICT_WAIT_MS - 1);
+    expect(sequences()).toEqual([]);
+    await clock.advance(1);
+    expect(sequences()).toEqual([[1]]);
+    hold.release(true);
+    expect(sequences()).toEqual([[1], [2]]);
+  });
+
+  it('keeps the context each event was pushed under, and drops a verdict that comes after its click left', () => {
+    const { hold, released } = setup();
+    hold.push([event('click', 1)], undefined, context('before'));
+    hold.push([event('track', 2)], undefined, context('after-identify'));
+    hold.release(true);
+    expect(released[0]!.map((r) => r.under.identity.visitorId)).toEqual(['before', 'after-identify']);
+    hold.push([], [{ sequence: 1, frustrationTypes: ['errorClick'], errorMessage: 'boom' }], context('after-identify'));
+    hold.push([event('click', 3)], undefined, context('after-identify'));
+    hold.release(true);
+    expect(released[1]!.map((r) => [r.event.sequence, r.verdict])).toEqual([[3, undefined]]);
+  });
+});
