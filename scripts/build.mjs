@@ -17,10 +17,12 @@ const NPM_ENTRY_FILES = ['waymark.worker.js', 'waymark.inpage.js', 'waymark.guid
 export const BUDGETS = {
   'dist/agent/waymark.js': 12 * 1024,
   // Off the main thread and fetched once at start (then cached); the guide engine (rules, state machine,
-  // page-rule exceptions, the launcher's list) is most of it. Raised 30 -> 34 KB for issues #5 and #6.
-  'dist/agent/waymark.worker.js': 34 * 1024,
+  // page-rule exceptions, the launcher's list) is most of it. Raised 30 -> 34 KB for issues #5 and #6, and
+  // 34 -> 35 KB for issue #13: the guide engine split into small owners costs ~0.8 KB gzip (their method names
+  // survive minification), of which one-export-per-message won back ~0.4; the build was 19 bytes under 34 KB.
+  'dist/agent/waymark.worker.js': 35 * 1024,
   // The worker code for the main thread, fetched only where no worker can start (issue #7).
-  'dist/agent/waymark.inpage.js': 34 * 1024,
+  'dist/agent/waymark.inpage.js': 35 * 1024,
   // React with every surface; raised 80 -> 92 KB for the resource center (issue #6).
   'dist/agent/waymark.overlay.js': 92 * 1024,
   'dist/agent/waymark.privacy.js': 8 * 1024,
