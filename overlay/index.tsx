@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { readBlockOut, type BlockOutOptions } from '../shared/surfaces/blockOutPanes';
 import { isRtlLanguage } from '../shared/surfaces/isRtlLanguage';
-import { BLOCK_OUT_FAILED } from '../shared/messages';
+import { MESSAGES } from '../shared/messages';
 import type { StepToShow } from '../shared/protocol';
 import type { LauncherHandlers, Overlay, OverlayModule, ResourceCenterHandlers, StepHandlers } from './api';
 import { Badge } from './Badge';
@@ -85,7 +85,7 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
   function blockOutOf(step: StepToShow, target: Element | null): { options: BlockOutOptions; elements: Element[]; onError(error: unknown): void } | null {
     const onError = (error: unknown) => {
       const detail = error instanceof Error ? error.message : String(error);
-      options.log?.(step.type === 'banner' ? 'info' : 'error', `${BLOCK_OUT_FAILED} for guide ${step.guideId} step ${step.stepId}: ${detail}`);
+      options.log?.(step.type === 'banner' ? 'info' : 'error', `${MESSAGES.blockOutFailed} for guide ${step.guideId} step ${step.stepId}: ${detail}`);
     };
     try {
       const blockOut = readBlockOut(step.attributes);

@@ -7,7 +7,7 @@
  */
 import { createAgent } from './createAgent';
 
-export type { AgentAsset, EntityOptions, InitializeOptions, WaymarkApi } from './createAgent';
+export type { AgentAsset, EntityOptions, InitializeOptions, WaymarkApi } from './agentOptions';
 export type { WorkerMode } from './startWorker';
 
 // Our own build must leave these references for the host's bundler (vite.config.ts: the esm target keeps

@@ -3,7 +3,8 @@
  * shim/snippet.html). It replaces the snippet's queue stub with the real API under the configured global
  * name and replays the queued calls in order (guides §1: commands before initialization are queued).
  */
-import { createAgent, type WaymarkApi } from './createAgent';
+import type { WaymarkApi } from './agentOptions';
+import { createAgent } from './createAgent';
 
 type Stub = { _q?: Array<[string, unknown[]]> };
 

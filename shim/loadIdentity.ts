@@ -4,7 +4,7 @@
  */
 import { VISITOR_COOKIE_DAYS } from '../shared/constants';
 import { combineAccountId, normalizeId, randomAlphanumeric, resolveInitialVisitor } from '../shared/identity/identityRules';
-import { PAGE_MESSAGES } from '../shared/messages';
+import { MESSAGES } from '../shared/messages';
 import type { Identity, LogLevel, SessionFacts } from '../shared/protocol';
 import type { SessionRecord } from '../shared/identity/sessionRules';
 
@@ -84,12 +84,12 @@ export function loadIdentity(apiKey: string, options: IdentityOptions, log: (lev
   const store = visitorStore(apiKey, options);
   const decision = resolveInitialVisitor(options.visitorId, store.read(), secureRandom);
   // A site with anonymous visitors only meets 'Missing visitor id.' on every page: info, not a warning.
-  for (const line of decision.logs) log(line === PAGE_MESSAGES.missingVisitorId ? 'info' : 'warn', line);
+  for (const line of decision.logs) log(line === MESSAGES.missingVisitorId ? 'info' : 'warn', line);
   if (decision.generated) store.write(decision.visitorId);
   let accountId = '';
   if (options.accountId !== undefined && options.accountId !== null && options.accountId !== '') {
     const account = normalizeId(options.accountId);
-    if (account === null) log('warn', PAGE_MESSAGES.invalidAccountId(JSON.stringify(options.accountId) ?? String(options.accountId)));
+    if (account === null) log('warn', MESSAGES.invalidAccountId(JSON.stringify(options.accountId) ?? String(options.accountId)));
     else accountId = combineAccountId(account, options.parentAccountId) ?? account;
   }
   return { visitorId: decision.visitorId, accountId };

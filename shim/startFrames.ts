@@ -16,11 +16,12 @@
  */
 import { FRAME_LEADER_ELECTION_MS, IFRAME_RESCAN_MS } from '../shared/constants';
 import { electLeaderFrame, type FrameRecord } from '../shared/frames/electLeaderFrame';
-import { frameVisibility, type FrameState } from '../shared/frames/frameVisibility';
-import { FRAME_MESSAGES } from '../shared/messages';
-import type { Identity, LogLevel } from '../shared/protocol';
+import { frameVisibility } from '../shared/frames/frameVisibility';
+import { MESSAGES } from '../shared/messages';
+import type { LogLevel } from '../shared/protocol';
 import { readFrameMessage, type FrameEnvelope, type FrameMessage } from '../shared/frames/readFrameMessage';
-import type { AgentEnvironment, InitializeOptions, Running } from './createAgent';
+import type { AgentEnvironment, InitializeOptions } from './agentOptions';
+import type { Running } from './agentState';
 
 /** What the agent calls on the frames chunk. */
 export interface Frames {
@@ -87,7 +88,7 @@ export function startFrames(
     try {
       (target as Window).postMessage({ ...message, waymark: apiKey } satisfies FrameEnvelope, targetOrigin);
     } catch (err) {
-      log('error', `${FRAME_MESSAGES.postMessageFailed}: ${(err as Error)?.message ?? String(err)}`);
+      log('error', `${MESSAGES.postMessageFailed}: ${(err as Error)?.message ?? String(err)}`);
     }
   }
 
@@ -262,7 +263,7 @@ export function startFrames(
     // (about:, srcdoc, data:), or it has an agent (or the stub this frame put there) already.
     if (!win || !doc || doc.readyState !== 'complete' || !/^https?:$/.test(doc.location.protocol) || globalKey in win) return;
     if (!env.agentUrl) {
-      if (!noUrlLogged) log('debug', FRAME_MESSAGES.noAgentUrl);
+      if (!noUrlLogged) log('debug', MESSAGES.noAgentUrl);
       noUrlLogged = true;
       return;
     }

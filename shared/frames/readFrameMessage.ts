@@ -3,7 +3,7 @@
  * a `type` from the spec's list and, to keep a host's own window messages apart, a `waymark` field holding the
  * sender's api key. Only frames of the same api key listen to each other.
  */
-import { FRAME_MESSAGES } from '../messages';
+import { MESSAGES } from '../messages';
 import type { FrameRecord, FrameVisibility } from './electLeaderFrame';
 
 /** spec: analytics §7 — every type a frame message may carry, spelled as the spec spells them. */
@@ -48,7 +48,7 @@ export type FrameEnvelope = FrameMessage & { waymark: string };
 export function readFrameMessage(data: unknown, apiKey: string): { ok: true; message: FrameMessage } | { ok: false; problem: string } | null {
   if (!isObject(data) || data.waymark !== apiKey) return null;
   const type = data.type;
-  if (type === undefined || type === null || type === '') return { ok: false, problem: FRAME_MESSAGES.missingType };
+  if (type === undefined || type === null || type === '') return { ok: false, problem: MESSAGES.missingType };
   const str = (v: unknown): v is string => typeof v === 'string';
   const ok = (message: FrameMessage) => ({ ok: true, message }) as const;
   switch (type) {

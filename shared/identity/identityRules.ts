@@ -5,7 +5,7 @@
  * tests pin exact ids; logs come back as strings for the caller's logger.
  */
 import { ANONYMOUS_ID_RANDOM_LENGTH, ANONYMOUS_VISITOR_PREFIX } from '../constants';
-import { PAGE_MESSAGES } from '../messages';
+import { MESSAGES } from '../messages';
 
 /**
  * Joins a parent account id and an account id (spec: analytics §3 "combined with a parent account id using
@@ -142,7 +142,7 @@ export function resolveIdentify(
   let visitorId = current.visitorId;
   if (requested.visitorId !== undefined) {
     const next = normalizeId(requested.visitorId);
-    if (next === null) logs.push(PAGE_MESSAGES.invalidVisitorId(show(requested.visitorId)));
+    if (next === null) logs.push(MESSAGES.invalidVisitorId(show(requested.visitorId)));
     else visitorId = next;
   }
 
@@ -152,12 +152,12 @@ export function resolveIdentify(
     const account = normalizeId(requested.accountId);
     if (account === null) {
       // spec: analytics §5 — an invalid account id clears the account.
-      logs.push(PAGE_MESSAGES.invalidAccountId(show(requested.accountId)));
+      logs.push(MESSAGES.invalidAccountId(show(requested.accountId)));
       accountId = '';
     } else {
       const parentGiven = requested.parentAccountId !== undefined;
       if (parentGiven && !isValidId(requested.parentAccountId)) {
-        logs.push(PAGE_MESSAGES.invalidParentAccountId(show(requested.parentAccountId)));
+        logs.push(MESSAGES.invalidParentAccountId(show(requested.parentAccountId)));
       }
       accountId = combineAccountId(account, requested.parentAccountId) ?? account;
       accountChanged = accountId !== current.accountId;
@@ -198,8 +198,8 @@ export function resolveInitialVisitor(
   if (given !== null) return { visitorId: given, generated: false, logs: [] };
 
   const logs: string[] = [];
-  if (value !== undefined && value !== null && value !== '') logs.push(PAGE_MESSAGES.invalidVisitorId(show(value)));
-  logs.push(PAGE_MESSAGES.missingVisitorId);
+  if (value !== undefined && value !== null && value !== '') logs.push(MESSAGES.invalidVisitorId(show(value)));
+  logs.push(MESSAGES.missingVisitorId);
 
   if (typeof stored === 'string' && isValidId(stored) && isAnonymousVisitorId(stored)) {
     return { visitorId: stored, generated: false, logs };

@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from '@playwright/test';
-import { FRAME_MESSAGES } from '../../shared/messages';
+import { MESSAGES } from '../../shared/messages';
 import { agentReady, expect, hostPage, test, uniqueId, waitForEvents } from './fixtures';
 
 const CHILD = '<!doctype html><html><head><meta charset="utf-8"><title>Child</title></head><body><h1>Child frame</h1><button id="inner">Inner</button><p><span id="frame-target">Frame target</span></p></body></html>';
@@ -169,10 +169,10 @@ test.describe('analytics §4 Frames, §7 installs into child iframes', () => {
 </head><body>${iframe('/e2e/frames-child')}</body></html>`);
     await page.waitForFunction(() => (window as any).npmAgent?.isReady?.() === true);
     const lines = () => page.evaluate(() => ((window as any).npmAgent.getLogHistory() as Array<{ level: string; message: string }>));
-    await expect.poll(async () => (await lines()).some((l) => l.message === FRAME_MESSAGES.noAgentUrl)).toBe(true);
+    await expect.poll(async () => (await lines()).some((l) => l.message === MESSAGES.noAgentUrl)).toBe(true);
     await page.waitForTimeout(1000);
     const history = await lines();
-    expect(history.filter((l) => l.message === FRAME_MESSAGES.noAgentUrl)).toEqual([{ level: 'debug', message: FRAME_MESSAGES.noAgentUrl, time: expect.any(Number) }]);
+    expect(history.filter((l) => l.message === MESSAGES.noAgentUrl)).toEqual([{ level: 'debug', message: MESSAGES.noAgentUrl, time: expect.any(Number) }]);
     expect(history.filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
     expect(consoleLines.filter((l) => l.includes('[Waymark]') && /frame/i.test(l))).toEqual([]);
     const child = page.frames().find((f) => f.url().includes('/e2e/frames-child'))!;

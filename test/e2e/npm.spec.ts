@@ -14,8 +14,8 @@ import { dirname, extname, join, resolve, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { build, createServer as createViteServer } from 'vite';
-import { PAGE_MESSAGES } from '../../shared/messages';
-import type { WaymarkApi } from '../../shim/createAgent';
+import { MESSAGES } from '../../shared/messages';
+import type { WaymarkApi } from '../../shim/agentOptions';
 import { expect, storedEvents, test, uniqueId, waitForEvents, type StoredEvent } from './fixtures';
 
 declare global {
@@ -178,7 +178,7 @@ test.describe('issue #7 waymark/react in a React host under StrictMode', () => {
     // StrictMode's development behaviour is on: the app's mount effect ran twice.
     expect(await page.evaluate(() => window.reactHost.effectRuns)).toBe(2);
     // The agent ignores a second initialize but says so: the provider's second mount did not call it.
-    expect(consoleLines.filter((l) => l.includes(PAGE_MESSAGES.initializeOnce))).toEqual([]);
+    expect(consoleLines.filter((l) => l.includes(MESSAGES.initializeOnce))).toEqual([]);
     await expect.poll(() => page.evaluate(() => window.reactHost.waymark!.getWorkerMode())).toBe('worker');
     await page.click('#signup');
     await page.click('text=About');

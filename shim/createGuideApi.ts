@@ -1,0 +1,145 @@
+/**
+ * The guide part of the public API (guides §4, §5; guides §2 launcher and resource center commands): every
+ * call waits for the agent to run and the guides chunk (waymark.guides.js) to load, then runs there. With
+ * guides off a call answers its fallback; with a subscription that lacks guides, the spec's message
+ * ('This functionality is not supported by your subscription.').
+ */
+import { MESSAGES } from '../shared/messages';
+import type { WaymarkApi } from './agentOptions';
+import type { Running } from './agentState';
+import type { GuideDisplay, GuideNotice, GuideNoticeName, LauncherCommand, ResourceCenterCommand } from './createGuideDisplay';
+import type { LogLevel } from '../shared/protocol';
+
+/** What the guide API needs of the agent. */
+export interface GuideApiHost {
+  log(level: LogLevel, message: string): void;
+  /** Runs an API body so that nothing it throws reaches the host page. */
+  guard(fn: () => void): void;
+  /** Runs `fn` once the agent runs (at once when it does); answers `fallback` until then. */
+  whenRunning<T>(fn: (r: Running) => T, fallback: T): T;
+  running(): Running | null;
+}
+
+/** The guide calls of WaymarkApi. */
+export type GuideApi = Pick<
+  WaymarkApi,
+  | 'showGuideById' | 'hideGuides' | 'showGuideByName' | 'goToStep' | 'getActiveGuide' | 'getActiveGuides'
+  | 'onGuideAdvanced' | 'onGuidePrevious' | 'onGuideDismissed' | 'onGuideSnoozed' | 'addGuideHook'
+  | 'toggleLauncher' | 'showLauncher' | 'hideLauncher' | 'removeLauncher'
+  | 'openResourceCenter' | 'closeResourceCenter' | 'toggleResourceCenter'
+  | 'startGuides' | 'stopGuides' | 'loadGuides' | 'setGuidesDisabled' | 'areGuidesDisabled' | 'debugGuides'
+>;
+
+export function createGuideApi({ log, guard, whenRunning, running }: GuideApiHost): GuideApi {
+  /** guides §5 setGuidesDisabled: the loop is paused and nothing new shows. */
+  let guidesDisabled = false;
+
+  /** Runs `fn` on the guide display once the agent runs; `fallback` when guides are off. */
+  function withGuides<T>(fn: (g: GuideDisplay) => Promise<T>, fallback: T): Promise<T> {
+    return new Promise((resolve) => {
+      whenRunning((r) => {
+        void r.guidesReady.then((g) => {
+          if (!g || !g.supported()) {
+            log('warn', g ? MESSAGES.notInSubscription : 'guides are disabled');
+            resolve(fallback);
+            return;
+          }
+          fn(g).then(resolve, () => resolve(fallback));
+        });
+      }, undefined);
+    });
+  }
+
+  /** Runs `fn` on the guide display once it is here (nothing when guides are off). */
+  function onGuides(fn: (g: GuideDisplay) => void): void {
+    whenRunning((r) => void r.guidesReady.then((g) => g && fn(g)), undefined);
+  }
+
+  /** A guide function on the display; with a subscription that lacks guides, the spec's message instead (guides §5). */
+  function guideFunction(fn: (g: GuideDisplay) => void): void {
+    onGuides((g) => (g.supported() ? fn(g) : log('warn', MESSAGES.notInSubscription)));
+  }
+
+  /** toggleLauncher, showLauncher, hideLauncher, removeLauncher: run in the guides chunk once it is here. */
+  const launcherCommand = (command: LauncherCommand) => () => guard(() => guideFunction((g) => g.launcher(command)));
+  /** open/close/toggleResourceCenter, likewise. */
+  const resourceCenterCommand = (command: ResourceCenterCommand) => () => guard(() => guideFunction((g) => g.resourceCenter(command)));
+
+  /** onGuideXxx: listens once the agent runs; returns the function that stops listening. */
+  function subscribe(name: GuideNoticeName, listener: (notice: GuideNotice) => void): () => void {
+    let remove = () => undefined as void;
+    let removed = false;
+    onGuides((g) => {
+      if (!removed) remove = g.on(name, listener);
+    });
+    return () => {
+      removed = true;
+      remove();
+    };
+  }
+
+  return {
+    showGuideById(guideId, stepId) {
+      return withGuides((g) => g.showGuideById(String(guideId), stepId), false);
+    },
+
+    hideGuides() {
+      // guides §4: every frame's guide goes (receiveHideGuides).
+      guard(() => guideFunction((g) => (g.hideGuides(), running()?.frames?.hideGuides())));
+    },
+
+    showGuideByName(name) {
+      return withGuides((g) => g.showGuideByName(String(name)), false);
+    },
+    goToStep(stepId) {
+      return withGuides((g) => g.goToStep(String(stepId)), false);
+    },
+    getActiveGuide: () => running()?.guides?.getActiveGuide() ?? null,
+    getActiveGuides: () => running()?.guides?.getActiveGuides() ?? [],
+    onGuideAdvanced: (listener) => subscribe('advanced', listener),
+    onGuidePrevious: (listener) => subscribe('previous', listener),
+    onGuideDismissed: (listener) => subscribe('dismissed', listener),
+    onGuideSnoozed: (listener) => subscribe('snoozed', listener),
+    addGuideHook(name, hook) {
+      let remove = () => undefined as void;
+      let removed = false;
+      onGuides((g) => {
+        if (!removed) remove = g.addHook(name, hook);
+      });
+      return () => {
+        removed = true;
+        remove();
+      };
+    },
+    toggleLauncher: launcherCommand('toggle'),
+    showLauncher: launcherCommand('show'),
+    hideLauncher: launcherCommand('hide'),
+    removeLauncher: launcherCommand('remove'),
+    openResourceCenter: resourceCenterCommand('open'),
+    closeResourceCenter: resourceCenterCommand('close'),
+    toggleResourceCenter: resourceCenterCommand('toggle'),
+    startGuides() {
+      guidesDisabled = false;
+      guideFunction((g) => g.start());
+    },
+    stopGuides() {
+      guideFunction((g) => g.pause());
+    },
+    loadGuides() {
+      return withGuides(async (g) => void (await g.reload()), undefined);
+    },
+    setGuidesDisabled(disabled) {
+      guidesDisabled = disabled === true;
+      guideFunction((g) => (guidesDisabled ? g.pause() : g.start()));
+    },
+    areGuidesDisabled: () => guidesDisabled || running()?.options.disableGuides === true || running()?.options.guides?.disabled === true,
+    async debugGuides() {
+      const r = running();
+      if (!r) return null;
+      const diagnostics = await r.bridge.call((w) => w.guideDiagnostics());
+      for (const g of diagnostics.guides) log('info', `guide ${g.id}${g.name ? ` (${g.name})` : ''}: ${g.candidate ? 'may show' : 'not shown'}, ${g.reason}; ${g.completion}`);
+      if (diagnostics.loadError) log('info', `last guide load: ${diagnostics.loadError}`);
+      return diagnostics;
+    },
+  };
+}

@@ -1,0 +1,239 @@
+/**
+ * Starting the agent on the page (guides §1, analytics §1, §3, §4, §7, §9): identity and session from storage,
+ * the worker's init, the worker and its bridge, the DOM listeners, the first beacon's identify, meta and load
+ * events, the guides chunk (the overlay only when a guide shows), prompt capture, and frames. Everything put into
+ * the page is undone by `Running.uninstall` at teardown.
+ */
+import { AGENT_VERSION, IFRAME_RESCAN_MS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
+import { enrichEvent } from '../shared/events/enrichEvent';
+import { nextSession } from '../shared/identity/sessionRules';
+import type { GuideState, Metadata, WorkerInit } from '../shared/protocol';
+import type { AgentEnvironment, InitializeOptions } from './agentOptions';
+import type { Running } from './agentState';
+import { createBridge } from './createBridge';
+import type { Capture } from './createCapture';
+import type { GuideDisplay, GuideDisplayModule } from './createGuideDisplay';
+import type { LogLevel } from '../shared/protocol';
+import { assetUrlOf, type ChunkLoader } from './loadChunk';
+import { loadIdentity, loadTabFacts, secureRandom, sessionStore } from './loadIdentity';
+import { recentPages, readJson, rememberPage, writeJson } from './pageStorage';
+import type { PagePrivacy } from './privacy';
+import type { PromptsModule } from './prompts';
+import type { FramesModule } from './startFrames';
+import { startWorker } from './startWorker';
+import { trustedScriptUrl } from './trustedScriptUrl';
+import { watchClickEffects } from './watchClickEffects';
+import { watchTabClones } from './watchTabClones';
+import { watchUrl } from './watchUrl';
+
+/** What starting needs of the agent. */
+export interface StartHost {
+  env: AgentEnvironment;
+  log(level: LogLevel, message: string): void;
+  loadChunk: ChunkLoader;
+  capture: Capture;
+  /** Runs a body so that nothing it throws reaches the host page. */
+  guard(fn: () => void): void;
+  /** The agent's state exists: events may be captured from now on. */
+  onRunning(r: Running): void;
+  /** Whether `r` is still the running agent (not torn down meanwhile). */
+  isCurrent(r: Running): boolean;
+  onSegmentFlags(flags: string[]): void;
+  /** guides §5 setGuidesDisabled, or a delay, holds the guide loop. */
+  guidesDisabled(): boolean;
+}
+
+export function startAgent(options: InitializeOptions, privacy: PagePrivacy | null, host: StartHost): Running {
+  const { env, log, loadChunk } = host;
+  const { capture } = host.capture;
+  // Set once the agent's state exists; callbacks made before then find none, as they found no running agent.
+  let r: Running | undefined;
+  const origin = new URL(env.assetBase).origin;
+  const identity = loadIdentity(
+    options.apiKey,
+    {
+      visitorId: options.visitor?.id,
+      accountId: options.account?.id,
+      parentAccountId: options.parentAccount?.id,
+      localStorageOnly: options.localStorageOnly,
+      cookieDays: options.cookieDays,
+    },
+    log,
+  );
+  const now = Date.now();
+  const sessions = sessionStore(options.apiKey);
+  const session = nextSession(sessions.read(), now, identity.visitorId, secureRandom);
+  sessions.write(session.record);
+  const guideOptions = options.guides ?? {};
+  const campaignKey = `_wm_campaign.${options.apiKey}`;
+  const guideStateKey = `_wm_guides.${options.apiKey}`;
+  const guideState = readJson<GuideState>(guideStateKey);
+  const tab = loadTabFacts();
+  const top = window.top === window;
+  // A duplicated tab starts with the original's tab id; the clone takes a new one (analytics §4).
+  const clones = watchTabClones(options.apiKey, tab.tabId, tab.frameId, (tabId) => {
+    if (!r) return;
+    r.init.session = { ...r.init.session, tabId };
+    r.bridge.setSession(r.init.session);
+  });
+  tab.tabId = clones.tabId;
+  const init: WorkerInit = {
+    apiKey: options.apiKey,
+    dataHost: trimOrigin(options.dataHost ?? origin),
+    contentHost: trimOrigin(options.contentHost ?? origin),
+    agentVersion: AGENT_VERSION,
+    identity,
+    session: { sessionId: session.record.sessionId, ...tab },
+    metadata: metadataOf(options),
+    // Classified in the worker (the site lists are no business of the main thread); see onCampaign.
+    utm: readJson(campaignKey) ?? { channel: 'Direct' },
+    campaign: { pageUrl: document.URL, referrer: document.referrer, newSession: session.isNew },
+    // A child frame's loads are not the tab's page changes (U-turns, analytics §4).
+    recentPages: top ? recentPages() : [],
+    device: matchMedia('(max-width: 767px)').matches ? 'mobile' : 'desktop',
+    sendEventsWithPostOnly: options.sendEventsWithPostOnly === true,
+    // Checked by the worker (analytics §5), which logs and drops an invalid pair.
+    signedMetadata: options.jwt !== undefined || options.signingKeyName !== undefined ? { jwt: options.jwt, signingKeyName: options.signingKeyName } : undefined,
+    signedMetadataMode: options.signedMetadata,
+    urlTransforms: privacy ? [...privacy.filters.urlTransforms] : [],
+    privacyFilters: privacy ? [...privacy.filters.privacyFilters] : [],
+    disableStackTraces: options.disableStackTraces === true,
+    guides: {
+      timeoutMs: guideOptions.timeout ?? options.guideTimeout,
+      dropAnonymous: guideOptions.dropAnonymous === true,
+      throttling: guideOptions.throttling,
+      adoptionGuides: guideOptions.adoptionGuides,
+      allowedOrigins: guideOptions.allowedOrigins,
+      disablePrefetch: guideOptions.disablePrefetch === true,
+      state: guideState?.visitorId === identity.visitorId ? guideState : undefined,
+    },
+  };
+  const worker = startWorker({
+    scriptUrl: assetUrlOf(env, 'worker'),
+    workerUrl: typeof options.workerUrl === 'string' && options.workerUrl ? options.workerUrl : undefined,
+    inPageUrl: assetUrlOf(env, 'inpage'),
+    log,
+    onMode: (mode) => r && (r.workerMode = mode),
+  });
+  const bridge = createBridge(worker, init, log, {
+    campaign: (utm) => {
+      // The session's traffic source as the worker classified it: kept for the session's later pages.
+      init.utm = utm;
+      writeJson(campaignKey, utm);
+    },
+    segmentFlags: host.onSegmentFlags,
+    guideState: (state) => writeJson(guideStateKey, state),
+  });
+  const running: Running = (r = {
+    options,
+    init,
+    bridge,
+    identity,
+    guides: null,
+    guidesReady: Promise.resolve(null),
+    // document.URL, not location.href: the same URL (pushState updates both) at a tenth of the cost here.
+    pageUrl: privacy?.pageUrl ?? (() => document.URL),
+    prepare: privacy?.prepare ?? ((event, ctx) => enrichEvent(event, ctx).json),
+    session: session.record,
+    sessionSavedAt: now,
+    uninstall: [],
+    workerMode: null,
+    clicks: watchClickEffects(
+      (sequence, frustrationTypes, errorMessage) => bridge.verdict({ sequence, frustrationTypes, errorMessage }),
+      options.errorClickLogging !== false,
+    ),
+    sessions,
+    frame: { isTop: top, leader: top, visibility: top ? 'visible' : 'unknown', othersShowing: false },
+  });
+  host.onRunning(running);
+
+  host.capture.listen(running);
+  // analytics §1, §9: a single-page app's page change is a page load, reported once.
+  if (top) rememberPage(document.URL, now);
+  running.uninstall.push(
+    watchUrl((url) => {
+      running.clicks.effect();
+      if (top) rememberPage(url, Date.now());
+      capture({ type: 'load', props: {} });
+    }),
+    clones.stop,
+    running.clicks.stop,
+  );
+
+  // wire-protocol.md: on initialization the agent sends identify, meta and load in its first beacon.
+  const ids = { visitor_id: identity.visitorId, account_id: identity.accountId };
+  capture({ type: 'identify', props: { old_visitor_id: '', old_account_id: '', ...ids } });
+  capture({
+    type: 'meta',
+    props: {
+      ...metadataOf(options),
+      visitor: { ...options.visitor, id: identity.visitorId, language: navigator.language.replace('-', '_') },
+      date: new Date().toLocaleDateString('en-GB'),
+      version: AGENT_VERSION,
+      selfHosted: true,
+    },
+  });
+  const nav = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
+  capture({ type: 'load', props: { load_time: Math.round((nav?.loadEventEnd || performance.now()) * 10) / 10 } });
+
+  if (!options.disableGuides && !guideOptions.disabled) {
+    const delay = guideOptions.delay ?? options.delayGuides;
+    const seenTimeout = guideOptions.seenTimeout;
+    // The guide loop and its API are a chunk of their own (waymark.guides.js), so the initial shim stays
+    // small; it is fetched now, the overlay (React) only when a guide shows.
+    running.guidesReady = loadChunk<GuideDisplayModule, GuideDisplay>('guides', (m) => {
+      const display = m.createGuideDisplay({
+        bridge,
+        overlayUrl: assetUrlOf(env, 'overlay'),
+        log,
+        // guides §5 delayGuides: true holds the loop until startGuides(); a number of ms starts it then.
+        delayed: host.guidesDisabled() || delay === true || (typeof delay === 'number' && delay > 0),
+        preventCodeInjection: options.preventCodeInjection === true,
+        trustedScriptUrl,
+        onEventPropertyRules: host.capture.setPropertyCollector,
+        seenTimeoutMs: seenTimeout === true ? STEP_SEEN_TIMEOUT_MS : typeof seenTimeout === 'number' ? seenTimeout : undefined,
+        frame: running.frame,
+        onShown: (step) => running.frames?.shown(step),
+      });
+      if (typeof delay === 'number' && delay > 0) setTimeout(() => host.guidesDisabled() || display.start(), delay);
+      return (running.guides = display);
+    });
+  }
+  if (Array.isArray(options.promptCapture) && options.promptCapture.length) {
+    // The prompt-capture chunk's fetch/XHR observers turn the page's own AI requests into prompt events.
+    const rules = options.promptCapture;
+    void loadChunk<PromptsModule, void>('prompts', (m) => {
+      const uninstall = m.installPromptCapture(rules, { emit: (props) => capture({ type: 'prompt', props: { ...props } }), privacyFilters: privacy ? [...privacy.filters.privacyFilters] : [], log });
+      if (host.isCurrent(running)) running.uninstall.push(uninstall);
+    });
+  }
+  startFramesWhenDue(running, host);
+  return running;
+}
+
+/** The metadata the worker sends with events: the host's visitor, account and parent account fields. */
+function metadataOf(options: InitializeOptions): Metadata {
+  return { visitor: { ...options.visitor }, account: { ...options.account }, parentAccount: { ...options.parentAccount } };
+}
+
+/**
+ * analytics §4 Frames, §7: the frames chunk joins this frame to its tab's frames and installs the agent into
+ * child iframes. A child frame loads it at once; the top frame once the page has an iframe element (a live
+ * list, checked every 250 ms), so a page without frames never fetches it.
+ */
+function startFramesWhenDue(r: Running, host: StartHost): void {
+  const iframes = document.getElementsByTagName('iframe');
+  const due = () => {
+    if (r.frame.isTop && !iframes.length) return;
+    clearInterval(poll);
+    void host.loadChunk<FramesModule, void>('frames', (m) => host.guard(() => host.isCurrent(r) && m.startFrames(r, host.env, host.log, trustedScriptUrl, (next) => host.capture.changeIdentity(r, next, true))));
+  };
+  const poll = setInterval(due, IFRAME_RESCAN_MS);
+  r.uninstall.push(() => clearInterval(poll));
+  due();
+}
+
+/** An origin as given, without trailing slashes. */
+function trimOrigin(host: string): string {
+  return host.replace(/\/+$/, '');
+}
