@@ -1,0 +1,208 @@
+/**
+ * The guide loop on the page (guides §4 "Guide loop"): every 500 ms, unless loading, paused, stopped or the tab
+ * is in the background — badges placed, a launcher by its element followed; the guide list asked again on an
+ * SPA page change or after an hour (guides §9); then, unless a step shows here or in another frame or this frame
+ * cannot be seen, the auto-display phase: the first candidate whose target is there shows, within 50 ms (what
+ * is left goes on 50 ms later); a candidate whose target never comes times out (guides §4 Step timeout). A load
+ * also sets element activations, event property rules, badges, the launcher, the resource center, the global
+ * script, and opens a permalink.
+ */
+import { GUIDE_LOOP_BUSY_MS, GUIDE_LOOP_IDLE_MS, GUIDE_REQUEST_STALE_MS, STEP_SEEN_TIMEOUT_MS } from '../../shared/constants';
+import { ERROR_CODES } from '../../shared/errors';
+import { mayShowGuidesInFrame } from '../../shared/frames/frameVisibility';
+import { MESSAGES } from '../../shared/messages';
+import type { BadgeToShow } from '../../shared/protocol';
+import { collectEventProperties } from '../collectEventProperties';
+import type { LauncherView } from './createLauncherView';
+import type { ResourceCenterView } from './createResourceCenterView';
+import { keyOf, type StepFlow } from './createStepFlow';
+import type { DisplayContext } from './displayContext';
+import type { GuideDisplayOptions } from './guideDisplayTypes';
+import { openPermalink } from './openPermalink';
+import { watchActivations, type Activation } from './watchActivations';
+
+export interface GuideLoop {
+  /** Runs the loop now (and every 500 ms after). */
+  tick(): void;
+  /** Asks the worker for this page's guides. */
+  load(url: string): Promise<void>;
+  setPaused(paused: boolean): void;
+  /** False once guide.json said the subscription lacks guides (guides §5). */
+  supported(): boolean;
+  stop(): void;
+}
+
+export interface GuideLoopParts {
+  ctx: DisplayContext;
+  flow: StepFlow;
+  launcher: LauncherView;
+  resourceCenter: ResourceCenterView;
+}
+
+export function createGuideLoop(
+  { ctx, flow, launcher, resourceCenter }: GuideLoopParts,
+  { delayed, seenTimeoutMs, onEventPropertyRules }: Pick<GuideDisplayOptions, 'delayed' | 'seenTimeoutMs' | 'onEventPropertyRules'>,
+): GuideLoop {
+  const { bridge, log, query } = ctx;
+  /** When the loop started: a child frame of unknown visibility waits a while for its parent to say (guides §4). */
+  const startedAt = Date.now();
+  let loadedUrl = '';
+  /** When the guide list of this page was asked for (guides §9: stale after an hour). */
+  let loadedAt = 0;
+  let loading = false;
+  /** guides §5: guide.json said the subscription lacks the guides feature. */
+  let notInSubscription = false;
+  /** teardown (issue #7): the loop never runs again. */
+  let stopped = false;
+  /** guides §4 Guide loop: skipped while paused (stopGuides, delayGuides). */
+  let paused = delayed === true;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  /** Where the auto-display phase goes on after a tick ran out of its 50 ms. */
+  let resumeAt = 0;
+  /** Addresses whose permalink was already opened. */
+  const handledPermalinks = new Set<string>();
+  /** When each candidate's target was first missing, for the step seen timeout. */
+  const waitingSince = new Map<string, number>();
+  let undoActivations = () => undefined as void;
+  /** guides §2 badges of the last load, and the targets they were last drawn on. */
+  let badges: BadgeToShow[] = [];
+  let drawnBadges: Array<{ badge: BadgeToShow; target: Element }> = [];
+
+  async function load(url: string): Promise<void> {
+    loading = true;
+    loadedUrl = url;
+    loadedAt = Date.now();
+    try {
+      const result = await bridge.call((api) => api.loadGuides(url));
+      if (loadedUrl !== url) return;
+      if (!result.ok && result.error.code === ERROR_CODES.notInSubscription) notInSubscription = true;
+      flow.candidates = result.ok ? result.value.candidates : [];
+      const activations: Activation[] = result.ok ? result.value.activations.map((a) => ({ ...a, run: () => void activate(a.guideId) })) : [];
+      // guides §4 a resource center launched by dom: the visitor's event on its element opens or closes it.
+      const rc = result.ok ? result.value.resourceCenter : undefined;
+      if (rc?.activation) activations.push({ guideId: rc.guideId, ...rc.activation, run: resourceCenter.toggle });
+      undoActivations();
+      undoActivations = watchActivations(activations, log);
+      badges = result.ok ? result.value.badges : [];
+      if (result.ok) {
+        const rules = result.value.eventPropertyRules;
+        onEventPropertyRules?.(rules.length ? (target) => collectEventProperties(target, rules) : null);
+        launcher.set(result.value);
+        resourceCenter.set(result.value.resourceCenter);
+        if (result.value.globalScript) ctx.loadScript({ url: result.value.globalScript }, MESSAGES.globalScriptFailed);
+      }
+    } finally {
+      loading = false;
+    }
+    // The same page after its address was cleaned (waymark_once): no new guide load for it.
+    if (await openPermalink(handledPermalinks, ctx.showGuide, log)) loadedUrl = location.href;
+  }
+
+  /** An activated guide shows as soon as its step can; past the step seen timeout it gives up with a warning. */
+  async function activate(guideId: string): Promise<void> {
+    const started = Date.now();
+    const limit = seenTimeoutMs ?? STEP_SEEN_TIMEOUT_MS;
+    while (!(await ctx.showGuide(guideId, undefined, 'dom', true))) {
+      if (Date.now() - started >= limit) {
+        log('warn', MESSAGES.elementActivationTimeout);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, GUIDE_LOOP_IDLE_MS));
+    }
+  }
+
+  /** guides §4 Guide loop, badges phase: draws each badge whose target is on the page, redrawing on change. */
+  function placeBadges(): void {
+    const placed: Array<{ badge: BadgeToShow; target: Element }> = [];
+    for (const badge of badges) {
+      const target = query(badge.selector);
+      if (target) placed.push({ badge, target });
+    }
+    const same = placed.length === drawnBadges.length && placed.every((p, i) => p.badge === drawnBadges[i]!.badge && p.target === drawnBadges[i]!.target);
+    if (same || (!placed.length && !ctx.hasOverlay())) return;
+    drawnBadges = placed;
+    void ctx.overlay().then((v) => v.showBadges(placed, (guideId) => void ctx.showGuide(guideId, undefined, 'badge')));
+  }
+
+  /** guides §4 Auto display: the first candidate whose target is here shows; 50 ms at most per tick. */
+  function autoDisplay(): void {
+    const { candidates } = flow;
+    const started = performance.now();
+    const list = candidates.slice(resumeAt).concat(candidates.slice(0, resumeAt));
+    for (let i = 0; i < list.length; i++) {
+      const step = list[i]!;
+      if (i > 0 && performance.now() - started > GUIDE_LOOP_BUSY_MS) {
+        resumeAt = (resumeAt + i) % candidates.length;
+        clearTimeout(timer!);
+        timer = setTimeout(tick, GUIDE_LOOP_BUSY_MS);
+        return;
+      }
+      if (flow.suppressed.has(keyOf(step))) continue;
+      const target = flow.targetOf(step);
+      if (target === false) {
+        if (seenTimeoutMs !== undefined && seenTimeoutMs > 0) {
+          const since = waitingSince.get(keyOf(step)) ?? Date.now();
+          waitingSince.set(keyOf(step), since);
+          if (Date.now() - since >= seenTimeoutMs) {
+            flow.suppressed.add(keyOf(step));
+            void flow.act('timeout', step, { timeoutReason: 'element', timeoutMs: seenTimeoutMs });
+            continue;
+          }
+        }
+        flow.noteMissing(step);
+        continue;
+      }
+      resumeAt = 0;
+      void flow.show(step, target);
+      return;
+    }
+    resumeAt = 0;
+    launcher.autoOpen();
+  }
+
+  function tick(): void {
+    if (timer !== null) clearTimeout(timer);
+    if (notInSubscription || stopped) return;
+    timer = setTimeout(tick, GUIDE_LOOP_IDLE_MS);
+    // guides §4 Guide loop: skipped while loading, disabled or delayed, and while the tab is in the background
+    // (a step shown there would count as seen by nobody).
+    if (loading || paused || document.visibilityState === 'hidden') return;
+    const shown = flow.shown();
+    if (location.href === loadedUrl) {
+      placeBadges();
+      launcher.follow();
+      // guides §9: a guide list is stale after an hour on the same page; ask again.
+      if (Date.now() - loadedAt > GUIDE_REQUEST_STALE_MS && !shown) {
+        void load(location.href).then(tick);
+        return;
+      }
+    } else {
+      // An SPA page change: eligibility depends on the URL, so ask again (guides §4 page rules).
+      if (shown && shown.step.reason !== 'api') {
+        flow.clear();
+        flow.candidates = flow.candidates.filter((c) => c !== shown.step);
+      }
+      void load(location.href).then(tick);
+      return;
+    }
+    // guides §4 Auto display: a guide shown here, or in another frame of the tab, blocks auto display; frame
+    // visibility phase: a frame that cannot be seen shows nothing (one whose parent has not said yet waits a while).
+    if (shown || ctx.frame.othersShowing || !mayShowGuidesInFrame(ctx.frame, Date.now() - startedAt)) return;
+    autoDisplay();
+  }
+
+  return {
+    tick,
+    load,
+    setPaused(next) {
+      paused = next;
+    },
+    supported: () => !notInSubscription,
+    stop() {
+      stopped = true;
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      undoActivations();
+    },
+  };
+}

@@ -1,0 +1,231 @@
+/**
+ * The step a visitor sees and what moves it (guides §4 Show and Transitions, §5 element rules, page rule
+ * exception): the loaded candidates, the shown step, the steps not to auto-show again on this page; a step's
+ * target (present, visible, its element contains rules passing); showing a step through the overlay (host
+ * hooks may cancel it) and reporting it seen; a visitor's transition (the cancelable hook, the worker's state
+ * machine, then the next step or nothing, then subscriptions and after-hooks); building-block actions.
+ */
+import { CANCELABLE_HOOK_OF } from '../../shared/guides/applyGuideTransition';
+import { matchesContainsRules } from '../../shared/eligibility/matchesContainsRules';
+import { ERROR_CODES } from '../../shared/errors';
+import { MESSAGES } from '../../shared/messages';
+import type { GuideAction } from '../../shared/guides/guides';
+import type { StepAction, StepToShow } from '../../shared/protocol';
+import type { UiElement } from '../../overlay/api';
+import type { DisplayContext } from './displayContext';
+import type { GuideHooks } from './createGuideHooks';
+import type { ActiveGuide, GuideNoticeName } from './guideDisplayTypes';
+import { runBlockActions, type TransitionName, type UiElementAction } from './runBlockActions';
+
+export interface StepFlowOptions {
+  /** guides §4: the step this frame shows now, or null (told to the other frames). */
+  onShown?(step: { guideId: string; stepId: string } | null): void;
+  /** A transition moved a guide on: the launcher's and resource center's views follow. */
+  onMoved(): void;
+  /** Runs the guide loop now (a next step whose element is not here yet waits in the candidates). */
+  tick(): void;
+}
+
+export interface StepFlow {
+  /** The auto steps of the last load that may show, in display order. */
+  candidates: StepToShow[];
+  /** Steps hidden by hideGuides or already handled on this page ("guideId/stepId"): not auto-shown again. */
+  readonly suppressed: Set<string>;
+  shown(): { step: StepToShow; since: number } | null;
+  /** The step's target when the page has it and it is visible (null: needs none), false when it must wait. */
+  targetOf(step: StepToShow): Element | null | false;
+  show(step: StepToShow, target: Element | null, update?: boolean): Promise<boolean>;
+  /** Takes the shown step off the page without a transition (an SPA page change, another step by API). */
+  clear(): void;
+  /** The guide API's hideGuides: the shown step goes, with its hooks. */
+  hideGuides(): void;
+  goToStep(stepId: string): Promise<boolean>;
+  /** Logs once that a candidate's element is missing ('No element found for step'), unless its rules were said. */
+  noteMissing(step: StepToShow): void;
+  describe(step: StepToShow): ActiveGuide;
+  act(action: StepAction['action'], step: StepToShow, extra?: Partial<StepAction>): ReturnType<DisplayContext['bridge']['call']>;
+}
+
+export const keyOf = (s: { guideId: string; stepId: string }) => `${s.guideId}/${s.stepId}`;
+
+const NOTICE: Partial<Record<StepAction['action'], GuideNoticeName>> = {
+  advance: 'advanced',
+  goToStep: 'advanced',
+  previous: 'previous',
+  dismiss: 'dismissed',
+  snooze: 'snoozed',
+};
+
+export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: StepFlowOptions): StepFlow {
+  const { log } = ctx;
+  let shown: { step: StepToShow; since: number } | null = null;
+  const rulesLogged = new Set<string>();
+  const missingLogged = new Set<string>();
+
+  /** The shown step changes only here, so the other frames hear of each change (receiveGuideStepShownInFrame). */
+  function setShown(next: { step: StepToShow; since: number } | null): void {
+    const was = shown?.step;
+    shown = next;
+    if (was !== next?.step) options.onShown?.(next ? next.step : null);
+  }
+
+  const describe = (step: StepToShow): ActiveGuide => ({
+    guideId: step.guideId,
+    guideName: step.guideName,
+    stepId: step.stepId,
+    stepIndex: step.stepIndex,
+    stepCount: step.stepCount,
+    reason: step.reason,
+  });
+  const runHooks = (name: Parameters<GuideHooks['run']>[0], step: StepToShow) => hooks.run(name, describe(step));
+
+  const act = (action: StepAction['action'], step: StepToShow, extra: Partial<StepAction> = {}) =>
+    ctx.bridge.call((api) => api.stepAction({ guideId: step.guideId, stepId: step.stepId, action, url: location.href, ...extra }));
+
+  /**
+   * The target of a step, when the page has it and it is visible; lightboxes need none, but one with a
+   * block-out (guides §2 blockOutUI) gets its element when the page has it, to leave it clear.
+   */
+  function targetOf(step: StepToShow): Element | null | false {
+    if (step.type !== 'tooltip') {
+      const blockOut = step.attributes.blockOutUI as { enabled?: unknown } | undefined;
+      return blockOut?.enabled === true && step.elementPathRule ? ctx.query(step.elementPathRule) : null;
+    }
+    if (!step.elementPathRule) return false;
+    const el = ctx.query(step.elementPathRule);
+    if (!el) return false;
+    const rect = el.getBoundingClientRect();
+    if (rect.width <= 0 && rect.height <= 0) return false;
+    if (step.elementContainsRulesList?.length) {
+      // guides §5: every element contains rule must pass on the target's text; number rules fail on non-numbers.
+      const verdict = matchesContainsRules(step.elementContainsRulesList, el.textContent ?? '');
+      if (!verdict.pass) {
+        if (!rulesLogged.has(keyOf(step))) {
+          rulesLogged.add(keyOf(step));
+          log('debug', `guide ${step.guideId} step ${step.stepId} waits: ${verdict.reason}`);
+        }
+        return false;
+      }
+    }
+    return el;
+  }
+
+  async function show(step: StepToShow, target: Element | null, update = false): Promise<boolean> {
+    // A guide moving to its next step updates (beforeUpdate/updated); a guide appearing mounts (beforeMount).
+    if (!update && !runHooks('beforeMount', step)) {
+      log('info', `guide ${step.guideId} step ${step.stepId}: beforeMount canceled the display`);
+      flow.suppressed.add(keyOf(step));
+      return false;
+    }
+    setShown({ step, since: Date.now() });
+    const view = await ctx.overlay();
+    if (shown?.step !== step) return false;
+    view.show(step, target, {
+      onAction: (actions, ui, answers) => void onAction(step, actions, ui, answers),
+      onDismiss: (ui) => void transition(step, 'dismiss', ui ? { ...ui, actions: ['dismissGuide'] } : null),
+    });
+    const seen = await act('seen', step, { reason: step.reason });
+    if (!seen.ok && seen.error.code === ERROR_CODES.pageRule) {
+      // guides §5 page rule exception: the page changed under the render; the worker failed the guide.
+      flow.suppressed.add(keyOf(step));
+      if (shown?.step === step) {
+        setShown(null);
+        view.hide();
+      }
+      return false;
+    }
+    if (step.script) ctx.loadScript(step.script);
+    return true;
+  }
+
+  function close(step: StepToShow): void {
+    flow.suppressed.add(keyOf(step));
+    flow.candidates = flow.candidates.filter((c) => c.guideId !== step.guideId);
+    setShown(null);
+    void ctx.overlay().then((v) => v.hide());
+  }
+
+  async function transition(step: StepToShow, action: TransitionName, ui: UiElementAction | null, extra: Partial<StepAction> = {}): Promise<boolean> {
+    if (shown?.step !== step) return false;
+    // The state machine names the hook that may cancel each transition.
+    const hook = CANCELABLE_HOOK_OF[action]!;
+    if (!runHooks(hook, step)) {
+      log('info', `guide ${step.guideId}: ${hook} canceled ${action}`);
+      return false;
+    }
+    if (ui) await act('activity', step, { uiElement: ui });
+    const result = await act(action, step, extra);
+    if (!result.ok) {
+      log('warn', result.error.message);
+      return false;
+    }
+    const next = result.value;
+    runHooks(next ? 'beforeUpdate' : 'beforeUnmount', step);
+    close(step);
+    if (!next) runHooks('unmounted', step);
+    const notice = NOTICE[action];
+    if (notice) hooks.notify(notice, { guideId: step.guideId, stepId: step.stepId, nextStepId: next?.stepId });
+    if (action === 'dismiss') runHooks('dismissed', step);
+    if (action === 'snooze') runHooks('snoozed', step);
+    if (action === 'advance' || action === 'goToStep') runHooks('advanced', step);
+    if (next) {
+      flow.suppressed.delete(keyOf(next));
+      const target = targetOf(next);
+      if (target === false) {
+        // The next step's element is elsewhere (another page): the loop shows it when it appears.
+        flow.candidates.unshift(next);
+        options.tick();
+      } else if (await show(next, target, true)) {
+        runHooks('updated', next);
+      }
+    } else {
+      runHooks('hidden', step);
+    }
+    // guides §2 Launcher: the visitor's step moves its onboarding progress and completion marks on.
+    options.onMoved();
+    return true;
+  }
+
+  async function onAction(step: StepToShow, actions: GuideAction[], ui: UiElement, answers?: Record<string, string>): Promise<void> {
+    if (shown?.step !== step) return;
+    const activity = { ...ui, actions: actions.map((a) => a.action) };
+    const host = { transition, act, showGuideById: (guideId: string) => ctx.showGuide(guideId, undefined, 'api'), query: ctx.query, log };
+    if (!(await runBlockActions(host, step, actions, activity, answers))) await act('activity', step, { uiElement: activity });
+  }
+
+  const flow: StepFlow = {
+    candidates: [],
+    suppressed: new Set(),
+    shown: () => shown,
+    targetOf,
+    show,
+    clear() {
+      setShown(null);
+      void ctx.overlay().then((v) => v.hide());
+    },
+    hideGuides() {
+      if (!shown) return;
+      const step = shown.step;
+      flow.suppressed.add(keyOf(step));
+      runHooks('beforeUnmount', step);
+      flow.clear();
+      runHooks('unmounted', step);
+      runHooks('hidden', step);
+    },
+    async goToStep(stepId) {
+      if (!shown) {
+        log('warn', 'goToStep: no guide is shown');
+        return false;
+      }
+      return transition(shown.step, 'goToStep', null, { targetStepId: stepId });
+    },
+    noteMissing(step) {
+      if (rulesLogged.has(keyOf(step)) || missingLogged.has(keyOf(step))) return;
+      missingLogged.add(keyOf(step));
+      log('info', `${MESSAGES.noElementForStep} ${step.stepId} of guide ${step.guideId}`);
+    },
+    describe,
+    act,
+  };
+  return flow;
+}

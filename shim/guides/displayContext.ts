@@ -1,0 +1,28 @@
+/**
+ * What the guide display's parts share: the bridge to the worker, the logger, the overlay (loaded on first use),
+ * the page's element look-ups, this frame's facts, the script loader, and how a guide is shown by id. Built once
+ * by createGuideDisplay.
+ */
+import type { FrameState } from '../../shared/frames/frameVisibility';
+import type { LogLevel, SeenReason } from '../../shared/protocol';
+import type { Overlay } from '../../overlay/api';
+import type { Bridge } from '../createBridge';
+import type { ScriptLoader } from './createScriptLoader';
+
+export interface DisplayContext {
+  bridge: Bridge;
+  log(level: LogLevel, message: string): void;
+  /** The overlay chunk's surfaces, imported the first time something is drawn. */
+  overlay(): Promise<Overlay>;
+  /** Whether the overlay was asked for yet: with none, there is nothing to clear. */
+  hasOverlay(): boolean;
+  /** The first element matching an author's selector (`host >>> inner` reaches into shadow roots), or null. */
+  query(selector: string): Element | null;
+  /** analytics §4 Frames: leadership, visibility, another frame's guide; kept up to date by the frames chunk. */
+  frame: FrameState;
+  loadScript: ScriptLoader;
+  /** Shows a loaded guide by id (API, permalink, activation, a panel's list), whatever its auto rules say. */
+  showGuide(guideId: string, stepId: string | undefined, reason: SeenReason, quiet?: boolean): Promise<boolean>;
+  /** A critical error: logged, and sent to the error log as critical (guides §8). */
+  critical(message: string): void;
+}
