@@ -16,11 +16,12 @@
  */
 import { FRAME_LEADER_ELECTION_MS, IFRAME_RESCAN_MS } from '../shared/constants';
 import { electLeaderFrame, type FrameRecord } from '../shared/frames/electLeaderFrame';
-import { frameVisibility } from '../shared/frames/frameVisibility';
-import { MESSAGES } from '../shared/messages';
 import type { LogLevel } from '../shared/protocol';
-import { readFrameMessage, type FrameEnvelope, type FrameMessage } from '../shared/frames/readFrameMessage';
-import type { AgentEnvironment, InitializeOptions } from './agentOptions';
+import { readFrameMessage, type FrameMessage } from '../shared/frames/readFrameMessage';
+import type { AgentEnvironment } from './agentOptions';
+import { installAgentIntoFrame, type FrameInstall } from './frames/installAgentIntoFrame';
+import { postFrameMessage, tabWindows } from './frames/postFrameMessage';
+import { watchFrameVisibility } from './frames/watchFrameVisibility';
 import type { Running } from './agentState';
 
 /** What the agent calls on the frames chunk. */
@@ -82,31 +83,8 @@ export function startFrames(
   let election: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
 
-  /** Posts `message` to `target`; `targetOrigin` keeps what only this origin may read (who the visitor is) from others. */
-  function post(target: MessageEventSource | Window | null | undefined, message: FrameMessage, targetOrigin = '*'): void {
-    if (!target) return;
-    try {
-      (target as Window).postMessage({ ...message, waymark: apiKey } satisfies FrameEnvelope, targetOrigin);
-    } catch (err) {
-      log('error', `${MESSAGES.postMessageFailed}: ${(err as Error)?.message ?? String(err)}`);
-    }
-  }
-
-  /** Every window of the tab but this one: the top and its frames, depth first (cross-origin ones too). */
-  function tabWindows(): Window[] {
-    const found: Window[] = [];
-    const walk = (w: Window, depth: number) => {
-      if (w !== window) found.push(w);
-      // length and indexed access are among what a cross-origin WindowProxy allows.
-      if (depth < 10) for (let i = 0; i < w.length; i++) walk(w[i] as Window, depth + 1);
-    };
-    try {
-      walk(window.top ?? window, 0);
-    } catch {
-      // A window went away while walking: the others still hear from us when they join.
-    }
-    return found;
-  }
+  const post = (target: MessageEventSource | Window | null | undefined, message: FrameMessage, targetOrigin?: string) =>
+    postFrameMessage(target, message, apiKey, log, targetOrigin);
 
   const announce = () => {
     for (const w of tabWindows()) post(w, { type: 'receiveFrame', frame: self });
@@ -156,7 +134,7 @@ export function startFrames(
         peers.set(frame.id, { record: frame, source });
         if (!isNew) return;
         post(source, { type: 'receiveFrame', frame: self });
-        visibilityFor(source);
+        visibility.tell(source);
         if (shownStep) post(source, { type: 'receiveGuideStepShownInFrame', frameId: self.id, ...shownStep });
         if (state.leader) sendIdentity(source);
         scheduleElection();
@@ -206,84 +184,21 @@ export function startFrames(
 
   // guides §4 frame visibility: this frame's iframe elements, watched; what each one's agent is told.
   const iframes = document.getElementsByTagName('iframe');
-  const visibilities = new WeakMap<Element, 'hidden' | 'visible'>();
-  const observed = new WeakSet<Element>();
-  const observer =
-    typeof IntersectionObserver === 'function'
-      ? new IntersectionObserver((entries) => {
-          for (const entry of entries) {
-            const box = entry.boundingClientRect;
-            const visibility = frameVisibility({ width: box.width, height: box.height, intersecting: entry.isIntersecting });
-            visibilities.set(entry.target, visibility);
-            const win = (entry.target as HTMLIFrameElement).contentWindow;
-            if (win && [...peers.values()].some((f) => f.source === win)) post(win, { type: 'receiveFrameVisibility', visibility });
-          }
-        })
-      : null;
-
-  /** Tells the frame `source`, when it sits in one of this page's iframe elements, how that element is seen. */
-  function visibilityFor(source: MessageEventSource): void {
-    for (let i = 0; i < iframes.length; i++) {
-      const el = iframes[i]!;
-      if (el.contentWindow !== source) continue;
-      const visibility = visibilities.get(el);
-      if (visibility) post(source, { type: 'receiveFrameVisibility', visibility });
-      return;
-    }
-  }
+  const visibility = watchFrameVisibility(iframes, (win, seen) => {
+    // Posted only to a frame of the tab: the verdict tells a window of this page something about its layout.
+    if ([...peers.values()].some((f) => f.source === win)) post(win, { type: 'receiveFrameVisibility', visibility: seen });
+  });
 
   const install = options.frames?.install !== false;
-  /** Elements whose document was another origin's, with the src they had: not tried again until it changes. */
-  const foreign = new WeakMap<Element, string>();
-  let noUrlLogged = false;
+  const frameInstall: FrameInstall = { env, globalKey, options, identity: ctx.identity, trustedScriptUrl, log, foreign: new WeakMap(), noUrlLogged: { value: false } };
 
   /** spec: analytics §7 — one pass over the page's iframe elements (a live list: no selector query per pass). */
   function scan(): void {
     for (let i = 0; i < iframes.length; i++) {
       const el = iframes[i]!;
-      if (!observed.has(el)) {
-        observed.add(el);
-        observer?.observe(el);
-      }
-      if (install && foreign.get(el) !== el.src) installInto(el);
+      visibility.observe(el);
+      if (install && frameInstall.foreign.get(el) !== el.src) installAgentIntoFrame(el, frameInstall);
     }
-  }
-
-  function installInto(el: HTMLIFrameElement): void {
-    let win: Window | null;
-    let doc: Document | undefined;
-    try {
-      win = el.contentWindow;
-      doc = win?.document;
-    } catch {
-      foreign.set(el, el.src); // another origin: it may have its own snippet, and then joins by postMessage
-      return;
-    }
-    // Not yet loaded (the initial about:blank of a frame still loading, or loading now), not a web page
-    // (about:, srcdoc, data:), or it has an agent (or the stub this frame put there) already.
-    if (!win || !doc || doc.readyState !== 'complete' || !/^https?:$/.test(doc.location.protocol) || globalKey in win) return;
-    if (!env.agentUrl) {
-      if (!noUrlLogged) log('debug', MESSAGES.noAgentUrl);
-      noUrlLogged = true;
-      return;
-    }
-    const { visitorId, accountId } = ctx.identity();
-    const childOptions: InitializeOptions = {
-      ...options,
-      // Who the visitor is now (identify may have run since initialize); same origin, so the same storage.
-      visitor: { ...options.visitor, id: visitorId },
-      account: accountId ? { ...options.account, id: accountId } : options.account,
-      parentAccount: accountId ? undefined : options.parentAccount,
-      // A leader key names one frame: the iframe element's data-waymark-leader-key, never the parent's own.
-      frames: { ...options.frames, leaderKey: el.getAttribute('data-waymark-leader-key') ?? undefined },
-    };
-    (win as unknown as Record<string, unknown>)[globalKey] = { _q: [['initialize', [childOptions]]] };
-    const script = doc.createElement('script');
-    script.async = true;
-    script.src = trustedScriptUrl(env.agentUrl);
-    script.setAttribute('data-waymark-global', globalKey);
-    (doc.head ?? doc.documentElement).appendChild(script);
-    log('debug', `agent installed into the frame ${doc.URL}`);
   }
 
   const leave = () => {
@@ -318,7 +233,7 @@ export function startFrames(
       stopped = true;
       clearInterval(rescan);
       clearTimeout(election);
-      observer?.disconnect();
+      visibility.disconnect();
       removeEventListener('message', onMessage);
       removeEventListener('pagehide', leave);
     },
