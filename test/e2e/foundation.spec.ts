@@ -215,3 +215,36 @@ test.describe('guides §1 public API', () => {
     expect(events.find((e) => e.type === 'guideSeen')!.props).toMatchObject({ guide_id: 'welcome', reason: 'api' });
   });
 });
+
+test.describe('analytics §1 lock and unlock, §5 track validation', () => {
+  test.use({ allowAgentErrors: [/Must provide valid (name|type) string for event tracking/] });
+
+  test("track refuses a bad name or type with the spec's words; while locked nothing is written; unlocked, events flow again", async ({ page, serverUrl, openHostPage, consoleLines }) => {
+    const visitor = uniqueId('lock');
+    await openHostPage('/e2e/lock', hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });` }));
+    await agentReady(page);
+    await page.evaluate(() => {
+      const w = (window as any).waymark;
+      w.track('');
+      w.track('typed', {}, 42);
+      w.track('before lock');
+      w.stopSendingEvents();
+      w.track('while locked');
+    });
+    expect(await page.evaluate(() => (window as any).waymark.isSendingEvents())).toBe(false);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    await page.evaluate(() => {
+      const w = (window as any).waymark;
+      w.startSendingEvents();
+      w.track('after unlock');
+      return w.flushNow();
+    });
+    const events = await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor, type: 'track' }, (e) => e.some((x) => x.track_event_name === 'after unlock'));
+    expect(events.map((e) => e.track_event_name)).toEqual(['before lock', 'after unlock']);
+    expect(consoleLines.filter((l) => l.includes('Must provide valid'))).toEqual([
+      expect.stringContaining(MESSAGES.invalidTrackName),
+      expect.stringContaining(MESSAGES.invalidTrackType),
+    ]);
+    expect(MESSAGES.invalidTrackName).toBe('Must provide valid name string for event tracking');
+  });
+});
