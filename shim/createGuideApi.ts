@@ -65,18 +65,22 @@ export function createGuideApi({ log, guard, whenRunning, running }: GuideApiHos
   /** open/close/toggleResourceCenter, likewise. */
   const resourceCenterCommand = (command: ResourceCenterCommand) => () => guard(() => guideFunction((g) => g.resourceCenter(command)));
 
-  /** onGuideXxx: listens once the agent runs; returns the function that stops listening. */
-  function subscribe(name: GuideNoticeName, listener: (notice: GuideNotice) => void): () => void {
+  /**
+   * Attaches a host function on the guide display once it is here (onGuideXxx, addGuideHook); answers the
+   * function that detaches it, also before it was attached.
+   */
+  function attach(add: (g: GuideDisplay) => () => void): () => void {
     let remove = () => undefined as void;
     let removed = false;
     onGuides((g) => {
-      if (!removed) remove = g.on(name, listener);
+      if (!removed) remove = add(g);
     });
     return () => {
       removed = true;
       remove();
     };
   }
+  const subscribe = (name: GuideNoticeName, listener: (notice: GuideNotice) => void) => attach((g) => g.on(name, listener));
 
   return {
     showGuideById(guideId, stepId) {
@@ -100,17 +104,7 @@ export function createGuideApi({ log, guard, whenRunning, running }: GuideApiHos
     onGuidePrevious: (listener) => subscribe('previous', listener),
     onGuideDismissed: (listener) => subscribe('dismissed', listener),
     onGuideSnoozed: (listener) => subscribe('snoozed', listener),
-    addGuideHook(name, hook) {
-      let remove = () => undefined as void;
-      let removed = false;
-      onGuides((g) => {
-        if (!removed) remove = g.addHook(name, hook);
-      });
-      return () => {
-        removed = true;
-        remove();
-      };
-    },
+    addGuideHook: (name, hook) => attach((g) => g.addHook(name, hook)),
     toggleLauncher: launcherCommand('toggle'),
     showLauncher: launcherCommand('show'),
     hideLauncher: launcherCommand('hide'),

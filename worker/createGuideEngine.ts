@@ -10,32 +10,21 @@ import type { GuideLoadResponse } from '../shared/guides/guides';
 import { completionStatus } from '../shared/guides/continuationStep';
 import { asGuideLoadResponse, checkGuideLoadResponse } from '../shared/guides/validateGuidePayload';
 import { MESSAGES } from '../shared/messages';
-import type { GuideDiagnostics, GuideLoadResult, GuidesApi, GuideState, LogLevel, WorkerInit } from '../shared/protocol';
+import type { GuideDiagnostics, GuideLoadResult, GuidesApi, GuideState } from '../shared/protocol';
 import type { SendQueue } from './createSendQueue';
 import { assetCheckFor } from './guides/checkAssetUrl';
 import { createAvailabilityProbe } from './guides/createAvailabilityProbe';
 import { createContentLoader } from './guides/createContentLoader';
 import { createGuideBook } from './guides/createGuideBook';
 import { createGuideHealth } from './guides/createGuideHealth';
-import { createGuideOutbox } from './guides/createGuideOutbox';
+import { createGuideOutbox, type GuideOutboxOptions } from './guides/createGuideOutbox';
 import { createLoadJudge } from './guides/createLoadJudge';
 import { createStepActions } from './guides/createStepActions';
 import { createSurfaceViews, LAUNCHER_GUIDE } from './guides/createSurfaceViews';
-import type { WorkerPorts } from './ports';
 import { requestGuideList } from './requestGuideList';
 
-export interface GuideEngineDeps {
-  config: WorkerInit;
-  ports: WorkerPorts;
-  log(level: LogLevel, message: string): void;
-  /** The per-page counter of guide events. */
-  nextSequence(): number;
-  /** analytics §1 lock: no guide event is written while this is false. */
-  isSending(): boolean;
-  /** Prefix of this page's persisted guide-event chunks (see createSendQueue). */
-  persistKey?: string;
-  /** Query parameters added to every guide beacon. */
-  params?: () => Record<string, string | undefined>;
+/** What the engine needs: the outbox's needs (config, ports, log, sequence, lock, persistence, beacon params) and more. */
+export interface GuideEngineDeps extends GuideOutboxOptions {
   /** Signed metadata, when valid: guide.json then goes by POST carrying it (guides §7). */
   auth?: () => { jwt: string; signingKeyName: string } | undefined;
   /** Keeps guide state for the visitor's next page (the shim's local storage). */
@@ -64,7 +53,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   const recentChanges: Record<string, number> = {};
   const checkAsset = assetCheckFor(config);
   const book = createGuideBook();
-  const outbox = createGuideOutbox({ config, ports, log, nextSequence: deps.nextSequence, isSending: deps.isSending, persistKey: deps.persistKey, params: deps.params });
+  const outbox = createGuideOutbox(deps);
   const { record } = outbox;
   const health = createGuideHealth({ clock: ports.clock, log, record, pageUrl: () => diagnostics.url });
   const loader = createContentLoader({ ports, log, checkAsset, health, disablePrefetch: config.guides?.disablePrefetch });
