@@ -17,6 +17,9 @@ import { runClickBurst, type BurstResult, type ClickSchedule } from './runClickB
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 export const resultsDir = join(repoRoot, 'bench/results');
 
+/** The bench server's admin token: the collector is read back through /api/events (issue #14). */
+export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789';
+
 /** Everything the bench fixes, written into the results so a run can be compared with another. */
 export const CONFIG = {
   /** Page pairs; BENCH_RUNS overrides it for a steadier median. */

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { BENCH_TARGET_COUNT, buildBenchPage } from './benchPage';
 import { createMainThreadProbe } from './measureMainThread';
 import { observeLongTasks, readLongTasks } from './observeLongTasks';
-import { CONFIG, type Variant, type Scenario, type BenchWindow, type PageSample } from './benchConfig';
+import { BENCH_ADMIN_TOKEN, CONFIG, type Variant, type Scenario, type BenchWindow, type PageSample } from './benchConfig';
 
 /**
  * Opens a fresh context and page (no cache, storage or worker left by an earlier page), serves the bench
@@ -103,7 +103,7 @@ export async function measurePage(browser: Browser, serverUrl: string, scenario:
  */
 export async function storedClicks(serverUrl: string, filter: { apiKey: string; visitorId?: string }, urlFilter: (url: string) => boolean): Promise<number> {
   const query = new URLSearchParams({ ...filter, type: 'click', limit: '10000' });
-  const res = await fetch(`${serverUrl}/api/events?${query}`);
+  const res = await fetch(`${serverUrl}/api/events?${query}`, { headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` } });
   if (!res.ok) throw new Error(`/api/events answered ${res.status}: ${await res.text()}`);
   const { events } = (await res.json()) as { events: Array<{ url?: unknown }> };
   return events.filter((e) => typeof e.url === 'string' && urlFilter(e.url)).length;

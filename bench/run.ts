@@ -25,7 +25,7 @@ import { measureIsolatedClicks } from './measureIsolatedClicks';
 import { observeLongTasks, readLongTasks } from './observeLongTasks';
 import { runBackToBackBurst } from './runBackToBackBurst';
 import { assertPageSafe, runClickBurst } from './runClickBurst';
-import { CONFIG, type Variant, type Scenario, PACED, LARGE, BURST, type PageSample } from './benchConfig';
+import { BENCH_ADMIN_TOKEN, CONFIG, type Variant, type Scenario, PACED, LARGE, BURST, type PageSample } from './benchConfig';
 import { measurePage, storedClicks } from './measurePage';
 import { readBundleSizes, buildReport } from './buildReport';
 import { printReport, writeResults } from './printReport';
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   try {
     // Built before Chromium starts, so the build's CPU never overlaps a measurement.
     const pipelineBundle = await bundlePipelineWorker();
-    server = await startServer({ port: 0, dataDir: 'memory://', guidesDir });
+    server = await startServer({ port: 0, dataDir: 'memory://', guidesDir, adminToken: BENCH_ADMIN_TOKEN });
     browser = await chromium.launch({ executablePath: CONFIG.chromium.executablePath, args: [...CONFIG.chromium.args], headless: true });
     const chromiumVersion = browser.version();
     const serverUrl = server.url;

@@ -19,6 +19,15 @@ import { registerGuideAssetRoutes } from './registerGuideAssetRoutes';
 import { registerLogRoutes } from './registerLogRoutes';
 import { registerSegmentFlagRoutes } from './registerSegmentFlagRoutes';
 import { SERVER_LIMITS } from './SERVER_LIMITS';
+import { registerAuth } from './auth/registerAuth';
+import { resolveAdminToken, type AdminToken } from './auth/resolveAdminToken';
+
+/** Where the generated admin token is kept: the PGlite data folder; none with PostgreSQL or in memory. */
+function adminTokenFolder(options: ServerOptions): string | undefined {
+  if (options.databaseUrl) return undefined;
+  const dataDir = options.dataDir ?? resolve(repoRoot, '.data/pglite');
+  return dataDir.startsWith('memory://') ? undefined : resolve(dataDir);
+}
 
 /**
  * Server configuration. Only `server/main.ts` reads the environment (the variables named below) so that a
@@ -62,6 +71,11 @@ export interface ServerOptions {
    * their guide.json says `subscription: { guides: false }` and lists no guides (guides §5). @default []
    */
   guidelessApiKeys?: readonly string[];
+  /**
+   * The admin token of `/api/*` and the console (env WAYMARK_ADMIN_TOKEN, at least 16 characters). @default the
+   * token kept in the data folder (`admin-token`), generated at the first start; one per process for `memory://`
+   */
+  adminToken?: string;
 }
 
 /** A listening server. */
@@ -70,6 +84,8 @@ export interface RunningServer {
   url: string;
   port: number;
   app: FastifyInstance;
+  /** The admin token and where it came from (main.ts prints a generated one once). */
+  admin: AdminToken;
   /** Stops listening and closes the database. */
   close(): Promise<void>;
 }
@@ -78,7 +94,8 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /** Starts the server and listens. */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const app = await createServer(options);
+  const admin = resolveAdminToken(options.adminToken, adminTokenFolder(options));
+  const app = await createServer({ ...options, adminToken: admin.token });
   const host = options.host ?? '127.0.0.1';
   try {
     await app.listen({ port: options.port ?? 8080, host });
@@ -89,7 +106,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 8080);
   const urlHost = host.includes(':') ? `[${host}]` : host;
-  return { url: `http://${urlHost}:${port}`, port, app, close: () => app.close() };
+  return { url: `http://${urlHost}:${port}`, port, app, admin, close: () => app.close() };
 }
 
 /**
@@ -148,6 +165,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     });
 
     registerCors(app);
+    // Before every /api route: the guard covers routes registered later too (issue #14).
+    registerAuth(app, options.adminToken ?? resolveAdminToken(undefined, adminTokenFolder(options)).token);
     registerDataRoutes(app, {
       store,
       guides,

@@ -4,7 +4,8 @@
  * (segment rules file), DATABASE_URL
  * (use PostgreSQL instead of PGlite), WAYMARK_LOG=1 (log requests), WAYMARK_BLOCKED_VISITORS (visitor ids
  * answered 451 on guide.json), WAYMARK_FEATURES (event property rules served in guide.json),
- * WAYMARK_GUIDELESS_KEYS (api keys whose subscription lacks guides).
+ * WAYMARK_GUIDELESS_KEYS (api keys whose subscription lacks guides), WAYMARK_ADMIN_TOKEN (the admin token of
+ * /api/*; else generated at the first start and kept in the data folder).
  */
 import { startServer } from './createServer';
 
@@ -25,14 +26,21 @@ const server = await startServer({
   logger: process.env.WAYMARK_LOG === '1',
   blockedVisitors: listOf(process.env.WAYMARK_BLOCKED_VISITORS),
   guidelessApiKeys: listOf(process.env.WAYMARK_GUIDELESS_KEYS),
+  adminToken: process.env.WAYMARK_ADMIN_TOKEN || undefined,
 }).catch((err: Error) => {
   console.error(`Waymark reference server did not start: ${err.message}`);
   process.exit(1);
 });
 
-console.log(
-  `Waymark reference server on http://127.0.0.1:${server.port} (demo at /, events at /api/events?apiKey=...)`,
-);
+console.log(`Waymark reference server on http://127.0.0.1:${server.port} (demo at /, admin API at /api/*)`);
+// Printed once: when this start made the token. A kept or configured one is never printed again.
+if (server.admin.source === 'generated') {
+  const kept = server.admin.file ? ` (kept in ${server.admin.file}; set WAYMARK_ADMIN_TOKEN to choose your own)` : ' (for this process only)';
+  console.log(`Admin token${kept}: ${server.admin.token}`);
+} else {
+  console.log(`Admin token: ${server.admin.source === 'env' ? 'from WAYMARK_ADMIN_TOKEN' : `in ${server.admin.file}`}`);
+}
+console.log(`Read what was stored: curl -H "Authorization: Bearer <admin token>" 'http://127.0.0.1:${server.port}/api/events?apiKey=demo-app'`);
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

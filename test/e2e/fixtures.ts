@@ -4,6 +4,7 @@
  * uncaught error or a console error on the page.
  */
 import { readFileSync } from 'node:fs';
+import { E2E_ADMIN_TOKEN } from './adminToken';
 import { test as base, expect, type Page } from '@playwright/test';
 
 export const SNIPPET = readFileSync('shim/snippet.html', 'utf8');
@@ -70,9 +71,14 @@ export function uniqueId(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
+/** Fetches an /api/* path of the e2e server with the admin token. */
+export function adminFetch(url: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(url, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${E2E_ADMIN_TOKEN}` } });
+}
+
 /** Reads stored events back from the collector. */
 export async function storedEvents(serverUrl: string, query: Record<string, string>): Promise<StoredEvent[]> {
-  const res = await fetch(`${serverUrl}/api/events?${new URLSearchParams(query)}`);
+  const res = await adminFetch(`${serverUrl}/api/events?${new URLSearchParams(query)}`);
   if (!res.ok) throw new Error(`/api/events answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { events: StoredEvent[] }).events;
 }

@@ -7,6 +7,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../../server/createServer';
+import { E2E_ADMIN_TOKEN } from './adminToken';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const guidesDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-guides-'));
@@ -30,6 +31,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     blockedVisitors: ['legal-hold-visitor'],
     guidelessApiKeys: ['e2e-no-guides'],
     featuresFile: 'test/e2e/features.json',
+    adminToken: E2E_ADMIN_TOKEN,
   });
   process.env.WAYMARK_URL = server.url;
   process.env.WAYMARK_GUIDES_DIR = guidesDir;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { LAUNCHER_CLOSED_MS, LAUNCHER_SEARCH_PLACEHOLDER, LAUNCHER_STOP_TUTORIAL } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
-import { agentReady, expect, hostPage, test, uniqueId, waitForEvents } from './fixtures';
+import { adminFetch, agentReady, expect, hostPage, test, uniqueId, waitForEvents } from './fixtures';
 
 const badge = '[data-waymark-overlay] .wm-launcher-badge';
 const panel = '[data-waymark-overlay] .wm-launcher';
@@ -42,7 +42,7 @@ async function box(page: Page, selector: string) {
 
 /** The messages the collector's error log holds for `apiKey` (analytics §8: where critical errors go). */
 async function errorLog(serverUrl: string, apiKey: string): Promise<string[]> {
-  const res = await fetch(`${serverUrl}/api/logs?apiKey=${apiKey}&kind=error`);
+  const res = await adminFetch(`${serverUrl}/api/logs?apiKey=${apiKey}&kind=error`);
   return ((await res.json()) as { logs: Array<{ message: string }> }).logs.map((l) => l.message);
 }
 

@@ -3,7 +3,7 @@
  * anything leaves the page; logging and the error log.
  */
 import { MESSAGES } from '../../shared/messages';
-import { agentReady, expect, hostPage, test, uniqueId, waitForEvents } from './fixtures';
+import { adminFetch, agentReady, expect, hostPage, test, uniqueId, waitForEvents } from './fixtures';
 
 function init(visitor: string, extra: string): string {
   return `waymark.initialize({ apiKey: 'e2e-privacy', visitor: { id: '${visitor}' }, ${extra} });`;
@@ -140,7 +140,7 @@ test.describe('analytics §8, §9 logging and the error log', () => {
     await boom();
     await boom();
     const logsOf = async (kind: string) =>
-      ((await (await fetch(`${serverUrl}/api/logs?apiKey=e2e-privacy&kind=${kind}`)).json()) as { logs: Array<{ message: string; visitorId?: string }> }).logs;
+      ((await (await adminFetch(`${serverUrl}/api/logs?apiKey=e2e-privacy&kind=${kind}`)).json()) as { logs: Array<{ message: string; visitorId?: string }> }).logs;
     await expect.poll(async () => (await logsOf('error')).filter((l) => l.message.includes('host getter exploded')).length).toBe(1);
     const [entry] = (await logsOf('error')).filter((l) => l.message.includes('host getter exploded'));
     expect(entry!.message).toMatch(/internal error: host getter exploded\n.*at /s);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeJzb, readEvents, startTestServer, wireEvent, SERVER_TIMEOUT, type TestServer } from './testServer';
+import { nodeJzb, readEvents, startTestServer, wireEvent, SERVER_TIMEOUT, type TestServer, ADMIN_HEADERS } from './testServer';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -185,7 +185,7 @@ describe('GET /api/events', () => {
       ['/api/events?apiKey=k&limit=0', /limit must be a positive integer/],
       ['/api/events?apiKey=k&limit=ten', /limit must be a positive integer/],
     ] as const) {
-      const response = await server.app.inject({ method: 'GET', url });
+      const response = await server.app.inject({ method: 'GET', url, headers: ADMIN_HEADERS });
       expect(response.statusCode, url).toBe(400);
       expect(response.json().error, url).toMatch(message);
     }
@@ -228,7 +228,7 @@ describe('unknown routes', () => {
       ['GET', '/api/nothing'],
       ['DELETE', '/api/events'],
     ] as const) {
-      const response = await server.app.inject({ method, url });
+      const response = await server.app.inject({ method, url, headers: ADMIN_HEADERS });
       expect(response.statusCode, url).toBe(404);
       expect(response.json().error, url).toBe(`no such endpoint: ${method} ${url}`);
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, SERVER_TIMEOUT, type TestServer } from './testServer';
+import { startTestServer, SERVER_TIMEOUT, type TestServer, ADMIN_HEADERS } from './testServer';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -8,7 +8,7 @@ beforeAll(async () => {
 afterAll(() => server.close(), SERVER_TIMEOUT);
 
 async function readLogs(query: Record<string, string>): Promise<any[]> {
-  const response = await server.app.inject({ method: 'GET', url: '/api/logs', query });
+  const response = await server.app.inject({ method: 'GET', url: '/api/logs', query, headers: ADMIN_HEADERS });
   if (response.statusCode !== 200) throw new Error(`/api/logs answered ${response.statusCode}: ${response.body}`);
   return response.json().logs;
 }
@@ -40,7 +40,7 @@ describe('analytics §7 log beacon: GET /data/log.gif/{apiKey}', () => {
 
   it('answers 400 without msg or api key', async () => {
     for (const url of ['/data/log.gif/log-bad', '/data/log.gif/log-bad?msg=', '/data/log.gif/log-bad?msg=a&msg=b', '/data/log.gif?msg=x']) {
-      const response = await server.app.inject({ method: 'GET', url });
+      const response = await server.app.inject({ method: 'GET', url, headers: ADMIN_HEADERS });
       expect(response.statusCode, url).toBe(400);
       expect(typeof response.json().error, url).toBe('string');
     }
@@ -118,7 +118,7 @@ describe('analytics §7 error log: POST /data/errorlog?apiKey=', () => {
 describe('GET /api/logs', () => {
   it('requires an api key and checks kind and limit', async () => {
     for (const url of ['/api/logs', '/api/logs?apiKey=k&kind=analytics', '/api/logs?apiKey=k&limit=0', '/api/logs?apiKey=k&limit=x']) {
-      const response = await server.app.inject({ method: 'GET', url });
+      const response = await server.app.inject({ method: 'GET', url, headers: ADMIN_HEADERS });
       expect(response.statusCode, url).toBe(400);
       expect(response.json().error, url).toEqual(expect.any(String));
     }

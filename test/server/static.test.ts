@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, SERVER_TIMEOUT, type TestServer } from './testServer';
+import { startTestServer, SERVER_TIMEOUT, type TestServer, ADMIN_HEADERS } from './testServer';
 
 const SECRET = 'secret-outside-the-served-folders';
 const INDEX = '<!doctype html><title>Acme Analytics</title><div id="root"></div>';
@@ -76,7 +76,7 @@ describe('demo app', () => {
     const script = await server.app.inject({ method: 'GET', url: '/assets/missing.js', headers: { accept: '*/*' } });
     expect(script.statusCode).toBe(404);
     for (const url of ['/data/nothing', '/api/nothing']) {
-      const response = await server.app.inject({ method: 'GET', url, headers: html });
+      const response = await server.app.inject({ method: 'GET', url, headers: { ...html, ...ADMIN_HEADERS } });
       expect(response.statusCode, url).toBe(404);
       expect(response.json().error, url).toMatch(/^no such endpoint/);
     }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createServer } from '../../server/createServer';
-import { nodeJzb, readEvents, SERVER_TIMEOUT, wireEvent } from './testServer';
+import { nodeJzb, readEvents, SERVER_TIMEOUT, TEST_ADMIN_TOKEN, wireEvent } from './testServer';
 
 describe('storage', () => {
   it('keeps events in a PGlite data folder across restarts, still stored once', async () => {
@@ -11,10 +11,10 @@ describe('storage', () => {
     const batch = [wireEvent(), wireEvent()];
     const url = `/data/ptm.gif/persist?jzb=${nodeJzb(batch)}`;
     try {
-      const first = await createServer({ dataDir: join(dir, 'pglite'), guidesDir: dir });
+      const first = await createServer({ dataDir: join(dir, 'pglite'), guidesDir: dir, adminToken: TEST_ADMIN_TOKEN });
       expect((await first.inject({ method: 'GET', url })).statusCode).toBe(200);
       await first.close();
-      const second = await createServer({ dataDir: join(dir, 'pglite'), guidesDir: dir });
+      const second = await createServer({ dataDir: join(dir, 'pglite'), guidesDir: dir, adminToken: TEST_ADMIN_TOKEN });
       expect((await second.inject({ method: 'GET', url })).statusCode).toBe(200);
       expect(await readEvents(second, { apiKey: 'persist' })).toEqual(batch);
       await second.close();

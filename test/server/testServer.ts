@@ -16,6 +16,11 @@ import { createServer, type ServerOptions } from '../../server/createServer';
  */
 export const SERVER_TIMEOUT = 30_000;
 
+/** The admin token of every test server: /api/* reads send it (issue #14). */
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
+/** The header that authenticates an /api/* request. */
+export const ADMIN_HEADERS = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+
 /** A server under test and its temporary folders. */
 export interface TestServer {
   app: FastifyInstance;
@@ -40,6 +45,7 @@ export async function startTestServer(
     agentDir: join(root, 'no-agent'),
     featuresFile: join(root, 'features.json'),
     demoDir: join(root, 'no-demo'),
+    adminToken: TEST_ADMIN_TOKEN,
     ...options,
   });
   return {
@@ -119,7 +125,7 @@ export function guideEvent(
 
 /** Reads back `/api/events` with the given query. */
 export async function readEvents(app: FastifyInstance, query: Record<string, string>): Promise<any[]> {
-  const response = await app.inject({ method: 'GET', url: '/api/events', query });
+  const response = await app.inject({ method: 'GET', url: '/api/events', query, headers: ADMIN_HEADERS });
   if (response.statusCode !== 200) throw new Error(`/api/events answered ${response.statusCode}: ${response.body}`);
   return response.json().events;
 }

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLoginLimiter } from '../../server/auth/createLoginLimiter';
+import { listApiRoutes, OPEN_API_ROUTES, readCookie, SESSION_COOKIE } from '../../server/auth/registerAuth';
+import { resolveAdminToken } from '../../server/auth/resolveAdminToken';
+import { tokenEquals } from '../../server/auth/tokenEquals';
+import { ADMIN_HEADERS, SERVER_TIMEOUT, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from './testServer';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+}, SERVER_TIMEOUT);
+afterAll(() => server.close(), SERVER_TIMEOUT);
+
+const login = (token: unknown, remoteAddress = '10.0.0.1') =>
+  server.app.inject({ method: 'POST', url: '/api/login', payload: { token }, remoteAddress });
+const sessionCookie = (response: { headers: Record<string, unknown> }) => readCookie(String(response.headers['set-cookie']), SESSION_COOKIE);
+
+describe('issue #14 access: every /api route needs the admin token', () => {
+  it('answers 401 JSON for every /api route the server registered, except /api/health and POST /api/login', async () => {
+    const routes = listApiRoutes(server.app);
+    expect(routes.length).toBeGreaterThanOrEqual(5);
+    for (const [method, url] of routes) {
+      const path = url.replace(/:(\w+)/g, 'x').replace('*', 'x');
+      const response = await server.app.inject({ method: method as 'GET', url: path });
+      if (OPEN_API_ROUTES.some(([m, u]) => m === method && u === url)) {
+        expect(response.statusCode, `${method} ${url}`).not.toBe(401);
+      } else {
+        expect(response.statusCode, `${method} ${url}`).toBe(401);
+        expect(response.json().error, `${method} ${url}`).toMatch(/authentication required/);
+      }
+    }
+    expect(routes).toContainEqual(['GET', '/api/events']);
+    expect(routes).toContainEqual(['GET', '/api/logs']);
+  });
+
+  it('an unknown /api path is 401 without the token (no hint of what exists), 404 with it', async () => {
+    expect((await server.app.inject({ method: 'GET', url: '/api/nothing' })).statusCode).toBe(401);
+    expect((await server.app.inject({ method: 'GET', url: '/api/nothing', headers: ADMIN_HEADERS })).statusCode).toBe(404);
+  });
+
+  it('a wrong bearer token is 401; the right one reads; /data stays open', async () => {
+    const wrong = await server.app.inject({ method: 'GET', url: '/api/events?apiKey=k', headers: { authorization: 'Bearer nope' } });
+    expect([wrong.statusCode, wrong.json().error]).toEqual([401, 'the admin token is not valid']);
+    expect((await server.app.inject({ method: 'GET', url: '/api/events?apiKey=k', headers: ADMIN_HEADERS })).statusCode).toBe(200);
+    expect((await server.app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({ ok: true });
+    expect((await server.app.inject({ method: 'GET', url: '/data/ptm.gif/k?jzb=eJyLjgUAARUAuQ' })).statusCode).toBe(200);
+  });
+});
+
+describe('issue #14 access: the console session', () => {
+  it('login with a wrong token is 401; the right one sets an HttpOnly SameSite=Strict cookie that reads /api; logout ends it', async () => {
+    expect((await login('wrong-token', '10.0.0.2')).statusCode).toBe(401);
+    expect((await login(undefined, '10.0.0.2')).statusCode).toBe(400);
+    const ok = await login(TEST_ADMIN_TOKEN, '10.0.0.2');
+    expect(ok.statusCode).toBe(204);
+    expect(String(ok.headers['set-cookie'])).toMatch(/^waymark_session=[\w-]{43}; HttpOnly; SameSite=Strict; Path=\/; Max-Age=43200$/);
+    const cookie = `${SESSION_COOKIE}=${sessionCookie(ok)}`;
+    expect((await server.app.inject({ method: 'GET', url: '/api/session', headers: { cookie } })).json()).toEqual({ authenticated: true });
+    const out = await server.app.inject({ method: 'POST', url: '/api/logout', headers: { cookie, 'x-waymark-console': '1' } });
+    expect(out.statusCode).toBe(204);
+    expect((await server.app.inject({ method: 'GET', url: '/api/session', headers: { cookie } })).statusCode).toBe(401);
+  });
+
+  it('refuses cookie mutations without the console header or from another origin (403); a bearer mutation needs neither', async () => {
+    const cookie = `${SESSION_COOKIE}=${sessionCookie(await login(TEST_ADMIN_TOKEN, '10.0.0.3'))}`;
+    const noHeader = await server.app.inject({ method: 'POST', url: '/api/logout', headers: { cookie } });
+    expect(noHeader.statusCode).toBe(403);
+    const foreign = await server.app.inject({ method: 'POST', url: '/api/logout', headers: { cookie, 'x-waymark-console': '1', origin: 'https://evil.example', host: 'localhost:80' } });
+    expect(foreign.statusCode).toBe(403);
+    expect((await server.app.inject({ method: 'GET', url: '/api/session', headers: { cookie } })).statusCode).toBe(200);
+    expect((await server.app.inject({ method: 'POST', url: '/api/logout', headers: ADMIN_HEADERS })).statusCode).toBe(204);
+  });
+
+  it('rate-limits wrong tokens per address: the 11th attempt within a minute is 429 with Retry-After, other addresses unaffected', async () => {
+    for (let i = 0; i < 10; i++) expect((await login(`wrong-${i}`, '10.0.0.9')).statusCode).toBe(401);
+    const limited = await login(TEST_ADMIN_TOKEN, '10.0.0.9');
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json().error).toMatch(/^too many attempts: try again in \d+ s$/);
+    expect((await login(TEST_ADMIN_TOKEN, '10.0.0.10')).statusCode).toBe(204);
+  });
+});
+
+describe('issue #14 access: the pieces', () => {
+  it('the limiter lets attempts through again once the oldest failure is a minute old', () => {
+    const limiter = createLoginLimiter(3, 60_000);
+    for (const t of [0, 10, 20]) limiter.failed('a', t);
+    expect(limiter.retryAfterMs('a', 30)).toBe(59_970);
+    expect(limiter.retryAfterMs('a', 60_000)).toBe(0);
+    limiter.succeeded('a');
+    expect(limiter.retryAfterMs('a', 60_001)).toBe(0);
+  });
+
+  it('compares tokens whatever their lengths', () => {
+    expect(tokenEquals('same-token-value', 'same-token-value')).toBe(true);
+    expect(tokenEquals('short', 'same-token-value')).toBe(false);
+    expect(tokenEquals('', 'same-token-value')).toBe(false);
+  });
+
+  it('generates the token once into the data folder (mode 0600) and reads it back; refuses a short configured one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waymark-token-'));
+    try {
+      const first = resolveAdminToken(undefined, dir);
+      expect(first.source).toBe('generated');
+      expect(first.token).toMatch(/^[\w-]{32}$/);
+      expect(readFileSync(join(dir, 'admin-token'), 'utf8').trim()).toBe(first.token);
+      expect(statSync(join(dir, 'admin-token')).mode & 0o777).toBe(0o600);
+      expect(resolveAdminToken(undefined, dir)).toEqual({ token: first.token, source: 'file', file: join(dir, 'admin-token') });
+      expect(resolveAdminToken('a-configured-token-123', dir)).toEqual({ token: 'a-configured-token-123', source: 'env' });
+      expect(() => resolveAdminToken('short', dir)).toThrow('WAYMARK_ADMIN_TOKEN must be at least 16 characters');
+      expect(resolveAdminToken(undefined, undefined).source).toBe('generated');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
