@@ -1,16 +1,19 @@
 /**
  * An error that carries the HTTP status to answer with. The server's error handler turns it into
- * `{ "error": message }`, so bad input always gets a 4xx with a readable reason and never a crash.
+ * `{ "error": message, "field"?: path }`, so bad input always gets a 4xx with a readable reason and never a crash.
  */
 export class HttpError extends Error {
   /** The HTTP status code, read by Fastify's error handling. */
   readonly statusCode: number;
+  /** The input field at fault (`steps[0].id`, `from`), answered as `field` beside `error`. */
+  readonly field?: string;
 
-  /** @param statusCode 4xx for the caller's fault. */
-  constructor(statusCode: number, message: string) {
+  /** @param statusCode 4xx for the caller's fault. @param field the input field at fault, when one is. */
+  constructor(statusCode: number, message: string, field?: string) {
     super(message);
     this.name = 'HttpError';
     this.statusCode = statusCode;
+    if (field !== undefined) this.field = field;
   }
 }
 

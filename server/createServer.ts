@@ -20,6 +20,11 @@ import { registerLogRoutes } from './registerLogRoutes';
 import { registerSegmentFlagRoutes } from './registerSegmentFlagRoutes';
 import { SERVER_LIMITS } from './SERVER_LIMITS';
 import { registerAuth } from './auth/registerAuth';
+import { createGuideSource } from './guides/createGuideSource';
+import { createGuideStore, GUIDE_STATES, type GuideState } from './guides/createGuideStore';
+import { registerGuideRoutes } from './guides/registerGuideRoutes';
+import { createSettingsStore } from './settings/createSettingsStore';
+import { registerSettingsRoutes } from './settings/registerSettingsRoutes';
 import { resolveAdminToken, type AdminToken } from './auth/resolveAdminToken';
 
 /** Where the generated admin token is kept: the PGlite data folder; none with PostgreSQL or in memory. */
@@ -76,6 +81,12 @@ export interface ServerOptions {
    * token kept in the data folder (`admin-token`), generated at the first start; one per process for `memory://`
    */
   adminToken?: string;
+  /**
+   * The app whose guides start as the guide folder's files (env WAYMARK_SEED_APP, `demo-app` in `npm start`):
+   * at a start where the database holds no guides for it, the folder's guides are stored for it (their
+   * `state`, else public). Other apps read the folder until a guide is saved for them. @default none
+   */
+  seedApp?: string;
 }
 
 /** A listening server. */
@@ -142,7 +153,18 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     // Warnings go to the request log when it is on, else to the console, so a skipped guide file is never silent.
     const warn = options.logger ? (message: string) => app.log.warn(message) : (message: string) => console.warn(message);
     const guidesDir = resolve(options.guidesDir ?? resolve(repoRoot, 'server/demo/guides'));
-    const guides = createGuideCatalog({ dir: guidesDir, warn });
+    const folder = createGuideCatalog({ dir: guidesDir, warn });
+    const guideStore = createGuideStore(db);
+    await guideStore.migrate();
+    const settingsStore = createSettingsStore(db);
+    await settingsStore.migrate();
+    if (options.seedApp) {
+      const seeds = (await folder.list()).map(({ state, ...guide }) => ({
+        guide,
+        state: GUIDE_STATES.includes(state as GuideState) ? (state as GuideState) : 'public',
+      }));
+      await guideStore.seed(options.seedApp, seeds, Date.now());
+    }
 
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
@@ -155,7 +177,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
         error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
           ? `request body is over ${SERVER_LIMITS.maxBodyBytes} bytes (1 MB)`
           : error.message;
-      return reply.code(status).send({ error: message });
+      const field = (error as { field?: unknown }).field;
+      return reply.code(status).send(typeof field === 'string' ? { error: message, field } : { error: message });
     });
 
     app.setNotFoundHandler((request, reply) => {
@@ -169,13 +192,15 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     registerAuth(app, options.adminToken ?? resolveAdminToken(undefined, adminTokenFolder(options)).token);
     registerDataRoutes(app, {
       store,
-      guides,
+      guides: createGuideSource(guideStore, folder, settingsStore),
       assets: registerGuideAssetRoutes(app, guidesDir),
       blockedVisitors: new Set(options.blockedVisitors ?? []),
       guidelessApiKeys: new Set(options.guidelessApiKeys ?? []),
       features: readFeatures(resolve(options.featuresFile ?? resolve(repoRoot, 'server/demo/features.json')), warn),
     });
     registerApiRoutes(app, store);
+    registerGuideRoutes(app, { db, guides: guideStore });
+    registerSettingsRoutes(app, settingsStore);
     registerLogRoutes(app, logStore);
     registerSegmentFlagRoutes(
       app,

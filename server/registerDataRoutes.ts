@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { applyStepStates } from './applyStepStates';
 import { checkEventBatch } from './checkEventBatch';
 import type { EventKind, EventStore } from './createEventStore';
-import type { GuideCatalog } from './createGuideCatalog';
+import type { GuideSource } from './guides/createGuideSource';
 import type { GuideAssets } from './registerGuideAssetRoutes';
 import { HttpError } from './HttpError';
 import { parseJzb } from './parseJzb';
@@ -17,7 +17,8 @@ import { SERVER_LIMITS } from './SERVER_LIMITS';
 /** What the data routes use. */
 export interface DataRoutesOptions {
   store: EventStore;
-  guides: GuideCatalog;
+  /** The app's guides and launcher: the database's, else the guide folder's. */
+  guides: GuideSource;
   /** Visitors answered 451 on guide.json (guides §7: the agent stops tracking them). */
   blockedVisitors?: ReadonlySet<string>;
   /** The global guide CSS and script named in every guide.json (guides §3). */
@@ -81,7 +82,7 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
       throw new HttpError(400, 'guide.json payload must be an object {visitorId, accountId, url, oldVisitorId, metadata}');
     }
     const { visitorId, url } = payload as { visitorId?: unknown; url?: unknown };
-    const all = await guides.list();
+    const all = await guides.list(apiKey);
     const visitor = typeof visitorId === 'string' && visitorId !== '' ? visitorId : undefined;
     if (visitor && blockedVisitors?.has(visitor)) {
       throw new HttpError(451, `visitor ${visitor} may not be tracked (451 Unavailable For Legal Reasons)`);

@@ -1,0 +1,86 @@
+/**
+ * The check of one guide an author saves (issue #14, `PUT /api/apps/{apiKey}/guides/{guideId}`): the agent's
+ * own checks of a guide.json entry (shared/guides/validateGuidePayload: ids and step types; and
+ * shared/guides/checkBuildingBlocks: every step's building blocks), so a guide the console accepts is one the
+ * agent renders, plus the field at fault so the console can point at it.
+ */
+import { checkBuildingBlocks } from '../../shared/guides/checkBuildingBlocks';
+import type { Guide, StepType } from '../../shared/guides/guides';
+import { checkGuideLoadResponse } from '../../shared/guides/validateGuidePayload';
+
+/** What is wrong with a guide, and where (`steps[1].domJson`); `field` is '' for the whole body. */
+export interface GuideProblem {
+  error: string;
+  field: string;
+}
+
+/** The step types the overlay draws (guides §3 Step type). */
+export const STEP_TYPES: readonly StepType[] = ['tooltip', 'lightbox', 'mobile-lightbox', 'banner', 'whatsnew', 'launcher'];
+
+/** The launch methods of guides §3, combined with '-' or ',' (`auto-launcher` is one of them). */
+export const LAUNCH_METHODS = ['auto', 'api', 'badge', 'dom', 'launcher', 'extensionIcon'] as const;
+
+/** Longest guide id or step id accepted: ids travel in URLs and event properties. */
+export const MAX_GUIDE_ID_LENGTH = 128;
+
+/**
+ * Returns the first problem of `body` as the guide `guideId`, or null when the agent would take it.
+ * Steps may leave out `guideId` (it is the guide's); a step that names another guide is refused.
+ */
+export function checkGuideBody(body: unknown, guideId: string): GuideProblem | null {
+  if (!isObject(body)) return { error: 'the guide must be a JSON object (one entry of guide.json guides[])', field: '' };
+  if (typeof body.id !== 'string' || body.id === '') return { error: 'a guide has no string id', field: 'id' };
+  if (body.id !== guideId) return { error: `the guide's id '${body.id}' differs from the id in the URL '${guideId}'`, field: 'id' };
+  const idProblem = checkId(body.id, 'id');
+  if (idProblem) return idProblem;
+  if (body.name !== undefined && typeof body.name !== 'string') return { error: 'name must be a string', field: 'name' };
+  if (typeof body.launchMethod !== 'string' || body.launchMethod.trim() === '') {
+    return { error: `launchMethod must be a string: a combination of ${LAUNCH_METHODS.join(', ')}`, field: 'launchMethod' };
+  }
+  const unknownMethod = body.launchMethod.split(/[-,\s]+/).find((m) => m !== '' && !(LAUNCH_METHODS as readonly string[]).includes(m));
+  if (unknownMethod !== undefined) {
+    return { error: `launchMethod '${body.launchMethod}' has '${unknownMethod}': use ${LAUNCH_METHODS.join(', ')}`, field: 'launchMethod' };
+  }
+  if (!Array.isArray(body.steps)) return { error: `guide ${body.id} has no steps array`, field: 'steps' };
+  if (body.steps.length === 0) return { error: `guide ${body.id} has no steps: a guide needs at least one`, field: 'steps' };
+  const seen = new Set<string>();
+  for (const [index, step] of (body.steps as unknown[]).entries()) {
+    const at = `steps[${index}]`;
+    if (isObject(step) && step.guideId !== undefined && step.guideId !== body.id) {
+      return { error: `step ${String(step.id)} names guide '${String(step.guideId)}', not '${body.id}'`, field: `${at}.guideId` };
+    }
+    // The agent's own check, one step at a time so the field can be named.
+    const agent = checkGuideLoadResponse({ guides: [{ id: body.id, steps: [step] }], lastGuideStepSeen: {} });
+    if (agent) return { error: agent, field: isObject(step) && typeof step.id === 'string' ? `${at}.type` : `${at}.id` };
+    const { id, type } = step as { id: string; type: string };
+    const stepIdProblem = checkId(id, `${at}.id`);
+    if (stepIdProblem) return stepIdProblem;
+    if (seen.has(id)) return { error: `two steps have the id '${id}'`, field: `${at}.id` };
+    seen.add(id);
+    if (!(STEP_TYPES as readonly string[]).includes(type)) {
+      return { error: `step ${id} has type '${type}': use ${STEP_TYPES.join(', ')}`, field: `${at}.type` };
+    }
+    const content = (step as { domJson?: unknown }).domJson;
+    if (content !== undefined) {
+      const blocks = checkBuildingBlocks(content, body.id, id);
+      if (!blocks.ok) return { error: blocks.message, field: `${at}.domJson` };
+    }
+  }
+  return null;
+}
+
+/** The guide as stored and served: every step names its guide. Call after `checkGuideBody` passed. */
+export function withStepGuideIds(guide: Guide): Guide {
+  return { ...guide, steps: guide.steps.map((step) => ({ ...step, guideId: step.guideId ?? guide.id })) };
+}
+
+function checkId(id: string, field: string): GuideProblem | null {
+  if (id.length > MAX_GUIDE_ID_LENGTH) return { error: `${field} is longer than ${MAX_GUIDE_ID_LENGTH} characters`, field };
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(id)) return { error: `${field} has a control character`, field };
+  return null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,43 @@
+/**
+ * The three figures of each guide on the console's guide list (issue #14): visitors who saw it, who completed
+ * it (guides §4 "Guide completion": its last step advanced or dismissed), and who dismissed it. All time.
+ */
+import type { Database } from '../Database';
+
+/** Visitors per figure. */
+export interface GuideListStats {
+  seen: number;
+  completed: number;
+  dismissed: number;
+}
+
+const STATS = `
+with wanted as (select * from unnest($2::text[], $3::text[]) as w(guide_id, last_step_id)),
+     e as (
+       select body->'props'->>'guide_id' as guide_id, body->'props'->>'guide_step_id' as step_id, type, visitor_id
+       from events
+       where api_key = $1 and kind = 'guide' and type in ('guideSeen', 'guideAdvanced', 'guideDismissed')
+     )
+select w.guide_id,
+       count(distinct e.visitor_id) filter (where e.type = 'guideSeen') as seen,
+       count(distinct e.visitor_id) filter (where e.type in ('guideAdvanced', 'guideDismissed') and e.step_id = w.last_step_id) as completed,
+       count(distinct e.visitor_id) filter (where e.type = 'guideDismissed') as dismissed
+from wanted w join e on e.guide_id = w.guide_id
+group by w.guide_id`;
+
+/** Figures for each of `guides` (id and last step id); a guide no visitor met gets zeros. */
+export async function guideListStats(
+  db: Database,
+  apiKey: string,
+  guides: Array<{ id: string; lastStepId: string }>,
+): Promise<Record<string, GuideListStats>> {
+  const stats: Record<string, GuideListStats> = {};
+  for (const guide of guides) stats[guide.id] = { seen: 0, completed: 0, dismissed: 0 };
+  if (guides.length === 0) return stats;
+  const result = await db.query<Record<string, string | number>>(STATS, [apiKey, guides.map((g) => g.id), guides.map((g) => g.lastStepId)]);
+  // pg returns counts as strings, PGlite as numbers.
+  for (const row of result.rows) {
+    stats[String(row.guide_id)] = { seen: Number(row.seen), completed: Number(row.completed), dismissed: Number(row.dismissed) };
+  }
+  return stats;
+}

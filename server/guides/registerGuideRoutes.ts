@@ -1,0 +1,87 @@
+/**
+ * Guide management (issue #14; contract in docs/console-api.md "Guides"): list, read, save, change state and
+ * delete an app's guides. A guide saved `public` is served by guide.json at the next guide load, no restart.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Database } from '../Database';
+import { HttpError } from '../HttpError';
+import type { Guide } from '../../shared/guides/guides';
+import { checkGuideBody, withStepGuideIds } from './checkGuideBody';
+import { GUIDE_STATES, type GuideState, type GuideStore, type StoredGuide } from './createGuideStore';
+import { guideListStats } from './guideListStats';
+
+type GuideRequest = FastifyRequest<{ Params: { apiKey: string; guideId: string }; Body: unknown }>;
+
+/** What the guide routes use. */
+export interface GuideRoutesOptions {
+  db: Database;
+  guides: GuideStore;
+  now?: () => number;
+}
+
+/** Registers the guide routes under /api/apps/{apiKey}/guides. */
+export function registerGuideRoutes(app: FastifyInstance, { db, guides, now = Date.now }: GuideRoutesOptions): void {
+  app.get('/api/apps/:apiKey/guides', async (request: FastifyRequest<{ Params: { apiKey: string } }>) => {
+    const { apiKey } = request.params;
+    const stored = await guides.list(apiKey);
+    const stats = await guideListStats(
+      db,
+      apiKey,
+      stored.map(({ guide }) => ({ id: guide.id, lastStepId: guide.steps[guide.steps.length - 1]?.id ?? '' })),
+    );
+    return stored.map(({ guide, state, updatedAt }) => ({
+      id: guide.id,
+      name: guide.name ?? guide.id,
+      state,
+      launchMethod: guide.launchMethod,
+      stepCount: guide.steps.length,
+      updatedAt,
+      stats: stats[guide.id],
+    }));
+  });
+
+  app.get('/api/apps/:apiKey/guides/:guideId', async (request: GuideRequest) => {
+    const { apiKey, guideId } = request.params;
+    return answer(await found(guides.get(apiKey, guideId), apiKey, guideId));
+  });
+
+  app.put('/api/apps/:apiKey/guides/:guideId', async (request: GuideRequest, reply) => {
+    const { apiKey, guideId } = request.params;
+    const body = request.body;
+    const problem = checkGuideBody(body, guideId);
+    if (problem) throw new HttpError(400, problem.error, problem.field);
+    // The state column is the one truth of a guide's state; a state in the body sets it.
+    const { state: wanted, ...guide } = body as Guide;
+    if (wanted !== undefined && !GUIDE_STATES.includes(wanted as GuideState)) {
+      throw new HttpError(400, `state must be one of ${GUIDE_STATES.join(', ')}`, 'state');
+    }
+    const state = (wanted as GuideState | undefined) ?? (await guides.get(apiKey, guideId))?.state ?? 'draft';
+    const { created, stored } = await guides.put(apiKey, withStepGuideIds(guide as Guide), state, now());
+    return reply.code(created ? 201 : 200).send(answer(stored));
+  });
+
+  app.post('/api/apps/:apiKey/guides/:guideId/state', async (request: GuideRequest) => {
+    const { apiKey, guideId } = request.params;
+    const state = (request.body as { state?: unknown } | undefined)?.state;
+    if (!GUIDE_STATES.includes(state as GuideState)) {
+      throw new HttpError(400, `state must be one of ${GUIDE_STATES.join(', ')}: { "state": "public" }`, 'state');
+    }
+    return answer(await found(guides.setState(apiKey, guideId, state as GuideState, now()), apiKey, guideId));
+  });
+
+  app.delete('/api/apps/:apiKey/guides/:guideId', async (request: GuideRequest, reply) => {
+    const { apiKey, guideId } = request.params;
+    if (!(await guides.remove(apiKey, guideId))) throw notFound(apiKey, guideId);
+    return reply.code(204).send();
+  });
+}
+
+const answer = ({ guide, state, updatedAt }: StoredGuide) => ({ guide, state, updatedAt });
+
+const notFound = (apiKey: string, guideId: string) => new HttpError(404, `guide '${guideId}' not found in app '${apiKey}'`);
+
+async function found(pending: Promise<StoredGuide | undefined>, apiKey: string, guideId: string): Promise<StoredGuide> {
+  const stored = await pending;
+  if (!stored) throw notFound(apiKey, guideId);
+  return stored;
+}

@@ -1,0 +1,96 @@
+/**
+ * The check of an app's settings (issue #14, `PUT /api/apps/{apiKey}/settings`): the site config values an
+ * agent reads from the server. `launcher` is guide.json's launcher config, checked by the agent's own
+ * readLauncherConfig; `guides` holds the throttling and adoption-guide order of guides §3 and §4; `recording`
+ * the recording plugin's switch and sampling (analytics: Recording plugin; used by issue #18).
+ */
+import { readLauncherConfig } from '../../shared/surfaces/chooseLauncher';
+
+/** An app's settings as stored; every part optional (an unset part keeps the server's default). */
+export interface AppSettings {
+  /** guide.json's `launcher` ({ enabled, data }); null or absent: the guide folder's launcher files. */
+  launcher?: Record<string, unknown> | null;
+  guides?: {
+    /** guides §3 throttling config of auto-launched guides. */
+    throttling?: { enabled: boolean; interval: number; unit: 'minute' | 'hour' | 'day' };
+    /** guides §4 Auto display: adoption (isTraining) guides before the others or after. */
+    adoptionGuides?: 'before' | 'after';
+  };
+  recording?: { enabled: boolean; sampleRate: number };
+}
+
+/** The settings every app starts with: nothing set but recording off. */
+export const DEFAULT_SETTINGS: AppSettings = {
+  launcher: null,
+  guides: { throttling: { enabled: false, interval: 0, unit: 'minute' }, adoptionGuides: 'before' },
+  recording: { enabled: false, sampleRate: 1 },
+};
+
+/** What is wrong, and which field. */
+export interface SettingsProblem {
+  error: string;
+  field: string;
+}
+
+const TOP = ['launcher', 'guides', 'recording'];
+
+/** Returns the first problem of `body`, or null when it is a settings object the server keeps. */
+export function checkSettings(body: unknown): SettingsProblem | null {
+  if (!isObject(body)) return { error: 'settings must be a JSON object { launcher, guides, recording }', field: '' };
+  const unknown = Object.keys(body).filter((key) => !TOP.includes(key));
+  if (unknown.length) return { error: `unknown settings: ${unknown.join(', ')} (known: ${TOP.join(', ')})`, field: unknown[0] };
+  if (body.launcher !== undefined && body.launcher !== null) {
+    if (!isObject(body.launcher)) return { error: 'launcher must be an object {enabled, data} or null', field: 'launcher' };
+    const read = readLauncherConfig(body.launcher);
+    if (read && 'problem' in read) return { error: read.problem, field: fieldOf(read.problem) ?? 'launcher' };
+  }
+  if (body.guides !== undefined) {
+    const guides = body.guides;
+    if (!isObject(guides)) return { error: 'guides must be an object { throttling, adoptionGuides }', field: 'guides' };
+    const extra = Object.keys(guides).filter((key) => key !== 'throttling' && key !== 'adoptionGuides');
+    if (extra.length) return { error: `unknown guide settings: ${extra.join(', ')}`, field: `guides.${extra[0]}` };
+    if (guides.throttling !== undefined) {
+      const t = guides.throttling;
+      if (!isObject(t)) return { error: 'guides.throttling must be an object { enabled, interval, unit }', field: 'guides.throttling' };
+      if (typeof t.enabled !== 'boolean') return { error: 'guides.throttling.enabled must be true or false', field: 'guides.throttling.enabled' };
+      if (typeof t.interval !== 'number' || !Number.isInteger(t.interval) || t.interval < 0) {
+        return { error: 'guides.throttling.interval must be a whole number >= 0', field: 'guides.throttling.interval' };
+      }
+      if (t.unit !== 'minute' && t.unit !== 'hour' && t.unit !== 'day') {
+        return { error: "guides.throttling.unit must be 'minute', 'hour' or 'day'", field: 'guides.throttling.unit' };
+      }
+    }
+    if (guides.adoptionGuides !== undefined && guides.adoptionGuides !== 'before' && guides.adoptionGuides !== 'after') {
+      return { error: "guides.adoptionGuides must be 'before' or 'after'", field: 'guides.adoptionGuides' };
+    }
+  }
+  if (body.recording !== undefined) {
+    const r = body.recording;
+    if (!isObject(r)) return { error: 'recording must be an object { enabled, sampleRate }', field: 'recording' };
+    const extra = Object.keys(r).filter((key) => key !== 'enabled' && key !== 'sampleRate');
+    if (extra.length) return { error: `unknown recording settings: ${extra.join(', ')}`, field: `recording.${extra[0]}` };
+    if (typeof r.enabled !== 'boolean') return { error: 'recording.enabled must be true or false', field: 'recording.enabled' };
+    if (r.sampleRate !== undefined && !(typeof r.sampleRate === 'number' && r.sampleRate >= 0 && r.sampleRate <= 1)) {
+      return { error: 'recording.sampleRate must be a number from 0 to 1', field: 'recording.sampleRate' };
+    }
+  }
+  return null;
+}
+
+/** The stored settings with the defaults under them: what GET answers. */
+export function withDefaults(stored: AppSettings): AppSettings {
+  return {
+    launcher: stored.launcher ?? DEFAULT_SETTINGS.launcher,
+    guides: { ...DEFAULT_SETTINGS.guides, ...stored.guides },
+    recording: { ...DEFAULT_SETTINGS.recording!, ...stored.recording },
+  };
+}
+
+/** readLauncherConfig's messages start with the field (`launcher.data.position must be ...`). */
+function fieldOf(problem: string): string | undefined {
+  return /^(launcher(?:\.[\w]+)*)\b/.exec(problem)?.[1];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,46 @@
+/**
+ * Each app's settings (issue #14): one JSON object per api key, checked by checkSettings before it is stored.
+ * Plain SQL that PGlite and PostgreSQL both run.
+ */
+import type { Database } from '../Database';
+import type { AppSettings } from './checkSettings';
+
+/** The settings table. */
+export interface SettingsStore {
+  /** Creates the table if missing. */
+  migrate(): Promise<void>;
+  /** The app's stored settings; `{}` when none were saved. */
+  get(apiKey: string): Promise<AppSettings>;
+  /** Replaces the app's settings. */
+  put(apiKey: string, settings: AppSettings, now: number): Promise<AppSettings>;
+}
+
+const SCHEMA = `
+create table if not exists app_settings (
+  api_key text primary key,
+  body jsonb not null,
+  updated_at bigint not null
+);
+`;
+
+/** Wraps a database; call `migrate()` once before use. */
+export function createSettingsStore(db: Database): SettingsStore {
+  return {
+    async migrate() {
+      await db.exec(SCHEMA);
+    },
+    async get(apiKey) {
+      const result = await db.query<{ body: AppSettings }>('select body from app_settings where api_key = $1', [apiKey]);
+      return result.rows[0]?.body ?? {};
+    },
+    async put(apiKey, settings, now) {
+      const result = await db.query<{ body: AppSettings }>(
+        `insert into app_settings (api_key, body, updated_at) values ($1, $2::jsonb, $3)
+         on conflict (api_key) do update set body = excluded.body, updated_at = excluded.updated_at
+         returning body`,
+        [apiKey, JSON.stringify(settings), now],
+      );
+      return result.rows[0].body;
+    },
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * Issue #14 guide management: guides live in the database, saved with the agent's own checks (400 naming the
+ * field), and a published guide is served by guide.json at once; the seed app starts with the folder's guides.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_HEADERS, guideEvent, nodeJzb, SERVER_TIMEOUT, startTestServer, type TestServer } from './testServer';
+
+const lightbox = (id: string, fields: Record<string, unknown> = {}) => ({
+  id,
+  name: `Guide ${id}`,
+  launchMethod: 'auto',
+  steps: [
+    {
+      id: `${id}-1`,
+      type: 'lightbox',
+      domJson: { type: 'div', props: { id: 'guide-base' }, children: [{ type: 'h2', props: {}, content: 'Hello' }] },
+    },
+  ],
+  ...fields,
+});
+
+const folderGuide = { ...lightbox('from-folder'), state: 'staged' };
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ 'from-folder.json': folderGuide, 'other.json': lightbox('other') }, { seedApp: 'seeded' });
+}, SERVER_TIMEOUT);
+afterAll(() => server.close(), SERVER_TIMEOUT);
+
+const api = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
+  server.app.inject({ method, url, headers: ADMIN_HEADERS, ...(payload !== undefined ? { payload: payload as object } : {}) });
+
+const served = async (apiKey: string) => {
+  const jzb = nodeJzb({ visitorId: 'v1', accountId: '', url: 'http://127.0.0.1/', oldVisitorId: '', metadata: {} });
+  const response = await server.app.inject({ method: 'GET', url: `/data/guide.json/${apiKey}?jzb=${jzb}` });
+  expect(response.statusCode).toBe(200);
+  return response.json().guides as Array<{ id: string; state: string; steps: Array<{ guideId: string }>; lastUpdatedAt: number }>;
+};
+
+describe('issue #14 guide management API', () => {
+  it('creates (201), replaces (200), reads, lists, and refuses a body whose id is not the URL id', async () => {
+    const created = await api('PUT', '/api/apps/crud/guides/g1', lightbox('g1'));
+    expect(created.statusCode).toBe(201);
+    expect(created.json().state).toBe('draft');
+    expect(created.json().guide.steps[0].guideId).toBe('g1');
+    const replaced = await api('PUT', '/api/apps/crud/guides/g1', lightbox('g1', { name: 'Renamed' }));
+    expect(replaced.statusCode).toBe(200);
+    expect((await api('GET', '/api/apps/crud/guides/g1')).json().guide.name).toBe('Renamed');
+    const list = (await api('GET', '/api/apps/crud/guides')).json();
+    expect(list).toEqual([
+      { id: 'g1', name: 'Renamed', state: 'draft', launchMethod: 'auto', stepCount: 1, updatedAt: expect.any(Number), stats: { seen: 0, completed: 0, dismissed: 0 } },
+    ]);
+    const wrongId = await api('PUT', '/api/apps/crud/guides/g2', lightbox('g1'));
+    expect(wrongId.statusCode).toBe(400);
+    expect(wrongId.json().field).toBe('id');
+  });
+
+  it('answers 400 naming the field, with the agent\'s own messages', async () => {
+    const cases: Array<[unknown, string, RegExp]> = [
+      [{ ...lightbox('bad'), launchMethod: 7 }, 'launchMethod', /launchMethod must be a string/],
+      [{ ...lightbox('bad'), launchMethod: 'auto-sometimes' }, 'launchMethod', /'sometimes'/],
+      [{ ...lightbox('bad'), steps: [{ type: 'lightbox' }] }, 'steps[0].id', /a step of guide bad has no string id/],
+      [{ ...lightbox('bad'), steps: [{ id: 's', type: 'popup' }] }, 'steps[0].type', /type 'popup'/],
+      [{ ...lightbox('bad'), steps: [] }, 'steps', /no steps/],
+      [{ ...lightbox('bad'), state: 'live' }, 'state', /state must be one of draft, staged, public, disabled/],
+      [
+        { ...lightbox('bad'), steps: [{ id: 's', type: 'lightbox', domJson: { type: 'div', props: { onclick: 'x()' }, children: [] } }] },
+        'steps[0].domJson',
+        /Illegal building block key onclick/i,
+      ],
+      [{ ...lightbox('bad'), steps: [{ id: 's', type: 'lightbox', domJson: { type: 'div' } }] }, 'steps[0].domJson', /./],
+    ];
+    for (const [body, field, message] of cases) {
+      const response = await api('PUT', '/api/apps/crud/guides/bad', body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.json()).toEqual({ error: expect.stringMatching(message), field });
+    }
+    expect((await api('GET', '/api/apps/crud/guides/bad')).statusCode).toBe(404);
+  });
+
+  it('serves a published guide on guide.json at once, and stops when it is disabled or deleted', async () => {
+    // The app reads the folder until the database owns it.
+    expect((await served('publish')).map((g) => g.id).sort()).toEqual(['from-folder', 'other']);
+    expect((await api('PUT', '/api/apps/publish/guides/p1', lightbox('p1'))).statusCode).toBe(201);
+    expect(await served('publish')).toEqual([]); // a draft is never served, and the folder no longer is
+    const published = await api('POST', '/api/apps/publish/guides/p1/state', { state: 'public' });
+    expect(published.statusCode).toBe(200);
+    const [guide] = await served('publish');
+    expect(guide).toMatchObject({ id: 'p1', state: 'public', lastUpdatedAt: published.json().updatedAt });
+    expect(guide.steps[0].guideId).toBe('p1');
+    await api('POST', '/api/apps/publish/guides/p1/state', { state: 'disabled' });
+    expect(await served('publish')).toEqual([]);
+    const badState = await api('POST', '/api/apps/publish/guides/p1/state', { state: 'on' });
+    expect(badState.json()).toEqual({ error: expect.stringMatching(/state must be one of/), field: 'state' });
+    expect((await api('DELETE', '/api/apps/publish/guides/p1')).statusCode).toBe(204);
+    expect((await api('DELETE', '/api/apps/publish/guides/p1')).statusCode).toBe(404);
+    expect((await api('POST', '/api/apps/publish/guides/p1/state', { state: 'public' })).statusCode).toBe(404);
+    expect(await served('publish')).toEqual([]);
+  });
+
+  it('seeds the seed app with the folder guides, keeping a file\'s state (else public)', async () => {
+    const list = (await api('GET', '/api/apps/seeded/guides')).json() as Array<{ id: string; state: string }>;
+    expect(list.map(({ id, state }) => [id, state])).toEqual([['from-folder', 'staged'], ['other', 'public']]);
+    expect((await served('seeded')).map((g) => g.id)).toEqual(['other']);
+  });
+
+  it('counts seen, completed (last step advanced or dismissed) and dismissed visitors on the list', async () => {
+    await api('PUT', '/api/apps/stats/guides/s1', { ...lightbox('s1'), state: 'public' });
+    const events = [
+      guideEvent('guideSeen', { guide_id: 's1', guide_step_id: 's1-1' }, { visitor_id: 'a' }),
+      guideEvent('guideSeen', { guide_id: 's1', guide_step_id: 's1-1' }, { visitor_id: 'b' }),
+      guideEvent('guideSeen', { guide_id: 's1', guide_step_id: 's1-1' }, { visitor_id: 'b' }),
+      guideEvent('guideDismissed', { guide_id: 's1', guide_step_id: 's1-1' }, { visitor_id: 'b' }),
+      guideEvent('guideSeen', { guide_id: 'elsewhere', guide_step_id: 'x' }, { visitor_id: 'c' }),
+    ];
+    expect((await server.app.inject({ method: 'GET', url: `/data/guide.gif/stats?jzb=${nodeJzb(events)}` })).statusCode).toBe(200);
+    const [row] = (await api('GET', '/api/apps/stats/guides')).json();
+    expect(row.stats).toEqual({ seen: 2, completed: 1, dismissed: 1 });
+  });
+});
+
+describe('issue #14 app settings', () => {
+  it('answers the defaults, stores a valid object, and refuses unknown keys and bad values naming the field', async () => {
+    const defaults = (await api('GET', '/api/apps/settings-app/settings')).json();
+    expect(defaults).toEqual({
+      launcher: null,
+      guides: { throttling: { enabled: false, interval: 0, unit: 'minute' }, adoptionGuides: 'before' },
+      recording: { enabled: false, sampleRate: 1 },
+    });
+    const stored = await api('PUT', '/api/apps/settings-app/settings', { recording: { enabled: true, sampleRate: 0.5 }, guides: { throttling: { enabled: true, interval: 2, unit: 'hour' } } });
+    expect(stored.statusCode).toBe(200);
+    expect(stored.json().recording).toEqual({ enabled: true, sampleRate: 0.5 });
+    expect((await api('GET', '/api/apps/settings-app/settings')).json().guides.throttling).toEqual({ enabled: true, interval: 2, unit: 'hour' });
+    const cases: Array<[unknown, string]> = [
+      [{ colour: 'red' }, 'colour'],
+      [{ recording: { enabled: 'yes' } }, 'recording.enabled'],
+      [{ recording: { enabled: true, sampleRate: 2 } }, 'recording.sampleRate'],
+      [{ guides: { throttling: { enabled: true, interval: 1, unit: 'week' } } }, 'guides.throttling.unit'],
+      [{ guides: { adoptionGuides: 'middle' } }, 'guides.adoptionGuides'],
+      [{ launcher: { enabled: true, data: { position: 'middle' } } }, 'launcher.data.position'],
+      [[1], ''],
+    ];
+    for (const [body, field] of cases) {
+      const response = await api('PUT', '/api/apps/settings-app/settings', body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.json().field).toBe(field);
+    }
+  });
+
+  it('serves the launcher of the settings on guide.json, else the folder\'s', async () => {
+    const launcher = { enabled: true, data: { position: 'bottom-left' } };
+    await api('PUT', '/api/apps/launcher-app/settings', { launcher });
+    const jzb = nodeJzb({ visitorId: 'v1', url: 'http://127.0.0.1/' });
+    const response = await server.app.inject({ method: 'GET', url: `/data/guide.json/launcher-app?jzb=${jzb}` });
+    expect(response.json().launcher).toEqual(launcher);
+  });
+});
