@@ -93,6 +93,7 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
     }
     const states = visitor ? await store.latestStepStates(apiKey, visitor) : [];
     const launcher = await guides.launcher(apiKey);
+    const settings = await guides.guideSettings(apiKey);
     const { guides: list, lastGuideStepSeen } = applyStepStates(all, states, visitor ?? '');
     // spec: wire-protocol.md — the agent discards a response whose id differs from its request's id.
     return {
@@ -104,6 +105,8 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
       ...(assets ? await assets.urls() : {}),
       // guides §3 Launcher config; wire-protocol.md names no field for it, `launcher` is ours.
       ...(launcher !== undefined ? { launcher } : {}),
+      // The app's guide settings (issue #14); `settings` is ours too (shared/guides/readSiteGuideSettings).
+      ...(settings !== undefined ? { settings } : {}),
     };
   };
 

@@ -155,3 +155,14 @@ describe('issue #14 app settings', () => {
     expect(response.json().launcher).toEqual(launcher);
   });
 });
+
+describe('issue #14 guide settings reach the agent', () => {
+  it('serves the stored throttling and adoption order as guide.json settings, and nothing when unset', async () => {
+    const jzb = nodeJzb({ visitorId: 'v1', url: 'http://127.0.0.1/' });
+    const read = async (apiKey: string) => (await server.app.inject({ method: 'GET', url: `/data/guide.json/${apiKey}?jzb=${jzb}` })).json();
+    expect(await read('no-settings')).not.toHaveProperty('settings');
+    const guides = { throttling: { enabled: true, interval: 30, unit: 'minute' }, adoptionGuides: 'after' };
+    await api('PUT', '/api/apps/throttled/settings', { guides });
+    expect((await read('throttled')).settings).toEqual(guides);
+  });
+});

@@ -11,6 +11,7 @@ import { launchMethods } from '../../shared/eligibility/autoDisplayRules';
 import { ALL_AUTO_RULES, chooseAutoSteps } from '../../shared/eligibility/chooseAutoSteps';
 import type { GuideEventProps, GuideEventType } from '../../shared/events/events';
 import type { GuideLoadResponse } from '../../shared/guides/guides';
+import { readSiteGuideSettings } from '../../shared/guides/readSiteGuideSettings';
 import { MESSAGES } from '../../shared/messages';
 import type { GuideLoadResult, GuideState, LogLevel, StepToShow, WorkerInit } from '../../shared/protocol';
 import { isResourceCenterGuide } from '../../shared/surfaces/chooseResourceCenter';
@@ -64,7 +65,9 @@ export function createLoadJudge(options: LoadJudgeOptions): LoadJudge {
     );
 
   async function judge(response: GuideLoadResponse, url: string): Promise<GuideLoadResult> {
-    const settings = config.guides ?? {};
+    const host = config.guides ?? {};
+    // The host's initialize options win over the app's settings served in guide.json (issue #14).
+    const site = readSiteGuideSettings(response.settings);
     book.set(response.guides);
     const now = options.now();
     // guides §3, §8: the response's global CSS for every guide (5 s wait) and global script (allowed origins).
@@ -82,8 +85,8 @@ export function createLoadJudge(options: LoadJudgeOptions): LoadJudge {
     const choice = chooseAutoSteps(response, {
       url,
       device: config.device,
-      adoptionGuides: settings.adoptionGuides,
-      schedule: { now, throttling: settings.throttling, timestamps: state.timestamps, recentChanges },
+      adoptionGuides: host.adoptionGuides ?? site.adoptionGuides,
+      schedule: { now, throttling: host.throttling ?? site.throttling, timestamps: state.timestamps, recentChanges },
     });
     for (const guideId of choice.expiredContinuations) {
       if (expiredLogged.has(guideId)) continue;
