@@ -34,6 +34,8 @@ describe('issue #14 access: every /api route needs the admin token', () => {
     }
     expect(routes).toContainEqual(['GET', '/api/events']);
     expect(routes).toContainEqual(['GET', '/api/logs']);
+    expect(routes).toContainEqual(['PUT', '/api/apps/:apiKey/guides/:guideId']);
+    expect(routes).toContainEqual(['PUT', '/api/apps/:apiKey/settings']);
   });
 
   it('an unknown /api path is 401 without the token (no hint of what exists), 404 with it', async () => {
