@@ -17,6 +17,7 @@
  * - react:   dist/react/waymark-react.js    `waymark/react`: provider and hooks; React and `waymark` external
  * (scripts/build.mjs then writes the public API's declarations to dist/types with tsc.)
  * - demo:    dist/demo/                     the demo host app served by the reference server
+ * - console: dist/console/                  the console (issue #14), served by the reference server at /console/
  */
 import { resolve } from 'node:path';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
@@ -85,6 +86,13 @@ const targets: Record<string, UserConfig> = {
     base: '/',
     publicDir: false,
     build: { outDir: resolve(root, 'dist/demo'), emptyOutDir: true, reportCompressedSize: false },
+  },
+  console: {
+    root: resolve(root, 'server/console'),
+    base: '/console/',
+    publicDir: false,
+    define: production,
+    build: { outDir: resolve(root, 'dist/console'), emptyOutDir: true, reportCompressedSize: false, sourcemap: true },
   },
 };
 

@@ -64,6 +64,8 @@ export interface ServerOptions {
   agentDir?: string;
   /** Built demo app served at `/`, index.html for unknown GET paths that accept HTML. @default 'dist/demo' */
   demoDir?: string;
+  /** Built console (issue #14) served at `/console/`. @default 'dist/console' */
+  consoleDir?: string;
   /** Log requests with Fastify's logger. @default false */
   logger?: boolean;
   /**
@@ -210,6 +212,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     const serveStatic = createStaticHandler({
       agentDir: resolve(options.agentDir ?? resolve(repoRoot, 'dist/agent')),
       demoDir: resolve(options.demoDir ?? resolve(repoRoot, 'dist/demo')),
+      consoleDir: resolve(options.consoleDir ?? resolve(repoRoot, 'dist/console')),
     });
     app.get('/*', async (request, reply) => {
       // Unknown /data and /api paths are API 404s, never the demo page.

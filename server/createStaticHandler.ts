@@ -1,6 +1,7 @@
 /**
  * Serves the built agent (dist/agent) and the demo app (dist/demo) at the site root, with the demo's
- * index.html as the fallback of client-side routes. Missing builds answer 503 with what to run.
+ * index.html as the fallback of client-side routes, and the console (dist/console) under /console/ with its
+ * own fallback. Missing builds answer 503 with what to run.
  */
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
@@ -12,7 +13,20 @@ export interface StaticHandlerOptions {
   agentDir: string;
   /** Built demo app; its index.html answers unknown GET paths that accept HTML. */
   demoDir: string;
+  /** Built console app, served under /console/; its index.html answers the console's client-side routes. */
+  consoleDir: string;
 }
+
+/**
+ * The console's page headers: its own scripts and styles only (uPlot and React set styles through the DOM),
+ * never framed (clickjacking of the admin actions), no referrer to other sites.
+ */
+const CONSOLE_HEADERS: Record<string, string> = {
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'same-origin',
+};
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -46,6 +60,7 @@ export function createStaticHandler(options: StaticHandlerOptions) {
     if (segments === null) return reply.code(400).send({ error: 'malformed URL path' });
     // Dotfiles (.env, .git) are never part of a build: not found, whatever is on disk.
     if (segments.some((s) => s.startsWith('.'))) return notFound(request, reply);
+    if (segments[0] === 'console') return serveConsole(request, reply, segments.slice(1));
 
     const agentFile = await findFile(options.agentDir, segments);
     if (agentFile) {
@@ -73,6 +88,31 @@ export function createStaticHandler(options: StaticHandlerOptions) {
     }
     return notFound(request, reply);
   };
+
+  async function serveConsole(request: FastifyRequest, reply: FastifyReply, rest: string[]): Promise<unknown> {
+    const [path, query] = splitQuery(request.url);
+    if (path === '/console') return reply.redirect(`/console/${query}`, 308);
+    const wantsHtml = (request.headers.accept ?? '').includes('text/html');
+    if (!(await isDirectory(options.consoleDir))) {
+      const message = `The console is not built: ${options.consoleDir} is missing. ${NOT_BUILT}`;
+      if (wantsHtml) return reply.code(503).type('text/html; charset=utf-8').send(notBuiltPage(message));
+      return reply.code(503).send({ error: message });
+    }
+    const file = await findFile(options.consoleDir, rest.length ? rest : ['index.html']);
+    // Client-side routes (/console/apps/x/events) are the console's index.html.
+    const page = file ?? (wantsHtml ? await findFile(options.consoleDir, ['index.html']) : null);
+    if (!page) return notFound(request, reply);
+    reply.headers(CONSOLE_HEADERS);
+    // Vite names the files under assets/ by their content hash: they never change under one name.
+    if (rest[0] === 'assets' && file) return sendFile(reply, page, 'public, max-age=31536000, immutable');
+    return sendFile(reply, page);
+  }
+}
+
+/** The path of a URL and its query (with its '?', or ''). */
+function splitQuery(url: string): [string, string] {
+  const at = url.indexOf('?');
+  return at < 0 ? [url, ''] : [url.slice(0, at), url.slice(at)];
 }
 
 function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -120,12 +160,12 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-async function sendFile(reply: FastifyReply, file: string): Promise<unknown> {
+// Always revalidate by default: the agent and demo are rebuilt in place during development.
+async function sendFile(reply: FastifyReply, file: string, cacheControl = 'no-cache'): Promise<unknown> {
   const body = await readFile(file);
   return reply
     .type(CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream')
-    // Always revalidate: the agent and demo are rebuilt in place during development.
-    .header('cache-control', 'no-cache')
+    .header('cache-control', cacheControl)
     .header('x-content-type-options', 'nosniff')
     .send(body);
 }

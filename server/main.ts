@@ -34,7 +34,8 @@ const server = await startServer({
   process.exit(1);
 });
 
-console.log(`Waymark reference server on http://127.0.0.1:${server.port} (demo at /, admin API at /api/*)`);
+console.log(`Waymark reference server on http://127.0.0.1:${server.port} (the demo app at /)`);
+console.log(`Console: http://127.0.0.1:${server.port}/console/ (log in with the admin token)`);
 // Printed once: when this start made the token. A kept or configured one is never printed again.
 if (server.admin.source === 'generated') {
   const kept = server.admin.file ? ` (kept in ${server.admin.file}; set WAYMARK_ADMIN_TOKEN to choose your own)` : ' (for this process only)';

@@ -1,0 +1,155 @@
+/**
+ * One guide: its state and the actions on it (publish, stage, disable, back to draft, edit, delete), the funnel
+ * (seen -> each step advanced -> completed, dismissed, snoozed), a timeline, poll results and NPS, and health.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api, appPath } from '../api';
+import { QueryState } from '../components/QueryState';
+import { RangePicker } from '../components/RangePicker';
+import { StateBadge } from '../components/StateBadge';
+import { TimeChart } from '../components/TimeChart';
+import { formatCount, formatTime } from '../format';
+import type { GuideState, GuideStats, StoredGuide } from '../types';
+import { useRange } from '../useRange';
+import { PollResults } from './PollResults';
+
+const ACTIONS: Array<{ state: GuideState; label: string }> = [
+  { state: 'public', label: 'Publish' },
+  { state: 'staged', label: 'Stage' },
+  { state: 'disabled', label: 'Disable' },
+  { state: 'draft', label: 'Back to draft' },
+];
+
+/** The page. */
+export function GuidePage() {
+  const { apiKey, guideId } = useParams() as { apiKey: string; guideId: string };
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const [range, setRange] = useRange();
+  const [confirming, setConfirming] = useState(false);
+  const path = appPath(apiKey, `/guides/${encodeURIComponent(guideId)}`);
+  const guide = useQuery({ queryKey: ['guide', apiKey, guideId], queryFn: () => api<StoredGuide>(path) });
+  const stats = useQuery({
+    queryKey: ['guide-stats', apiKey, guideId, range.from, range.to],
+    queryFn: () => api<GuideStats>(`${path}/stats?from=${range.from}&to=${range.to}`),
+  });
+  const setState = useMutation({
+    mutationFn: (state: GuideState) => api<StoredGuide>(`${path}/state`, { method: 'POST', body: { state } }),
+    onSuccess: (stored) => {
+      client.setQueryData(['guide', apiKey, guideId], stored);
+      client.invalidateQueries({ queryKey: ['guides', apiKey] });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => api(path, { method: 'DELETE' }),
+    onSuccess: () => {
+      client.invalidateQueries({ queryKey: ['guides', apiKey] });
+      navigate(`/apps/${encodeURIComponent(apiKey)}/guides`);
+    },
+  });
+  const s = stats.data;
+  const times = useMemo(() => s?.timeline.map((p) => p.t) ?? [], [s]);
+  const series = useMemo(
+    () =>
+      s
+        ? [
+            { label: 'Seen', values: s.timeline.map((p) => p.seen), color: '#4f46e5' },
+            { label: 'Advanced', values: s.timeline.map((p) => p.advanced), color: '#0d9488' },
+            { label: 'Dismissed', values: s.timeline.map((p) => p.dismissed), color: '#dc2626' },
+            { label: 'Snoozed', values: s.timeline.map((p) => p.snoozed), color: '#d97706' },
+          ]
+        : [],
+    [s],
+  );
+  const top = s ? Math.max(1, ...s.funnel.map((f) => f.visitors)) : 1;
+  return (
+    <QueryState isPending={guide.isPending} error={guide.error}>
+      {guide.data && (
+        <>
+          <header className="view-head">
+            <h1>
+              <Link to={`/apps/${encodeURIComponent(apiKey)}/guides`} className="crumb">Guides</Link> / {guide.data.guide.name ?? guideId}{' '}
+              <StateBadge state={guide.data.state} />
+            </h1>
+            <div className="toolbar">
+              {ACTIONS.filter((a) => a.state !== guide.data.state).map((a) => (
+                <button key={a.state} type="button" className={a.state === 'public' ? 'primary' : ''} disabled={setState.isPending} onClick={() => setState.mutate(a.state)}>
+                  {a.label}
+                </button>
+              ))}
+              <Link className="button" to={`/apps/${encodeURIComponent(apiKey)}/guides/${encodeURIComponent(guideId)}/edit`}>
+                Edit
+              </Link>
+              {confirming ? (
+                <button type="button" className="danger" onClick={() => remove.mutate()}>
+                  Really delete?
+                </button>
+              ) : (
+                <button type="button" className="danger-outline" onClick={() => setConfirming(true)}>
+                  Delete
+                </button>
+              )}
+            </div>
+          </header>
+          {(setState.error || remove.error) && <div className="error" role="alert">{(setState.error ?? remove.error)!.message}</div>}
+          <div className="toolbar spaced">
+            <span className="muted">
+              {guide.data.guide.launchMethod} · {guide.data.guide.steps.length} step{guide.data.guide.steps.length === 1 ? '' : 's'} · updated {formatTime(guide.data.updatedAt)}
+            </span>
+            <RangePicker range={range} onChange={setRange} />
+          </div>
+          <QueryState isPending={stats.isPending} error={stats.error}>
+            {s && (
+              <>
+                <div className="grid2">
+                  <section className="card">
+                    <h2>Funnel (visitors)</h2>
+                    <ol className="funnel" aria-label="Funnel">
+                      {s.funnel.map((f) => (
+                        <li key={`${f.label}-${f.stepId ?? ''}`}>
+                          <span className="funnel-label">{f.label}</span>
+                          <span className="funnel-bar" style={{ width: `${(f.visitors / top) * 100}%` }} />
+                          <span className="funnel-value">{formatCount(f.visitors)}</span>
+                        </li>
+                      ))}
+                    </ol>
+                    <p className="muted" aria-label="Dismissed and snoozed">
+                      Dismissed: <strong data-testid="dismissed">{formatCount(s.dismissed)}</strong> · Snoozed: <strong>{formatCount(s.snoozed)}</strong>
+                    </p>
+                  </section>
+                  <section className="card">
+                    <h2>Health</h2>
+                    <dl className="facts">
+                      <dt>Timeouts</dt>
+                      <dd>{formatCount(s.health.timeouts)}</dd>
+                      <dt>Not seen (timed out before display)</dt>
+                      <dd>{formatCount(s.health.notSeen)}</dd>
+                    </dl>
+                    {s.health.errors.length === 0 ? (
+                      <p className="muted">No errors reported by the agent for this guide.</p>
+                    ) : (
+                      <ul className="errors">
+                        {s.health.errors.map((e) => (
+                          <li key={e.message}>
+                            <strong>{formatCount(e.count)}×</strong> {e.message} <span className="muted">last {formatTime(e.lastSeen)}</span>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </section>
+                </div>
+                <section className="card">
+                  <h2>Timeline</h2>
+                  <TimeChart title="Guide events over time" times={times} series={series} height={200} />
+                </section>
+                <PollResults polls={s.polls} />
+              </>
+            )}
+          </QueryState>
+        </>
+      )}
+    </QueryState>
+  );
+}

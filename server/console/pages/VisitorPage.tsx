@@ -1,0 +1,70 @@
+/** One visitor: metadata, sessions, and the latest events as a timeline. */
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { api, appPath } from '../api';
+import { JsonView } from '../components/JsonView';
+import { QueryState } from '../components/QueryState';
+import { elementLabel, formatCount, formatDuration, formatTime, pagePath } from '../format';
+import type { VisitorDetail } from '../types';
+
+/** The page. */
+export function VisitorPage() {
+  const { apiKey, visitorId } = useParams() as { apiKey: string; visitorId: string };
+  const visitor = useQuery({
+    queryKey: ['visitor', apiKey, visitorId],
+    queryFn: () => api<VisitorDetail>(appPath(apiKey, `/visitors/${encodeURIComponent(visitorId)}`)),
+  });
+  const v = visitor.data;
+  return (
+    <>
+      <header className="view-head">
+        <h1>
+          <Link to={`/apps/${encodeURIComponent(apiKey)}/visitors`} className="crumb">Visitors</Link> / {visitorId}
+        </h1>
+      </header>
+      <QueryState isPending={visitor.isPending} error={visitor.error}>
+        {v && (
+          <div className="grid2 wide-left">
+            <section className="card">
+              <h2>Sessions</h2>
+              <ol className="timeline" aria-label="Sessions">
+                {v.sessions.map((s) => (
+                  <li key={s.sessionId}>
+                    <strong>{formatTime(s.start)}</strong> · {formatDuration(s.end - s.start)} · {formatCount(s.events)} events on {formatCount(s.pages)} pages
+                    <ul className="session-events">
+                      {v.events
+                        .filter((e) => e.time >= s.start && e.time <= s.end)
+                        .slice(0, 50)
+                        .map((e) => (
+                          <li key={e.id}>
+                            <span className="nowrap muted">{formatTime(e.time).slice(11)}</span> <span className={`type type-${e.kind}`}>{e.type}</span>{' '}
+                            {pagePath(e.url)} {elementLabel(e.element)}
+                          </li>
+                        ))}
+                    </ul>
+                  </li>
+                ))}
+              </ol>
+            </section>
+            <section className="card">
+              <h2>Visitor</h2>
+              <dl className="facts">
+                <dt>Account</dt>
+                <dd>{v.accountId ? <Link to={`/apps/${encodeURIComponent(apiKey)}/accounts/${encodeURIComponent(v.accountId)}`}>{v.accountId}</Link> : '—'}</dd>
+                <dt>First seen</dt>
+                <dd>{formatTime(v.firstSeen)}</dd>
+                <dt>Last seen</dt>
+                <dd>{formatTime(v.lastSeen)}</dd>
+              </dl>
+              <h3>Metadata</h3>
+              <JsonView label="Visitor metadata" value={v.metadata ?? {}} />
+              <p>
+                <Link to={`/apps/${encodeURIComponent(apiKey)}/events?visitor=${encodeURIComponent(visitorId)}`}>Live events of this visitor →</Link>
+              </p>
+            </section>
+          </div>
+        )}
+      </QueryState>
+    </>
+  );
+}

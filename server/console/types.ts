@@ -1,0 +1,131 @@
+/** The answers of the admin API as the console reads them (docs/console-api.md). Times are epoch ms. */
+
+export interface AppRow {
+  apiKey: string;
+  events: number;
+  visitors: number;
+  firstSeen: number | null;
+  lastSeen: number | null;
+  guides: number;
+}
+
+export interface Range {
+  from: number;
+  to: number;
+  bucket: 'hour' | 'day';
+}
+
+export interface Overview {
+  range: Range;
+  totals: { events: number; visitors: number; accounts: number; sessions: number };
+  series: Array<{ t: number; events: number; visitors: number }>;
+  topPages: Array<{ url: string; events: number; visitors: number }>;
+  topFeatures: Array<{ label: string; tag: string; id: string; text: string; clicks: number }>;
+  frustration: { rageClicks: number; deadClicks: number; errorClicks: number; uTurns: number };
+  channels: Array<{ channel: string; sessions: number }>;
+  sessions: { count: number; medianDurationMs: number; meanEvents: number };
+}
+
+export interface ConsoleEvent {
+  id: number;
+  receivedAt: number;
+  time: number;
+  kind: string;
+  type: string;
+  visitorId: string | null;
+  accountId: string | null;
+  url: string | null;
+  element: { tag: string; id: string; text: string } | null;
+  name: string | null;
+}
+
+export interface StoredEvent {
+  id: number;
+  receivedAt: number;
+  kind: string;
+  type: string;
+  visitorId: string | null;
+  accountId: string | null;
+  source: string | null;
+  body: unknown;
+}
+
+export interface VisitorRow {
+  visitorId: string;
+  accountId: string | null;
+  firstSeen: number;
+  lastSeen: number;
+  events: number;
+  metadata: Record<string, unknown> | null;
+}
+
+export interface VisitorDetail extends Omit<VisitorRow, 'events'> {
+  sessions: Array<{ sessionId: string; start: number; end: number; events: number; pages: number }>;
+  events: ConsoleEvent[];
+}
+
+export interface AccountRow {
+  accountId: string;
+  visitors: number;
+  events: number;
+  lastSeen: number;
+  metadata: Record<string, unknown> | null;
+}
+
+export interface AccountDetail {
+  accountId: string;
+  metadata: Record<string, unknown> | null;
+  visitors: Array<{ visitorId: string; events: number; lastSeen: number }>;
+}
+
+export type GuideState = 'draft' | 'staged' | 'public' | 'disabled';
+
+export interface GuideRow {
+  id: string;
+  name: string;
+  state: GuideState;
+  launchMethod: string;
+  stepCount: number;
+  updatedAt: number;
+  stats: { seen: number; completed: number; dismissed: number };
+}
+
+export interface StoredGuide {
+  guide: GuideBody;
+  state: GuideState;
+  updatedAt: number;
+}
+
+/** A guide in the wire format (one entry of guide.json's guides[]); only what the console edits is typed. */
+export interface GuideBody {
+  id: string;
+  name?: string;
+  launchMethod: string;
+  steps: Array<Record<string, unknown> & { id: string; type: string }>;
+  [key: string]: unknown;
+}
+
+export interface Nps {
+  score: number;
+  promoters: number;
+  passives: number;
+  detractors: number;
+  total: number;
+  distribution: number[];
+}
+
+export interface GuideStats {
+  range?: Range;
+  funnel: Array<{ label: string; stepId?: string; visitors: number }>;
+  dismissed: number;
+  snoozed: number;
+  timeline: Array<{ t: number; seen: number; advanced: number; dismissed: number; snoozed: number }>;
+  polls: Array<{ pollId: string; responses: Array<{ value: string | number; count: number }>; nps?: Nps }>;
+  health: { errors: Array<{ message: string; count: number; lastSeen: number }>; timeouts: number; notSeen: number };
+}
+
+export interface AppSettings {
+  launcher: Record<string, unknown> | null;
+  guides: { throttling: { enabled: boolean; interval: number; unit: 'minute' | 'hour' | 'day' }; adoptionGuides: 'before' | 'after' };
+  recording: { enabled: boolean; sampleRate: number };
+}
