@@ -5,12 +5,15 @@
 export class HttpError extends Error {
   /** The HTTP status code, read by Fastify's error handling. */
   readonly statusCode: number;
+  /** The request parameter or body path at fault, answered as `field` (docs/console-api.md error shape). */
+  readonly field?: string;
 
-  /** @param statusCode 4xx for the caller's fault. */
-  constructor(statusCode: number, message: string) {
+  /** @param statusCode 4xx for the caller's fault. @param field the parameter at fault, when one is. */
+  constructor(statusCode: number, message: string, field?: string) {
     super(message);
     this.name = 'HttpError';
     this.statusCode = statusCode;
+    if (field !== undefined) this.field = field;
   }
 }
 

@@ -14,6 +14,7 @@ import { createStaticHandler } from './createStaticHandler';
 import { openDatabase } from './openDatabase';
 import { isApiPath, registerCors } from './registerCors';
 import { registerApiRoutes } from './registerApiRoutes';
+import { registerConsoleRoutes } from './registerConsoleRoutes';
 import { registerDataRoutes } from './registerDataRoutes';
 import { registerGuideAssetRoutes } from './registerGuideAssetRoutes';
 import { registerLogRoutes } from './registerLogRoutes';
@@ -155,7 +156,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
         error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
           ? `request body is over ${SERVER_LIMITS.maxBodyBytes} bytes (1 MB)`
           : error.message;
-      return reply.code(status).send({ error: message });
+      const field = (error as { field?: unknown }).field;
+      return reply.code(status).send(typeof field === 'string' ? { error: message, field } : { error: message });
     });
 
     app.setNotFoundHandler((request, reply) => {
@@ -177,6 +179,14 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     });
     registerApiRoutes(app, store);
     registerLogRoutes(app, logStore);
+    // Temporary guide source until the guides table lands: the guide folder, shown as the seed app's guides.
+    registerConsoleRoutes(app, {
+      db,
+      guides: {
+        countsByApp: async () => ({ 'demo-app': (await guides.list()).length }),
+        stepIds: async (_apiKey, guideId) => (await guides.list()).find((g) => g.id === guideId)?.steps.map((s) => s.id),
+      },
+    });
     registerSegmentFlagRoutes(
       app,
       createSegmentRules({ file: resolve(options.segmentRulesFile ?? resolve(repoRoot, 'server/demo/segment-rules.json')), warn }),
