@@ -109,6 +109,25 @@ async function ingest(app: FastifyInstance, offset: number): Promise<number[]> {
   return times.sort((a, b) => a - b);
 }
 
+/** The ingest statement of now (insert + summaries), through EventStore.insertBatch on an empty memory database. */
+async function currentIngest(): Promise<number[]> {
+  const db = await createPgliteDatabase('memory://');
+  const store = createEventStore(db);
+  await store.migrate();
+  const times: number[] = [];
+  for (let i = 0; i < RUNS + 3; i++) {
+    const events = Array.from({ length: 9 }, (_, k) => ({
+      type: 'click', browser_time: END + k, visitor_id: 'v', account_id: 'a', url: 'https://app.example.com/x', sequence: k,
+      sessionId: `s${i}`, tabId: `t${i}`, frameId: 'f', utm: { channel: 'Direct' }, props: { target: { tag: 'BUTTON', id: 'b', txt: 'Go' } },
+    }));
+    const t = performance.now();
+    await store.insertBatch(KEY, 'analytics', events, END);
+    if (i >= 3) times.push(performance.now() - t);
+  }
+  await db.close();
+  return times.sort((a, b) => a - b);
+}
+
 /** The ingest statement before the console (commit 60712e4): one insert, no summaries, on the old schema. */
 async function legacyIngest(): Promise<number[]> {
   const db = await createPgliteDatabase('memory://');
@@ -177,6 +196,7 @@ async function main(): Promise<void> {
     rmSync(guidesDir, { recursive: true, force: true });
   }
   rows.push(['ingest statement before #14 (no summaries), empty memory db', await legacyIngest()]);
+  rows.push(['ingest statement now (with summaries), empty memory db', await currentIngest()]);
 
   console.log(`\n${EVENTS} events, ${RUNS} runs per row, ms (target p95 <= ${TARGET_MS} for the routes)\n`);
   console.log('| route | p50 | p95 | max |\n|---|---:|---:|---:|');

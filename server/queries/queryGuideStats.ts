@@ -1,11 +1,11 @@
 /**
- * GET /api/apps/{apiKey}/guides/{guideId}/stats: a guide's funnel, timeline, polls and health over a range,
- * from its guide events (index events_by_guide: api key, guide id, time) and the error log.
- * Funnel (docs/console-api.md): visitors who saw the first step, then per step the visitors who advanced
+ * GET /api/apps/{apiKey}/guides/{guideId}/stats: a guide's funnel, timeline, polls and health over a range.
+ * Read from the guide summaries (console_guide_visitors, console_guide_buckets, console_poll_responses) and the
+ * error log. Funnel (docs/console-api.md): visitors who saw the first step, then per step the visitors who advanced
  * it, then those who completed the guide (guides §4 "Guide completion": the last step advanced or dismissed).
  */
 import type { Database } from '../Database';
-import { bucketMs, type ConsoleRange } from './parseRange';
+import type { ConsoleRange } from './parseRange';
 import { npsOf, type NpsResult } from './npsOf';
 
 /** The stats answer (docs/console-api.md). */
@@ -21,35 +21,28 @@ export interface GuideStats {
   health: { errors: Array<{ message: string; count: number; lastSeen: number }>; timeouts: number; notSeen: number };
 }
 
-// $1 api key, $2 guide id, $3 from, $4 to. Per (type, step) and per type: events and distinct visitors.
-const BY_TYPE = `
-select type, guide_step_id, grouping(guide_step_id) as all_steps, count(*) as events, count(distinct visitor_id) as visitors
-from events where api_key = $1 and guide_id = $2 and time >= $3 and time < $4
-group by grouping sets ((type, guide_step_id), (type))`;
+// $1 api key, $2 guide id, $3 from, $4 to. Distinct visitors per (type, step) and per type, from the
+// per-visitor summary (one row per visitor, step and type, with the hours it happened).
+const VISITORS = `
+select type, step_id, grouping(step_id) as all_steps, count(distinct visitor_id) as visitors
+from console_guide_visitors where api_key = $1 and guide_id = $2 and active && int8range($3, $4)
+group by grouping sets ((type, step_id), (type))`;
 
 // $5 the last step: visitors who advanced or dismissed it.
 const COMPLETED = `
 select count(distinct visitor_id) as visitors
-from events where api_key = $1 and guide_id = $2 and time >= $3 and time < $4
-  and guide_step_id = $5 and type in ('guideAdvanced', 'guideDismissed')`;
+from console_guide_visitors where api_key = $1 and guide_id = $2 and active && int8range($3, $4)
+  and step_id = $5 and type in ('guideAdvanced', 'guideDismissed')`;
 
-// $5 bucket length in ms.
-const TIMELINE = `
-select time - ((time % $5) + $5) % $5 as t,
-       count(*) filter (where type = 'guideSeen') as seen,
-       count(*) filter (where type = 'guideAdvanced') as advanced,
-       count(*) filter (where type = 'guideDismissed') as dismissed,
-       count(*) filter (where type = 'guideSnoozed') as snoozed
-from events where api_key = $1 and guide_id = $2 and time >= $3 and time < $4
-  and type in ('guideSeen', 'guideAdvanced', 'guideDismissed', 'guideSnoozed')
-group by 1 order by 1`;
+// $5 the grain. Guide events per type per bucket.
+const BUCKETS = `
+select t, type, events from console_guide_buckets
+where api_key = $1 and guide_id = $2 and grain = $5 and t >= $3 and t < $4 order by t`;
 
 const POLLS = `
-select body->'props'->>'poll_id' as poll_id, max(body->'props'->>'poll_type') as poll_type,
-       body->'props'->>'poll_response' as value, jsonb_typeof(body->'props'->'poll_response') = 'number' as numeric,
-       count(*) as count
-from events where api_key = $1 and guide_id = $2 and time >= $3 and time < $4 and type = 'pollResponse'
-group by 1, 3, 4 order by 1, 5 desc, 3`;
+select poll_id, max(poll_type) as poll_type, value, is_number, sum(responses) as count
+from console_poll_responses where api_key = $1 and guide_id = $2 and grain = $5 and t >= $3 and t < $4
+group by poll_id, value, is_number order by poll_id, count desc, value`;
 
 // The error log names no guide field: its messages that mention the guide id.
 const ERRORS = `
@@ -67,42 +60,57 @@ export async function queryGuideStats(
 ): Promise<GuideStats> {
   const params = [apiKey, guideId, range.from, range.to];
   const lastStep = stepIds[stepIds.length - 1] ?? '';
-  const [byType, completed, timeline, polls, errors] = await Promise.all([
-    db.query<Record<string, unknown>>(BY_TYPE, params),
+  const [visitors, completed, buckets, polls, errors] = await Promise.all([
+    db.query<Record<string, unknown>>(VISITORS, params),
     db.query<Record<string, unknown>>(COMPLETED, [...params, lastStep]),
-    db.query<Record<string, unknown>>(TIMELINE, [...params, bucketMs(range.bucket)]),
-    db.query<Record<string, unknown>>(POLLS, params),
+    db.query<Record<string, unknown>>(BUCKETS, [...params, range.bucket]),
+    db.query<Record<string, unknown>>(POLLS, [...params, range.bucket]),
     db.query<Record<string, unknown>>(ERRORS, params),
   ]);
-  const count = (type: string, stepId: string | null, column: 'events' | 'visitors') => {
-    const row = byType.rows.find((r) =>
-      r.type === type && (stepId === null ? Number(r.all_steps) === 1 : Number(r.all_steps) === 0 && r.guide_step_id === stepId));
-    return Number(row?.[column] ?? 0);
+  const visitorsOf = (type: string, stepId: string | null) => {
+    const row = visitors.rows.find((r) =>
+      r.type === type && (stepId === null ? Number(r.all_steps) === 1 : Number(r.all_steps) === 0 && r.step_id === stepId));
+    return Number(row?.visitors ?? 0);
   };
+  const timeline = new Map<number, GuideStats['timeline'][number]>();
+  const totals = new Map<string, number>();
+  for (const row of buckets.rows) {
+    const t = Number(row.t);
+    const type = String(row.type);
+    const events = Number(row.events);
+    totals.set(type, (totals.get(type) ?? 0) + events);
+    const column = TIMELINE_COLUMNS[type];
+    if (!column) continue;
+    let point = timeline.get(t);
+    if (!point) timeline.set(t, (point = { t, seen: 0, advanced: 0, dismissed: 0, snoozed: 0 }));
+    point[column] += events;
+  }
   return {
     range,
     funnel: [
-      { label: 'seen', stepId: stepIds[0], visitors: stepIds[0] === undefined ? 0 : count('guideSeen', stepIds[0], 'visitors') },
-      ...stepIds.map((stepId, i) => ({ label: `step ${i + 1} advanced`, stepId, visitors: count('guideAdvanced', stepId, 'visitors') })),
+      { label: 'seen', stepId: stepIds[0], visitors: stepIds[0] === undefined ? 0 : visitorsOf('guideSeen', stepIds[0]) },
+      ...stepIds.map((stepId, i) => ({ label: `step ${i + 1} advanced`, stepId, visitors: visitorsOf('guideAdvanced', stepId) })),
       { label: 'completed', visitors: Number(completed.rows[0]?.visitors ?? 0) },
     ],
-    dismissed: count('guideDismissed', null, 'visitors'),
-    snoozed: count('guideSnoozed', null, 'visitors'),
-    timeline: timeline.rows.map((row) => ({
-      t: Number(row.t),
-      seen: Number(row.seen),
-      advanced: Number(row.advanced),
-      dismissed: Number(row.dismissed),
-      snoozed: Number(row.snoozed),
-    })),
+    dismissed: visitorsOf('guideDismissed', null),
+    snoozed: visitorsOf('guideSnoozed', null),
+    timeline: [...timeline.values()],
     polls: groupPolls(polls.rows),
     health: {
       errors: errors.rows.map((row) => ({ message: String(row.message), count: Number(row.count), lastSeen: Number(row.last_seen) })),
-      timeouts: count('guideTimeout', null, 'events'),
-      notSeen: count('guideNotSeen', null, 'events'),
+      timeouts: totals.get('guideTimeout') ?? 0,
+      notSeen: totals.get('guideNotSeen') ?? 0,
     },
   };
 }
+
+/** The timeline's column of each guide event type it counts. */
+const TIMELINE_COLUMNS: Record<string, 'seen' | 'advanced' | 'dismissed' | 'snoozed' | undefined> = {
+  guideSeen: 'seen',
+  guideAdvanced: 'advanced',
+  guideDismissed: 'dismissed',
+  guideSnoozed: 'snoozed',
+};
 
 function groupPolls(rows: Array<Record<string, unknown>>): GuideStats['polls'] {
   const polls = new Map<string, { type: string; responses: Array<{ value: string | number; count: number }> }>();
@@ -112,7 +120,7 @@ function groupPolls(rows: Array<Record<string, unknown>>): GuideStats['polls'] {
     if (!poll) polls.set(pollId, (poll = { type: '', responses: [] }));
     if (typeof row.poll_type === 'string') poll.type = row.poll_type;
     const text = String(row.value ?? '');
-    poll.responses.push({ value: row.numeric === true ? Number(text) : text, count: Number(row.count) });
+    poll.responses.push({ value: row.is_number === true ? Number(text) : text, count: Number(row.count) });
   }
   return [...polls].map(([pollId, poll]) => {
     const nps = /nps/i.test(poll.type) ? npsOf(poll.responses) : undefined;

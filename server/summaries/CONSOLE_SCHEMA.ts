@@ -22,6 +22,9 @@ export const DAY_MS = 86_400_000;
  * - `console_pages` (events per url per bucket) and `console_page_visitors` (hours each visitor was on a url).
  * - `console_features`: clicks per element (tag, id, text) per bucket.
  * - `console_sessions`: one row per sessionId: visitor, channel of its first event, start, end, events, page loads.
+ * - `console_guide_visitors`: per guide, step, state type (seen, advanced, dismissed, snoozed) and visitor, the
+ *   hours it happened (funnel); `console_guide_buckets`: guide events per type per bucket (timeline, health);
+ *   `console_poll_responses`: poll answers per value per bucket.
  * - `console_state`: markers, e.g. that the summaries were backfilled from the events already stored.
  */
 export const CONSOLE_SCHEMA = `
@@ -127,6 +130,36 @@ create table if not exists console_sessions (
 );
 create index if not exists console_sessions_by_start on console_sessions (api_key, start_time);
 create index if not exists console_sessions_by_visitor on console_sessions (api_key, visitor_id, start_time);
+create table if not exists console_guide_visitors (
+  api_key text not null,
+  guide_id text not null,
+  step_id text not null,
+  type text not null,
+  visitor_id text not null,
+  active int8multirange not null,
+  primary key (api_key, guide_id, step_id, type, visitor_id)
+);
+create table if not exists console_guide_buckets (
+  api_key text not null,
+  guide_id text not null,
+  grain text not null,
+  t bigint not null,
+  type text not null,
+  events bigint not null,
+  primary key (api_key, guide_id, grain, t, type)
+);
+create table if not exists console_poll_responses (
+  api_key text not null,
+  guide_id text not null,
+  poll_id text not null,
+  grain text not null,
+  t bigint not null,
+  value text not null,
+  is_number boolean not null,
+  poll_type text,
+  responses bigint not null,
+  primary key (api_key, guide_id, poll_id, grain, t, value, is_number)
+);
 `;
 
 /** The summary tables, emptied before a backfill rebuilds them. */
@@ -140,4 +173,7 @@ export const SUMMARY_TABLES = [
   'console_page_visitors',
   'console_features',
   'console_sessions',
+  'console_guide_visitors',
+  'console_guide_buckets',
+  'console_poll_responses',
 ] as const;

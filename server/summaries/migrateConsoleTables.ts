@@ -12,7 +12,8 @@ import { summarizeEventsSql } from './summarizeEventsSql';
 const BACKFILL_SLICE = 50_000;
 
 /** The marker in `console_state` saying the summaries hold every stored event. */
-const SUMMARIES_MARKER = 'summaries-v1';
+// v2: guide summaries added; a database summarised as v1 is summarised again from its events.
+const SUMMARIES_MARKER = 'summaries-v2';
 
 /** Runs after the events table exists; safe on every start. */
 export async function migrateConsoleTables(db: Database): Promise<void> {

@@ -21,7 +21,7 @@ export function summarizeEventsSql(source: string): string {
 e as (
   select id, api_key, type, nullif(visitor_id, '') as visitor_id, nullif(account_id, '') as account_id, time,
          nullif(left(url, 1000), '') as url, nullif(session_id, '') as session_id, channel,
-         el_tag, el_id, el_text, body,
+         el_tag, el_id, el_text, guide_id, coalesce(guide_step_id, '') as guide_step_id, body,
          ${floorTo('time', HOUR_MS)} as hour, ${floorTo('time', DAY_MS)} as day,
          case when jsonb_typeof(body->'props'->'frustrationTypes') = 'array' then body->'props'->'frustrationTypes' end as ft
   from ${source}
@@ -137,5 +137,30 @@ sessions as (
     end_time = greatest(console_sessions.end_time, excluded.end_time),
     events = console_sessions.events + excluded.events,
     pages = console_sessions.pages + excluded.pages
+),
+guide_visitors as (
+  insert into console_guide_visitors (api_key, guide_id, step_id, type, visitor_id, active)
+  select api_key, guide_id, guide_step_id, type, visitor_id, range_agg(${HOUR_RANGE})
+  from e where guide_id is not null and visitor_id is not null
+    and type in ('guideSeen', 'guideAdvanced', 'guideDismissed', 'guideSnoozed')
+  group by api_key, guide_id, guide_step_id, type, visitor_id
+  on conflict (api_key, guide_id, step_id, type, visitor_id) do update set active = console_guide_visitors.active + excluded.active
+),
+guide_buckets as (
+  insert into console_guide_buckets (api_key, guide_id, grain, t, type, events)
+  select api_key, guide_id, grain, t, type, count(*) from g where guide_id is not null
+  group by api_key, guide_id, grain, t, type
+  on conflict (api_key, guide_id, grain, t, type) do update set events = console_guide_buckets.events + excluded.events
+),
+poll_responses as (
+  insert into console_poll_responses (api_key, guide_id, poll_id, grain, t, value, is_number, poll_type, responses)
+  select api_key, guide_id, coalesce(left(body->'props'->>'poll_id', 200), ''), grain, t,
+         coalesce(left(body->'props'->>'poll_response', 200), ''), coalesce(jsonb_typeof(body->'props'->'poll_response') = 'number', false),
+         max(left(body->'props'->>'poll_type', 100)), count(*)
+  from g where guide_id is not null and type = 'pollResponse'
+  group by 1, 2, 3, 4, 5, 6, 7
+  on conflict (api_key, guide_id, poll_id, grain, t, value, is_number) do update set
+    responses = console_poll_responses.responses + excluded.responses,
+    poll_type = coalesce(excluded.poll_type, console_poll_responses.poll_type)
 )`;
 }
