@@ -5,6 +5,9 @@
 import type { Database } from './Database';
 import type { ReceivedEvent } from './checkEventBatch';
 import { HttpError, rethrowAsClientDataError } from './HttpError';
+import { EXTRACTED_COLUMN_NAMES, extractedColumns } from './summaries/extractedColumns';
+import { migrateConsoleTables } from './summaries/migrateConsoleTables';
+import { summarizeEventsSql } from './summaries/summarizeEventsSql';
 
 /** Which beacon an event came in on: ptm.gif (analytics) or guide.gif (guide). */
 export type EventKind = 'analytics' | 'guide';
@@ -44,7 +47,7 @@ export interface StepStateEvent {
 
 /** Storage of received events. */
 export interface EventStore {
-  /** Creates the table and indexes if missing. */
+  /** Creates the table and indexes if missing, and the console's columns and summaries (summaries/migrateConsoleTables.ts). */
   migrate(): Promise<void>;
   /**
    * Stores a batch in one statement and returns how many rows are new. An event whose
@@ -83,14 +86,21 @@ create index if not exists events_by_visitor on events (api_key, kind, visitor_i
 
 // One statement per batch whatever its size: the rows travel as one JSON parameter, so there is no limit on
 // bound parameters, and `with ordinality` keeps the batch's order in the bigserial ids (arrival order).
+// The same statement adds the rows it actually stored (not those `on conflict` skipped) to the console's
+// summaries (issue #14), so a replayed batch is counted once there too.
 const INSERT = `
-insert into events (api_key, kind, type, visitor_id, account_id, browser_time, received_at, tab_id, frame_id, sequence, source, body)
-select $1, $2, r.e->>'type', r.e->>'visitorId', r.e->>'accountId', (r.e->>'browserTime')::bigint, $3,
-       r.e->>'tabId', coalesce(r.e->>'frameId', ''), (r.e->>'sequence')::int, $5, r.e->'body'
-from jsonb_array_elements($4::jsonb) with ordinality as r(e, ord)
-order by r.ord
-on conflict do nothing
-returning id`;
+with stored as (
+  insert into events (api_key, kind, type, visitor_id, account_id, browser_time, received_at, tab_id, frame_id, sequence, source, body,
+                      ${EXTRACTED_COLUMN_NAMES.join(', ')})
+  select $1, $2, r.e->>'type', r.e->>'visitorId', r.e->>'accountId', (r.e->>'browserTime')::bigint, $3,
+         r.e->>'tabId', coalesce(r.e->>'frameId', ''), (r.e->>'sequence')::int, $5, r.e->'body',
+         ${extractedColumns("r.e->'body'", '$2', "(r.e->>'browserTime')::bigint", '$3::bigint').join(',\n         ')}
+  from jsonb_array_elements($4::jsonb) with ordinality as r(e, ord)
+  order by r.ord
+  on conflict do nothing
+  returning *
+)${summarizeEventsSql('stored')}
+select count(*) as stored from stored`;
 
 const LATEST_STEP_STATES = `
 select distinct on (guide_id, guide_step_id)
@@ -118,6 +128,7 @@ export function createEventStore(db: Database): EventStore {
   return {
     async migrate() {
       await db.exec(SCHEMA);
+      await migrateConsoleTables(db);
     },
 
     async insertBatch(apiKey, kind, events, receivedAt, source) {
@@ -146,8 +157,9 @@ export function createEventStore(db: Database): EventStore {
         throw new HttpError(400, `events cannot be serialized: ${(err as Error).message}`);
       }
       try {
-        const result = await db.query<{ id: unknown }>(INSERT, [apiKey, kind, receivedAt, json, source ?? null]);
-        return result.rows.length;
+        const result = await db.query<{ stored: unknown }>(INSERT, [apiKey, kind, receivedAt, json, source ?? null]);
+        // pg returns bigint as a string, PGlite as a number.
+        return Number(result.rows[0]?.stored ?? 0);
       } catch (err) {
         rethrowAsClientDataError(err, 'events');
       }

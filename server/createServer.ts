@@ -14,6 +14,7 @@ import { createStaticHandler } from './createStaticHandler';
 import { openDatabase } from './openDatabase';
 import { isApiPath, registerCors } from './registerCors';
 import { registerApiRoutes } from './registerApiRoutes';
+import { registerConsoleRoutes } from './registerConsoleRoutes';
 import { registerDataRoutes } from './registerDataRoutes';
 import { registerGuideAssetRoutes } from './registerGuideAssetRoutes';
 import { registerLogRoutes } from './registerLogRoutes';
@@ -160,6 +161,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     await guideStore.migrate();
     const settingsStore = createSettingsStore(db);
     await settingsStore.migrate();
+    const guideSource = createGuideSource(guideStore, folder, settingsStore);
     if (options.seedApp) {
       const seeds = (await folder.list()).map(({ state, ...guide }) => ({
         guide,
@@ -194,7 +196,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     registerAuth(app, options.adminToken ?? resolveAdminToken(undefined, adminTokenFolder(options)).token);
     registerDataRoutes(app, {
       store,
-      guides: createGuideSource(guideStore, folder, settingsStore),
+      guides: guideSource,
       assets: registerGuideAssetRoutes(app, guidesDir),
       blockedVisitors: new Set(options.blockedVisitors ?? []),
       guidelessApiKeys: new Set(options.guidelessApiKeys ?? []),
@@ -204,6 +206,17 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     registerGuideRoutes(app, { db, guides: guideStore });
     registerSettingsRoutes(app, settingsStore);
     registerLogRoutes(app, logStore);
+    registerConsoleRoutes(app, {
+      db,
+      guides: {
+        countsByApp: () => guideStore.countsByApp(),
+        // A guide of the database, else one the app still reads from the guide folder.
+        stepIds: async (apiKey, guideId) => {
+          const guide = (await guideStore.get(apiKey, guideId))?.guide ?? (await guideSource.list(apiKey)).find((g) => g.id === guideId);
+          return guide?.steps.map((s) => s.id);
+        },
+      },
+    });
     registerSegmentFlagRoutes(
       app,
       createSegmentRules({ file: resolve(options.segmentRulesFile ?? resolve(repoRoot, 'server/demo/segment-rules.json')), warn }),

@@ -1,0 +1,58 @@
+/**
+ * GET /api/apps/{apiKey}/visitors/{visitorId}: one visitor's summary, sessions and latest events.
+ */
+import type { Database } from '../Database';
+import { CONSOLE_EVENT_COLUMNS, toConsoleEvent, type ConsoleEvent } from './toConsoleEvent';
+import { toConsoleVisitor } from './queryVisitors';
+
+/** Events of a visitor's timeline. */
+const TIMELINE_EVENTS = 200;
+/** Sessions of a visitor's timeline, latest first. */
+const TIMELINE_SESSIONS = 100;
+
+/** The visitor view (docs/console-api.md). */
+export interface ConsoleVisitorDetail {
+  visitorId: string;
+  accountId: string | null;
+  metadata: Record<string, unknown> | null;
+  firstSeen: number;
+  lastSeen: number;
+  sessions: Array<{ sessionId: string; start: number; end: number; events: number; pages: number }>;
+  events: ConsoleEvent[];
+}
+
+/** The visitor, or undefined when the app has no events of that visitor. */
+export async function queryVisitor(db: Database, apiKey: string, visitorId: string): Promise<ConsoleVisitorDetail | undefined> {
+  const visitor = await db.query<Record<string, unknown>>(
+    'select visitor_id, account_id, first_seen, last_seen, events, metadata from console_visitors where api_key = $1 and visitor_id = $2',
+    [apiKey, visitorId],
+  );
+  if (!visitor.rows[0]) return undefined;
+  const { visitorId: id, accountId, metadata, firstSeen, lastSeen } = toConsoleVisitor(visitor.rows[0]);
+  const [sessions, events] = await Promise.all([
+    db.query<Record<string, unknown>>(
+      `select session_id, start_time, end_time, events, pages from console_sessions
+       where api_key = $1 and visitor_id = $2 order by start_time desc limit ${TIMELINE_SESSIONS}`,
+      [apiKey, visitorId],
+    ),
+    db.query<Record<string, unknown>>(
+      `select ${CONSOLE_EVENT_COLUMNS} from events where api_key = $1 and visitor_id = $2 order by id desc limit ${TIMELINE_EVENTS}`,
+      [apiKey, visitorId],
+    ),
+  ]);
+  return {
+    visitorId: id,
+    accountId,
+    metadata,
+    firstSeen,
+    lastSeen,
+    sessions: sessions.rows.map((row) => ({
+      sessionId: String(row.session_id),
+      start: Number(row.start_time),
+      end: Number(row.end_time),
+      events: Number(row.events),
+      pages: Number(row.pages),
+    })),
+    events: events.rows.map(toConsoleEvent),
+  };
+}

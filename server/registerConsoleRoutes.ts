@@ -1,0 +1,89 @@
+/**
+ * The console's read API (docs/console-api.md "Apps and analytics", and the guide stats route): thin routes
+ * over the queries of server/queries/. Access is checked before them by auth/registerAuth.ts (every /api route).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Database } from './Database';
+import { HttpError } from './HttpError';
+import { parseRange } from './queries/parseRange';
+import { integerParam, limitParam, queryParam, searchParam, type ConsoleQuery } from './queries/queryParams';
+import { queryAccount } from './queries/queryAccount';
+import { queryAccounts } from './queries/queryAccounts';
+import { queryApps } from './queries/queryApps';
+import { queryEvent } from './queries/queryEvent';
+import { queryEvents } from './queries/queryEvents';
+import { queryGuideStats } from './queries/queryGuideStats';
+import { queryOverview } from './queries/queryOverview';
+import { queryVisitor } from './queries/queryVisitor';
+import { queryVisitors } from './queries/queryVisitors';
+
+/** What the console routes need to know about guides; the guides table provides it (issue #14). */
+export interface ConsoleGuideSource {
+  /** Guides per api key, for GET /api/apps. */
+  countsByApp(): Promise<Record<string, number>>;
+  /** The step ids of a guide in order, undefined when the app has no such guide. */
+  stepIds(apiKey: string, guideId: string): Promise<string[] | undefined>;
+}
+
+/** What the console routes read. */
+export interface ConsoleRoutesOptions {
+  db: Database;
+  guides: ConsoleGuideSource;
+  /** The clock of default ranges. @default Date.now */
+  now?: () => number;
+}
+
+type AppRequest<P = object> = FastifyRequest<{ Params: { apiKey: string } & P; Querystring: ConsoleQuery }>;
+
+/** Registers the console's read routes under /api/apps. */
+export function registerConsoleRoutes(app: FastifyInstance, { db, guides, now = Date.now }: ConsoleRoutesOptions): void {
+  app.get('/api/apps', async () => queryApps(db, await guides.countsByApp()));
+
+  app.get('/api/apps/:apiKey/overview', async (request: AppRequest) =>
+    queryOverview(db, request.params.apiKey, parseRange(request.query, now())));
+
+  app.get('/api/apps/:apiKey/events', async (request: AppRequest) => {
+    const query = request.query;
+    return queryEvents(db, {
+      apiKey: request.params.apiKey,
+      after: integerParam(query, 'after', 'an event id (a non-negative integer)'),
+      type: queryParam(query, 'type'),
+      visitorId: queryParam(query, 'visitorId'),
+      limit: limitParam(query),
+    });
+  });
+
+  app.get('/api/apps/:apiKey/events/:id', async (request: AppRequest<{ id: string }>) => {
+    const id = /^\d{1,15}$/.test(request.params.id) ? Number(request.params.id) : NaN;
+    if (!Number.isSafeInteger(id)) throw new HttpError(400, 'the event id must be a non-negative integer', 'id');
+    const event = await queryEvent(db, request.params.apiKey, id);
+    if (!event) throw new HttpError(404, `no event ${id} for this app`);
+    return event;
+  });
+
+  app.get('/api/apps/:apiKey/visitors', async (request: AppRequest) =>
+    queryVisitors(db, request.params.apiKey, searchParam(request.query), limitParam(request.query)));
+
+  app.get('/api/apps/:apiKey/visitors/:visitorId', async (request: AppRequest<{ visitorId: string }>) => {
+    const visitor = await queryVisitor(db, request.params.apiKey, request.params.visitorId);
+    if (!visitor) throw new HttpError(404, 'visitor not found');
+    return visitor;
+  });
+
+  app.get('/api/apps/:apiKey/accounts', async (request: AppRequest) =>
+    queryAccounts(db, request.params.apiKey, searchParam(request.query), limitParam(request.query)));
+
+  app.get('/api/apps/:apiKey/accounts/:accountId', async (request: AppRequest<{ accountId: string }>) => {
+    const account = await queryAccount(db, request.params.apiKey, request.params.accountId);
+    if (!account) throw new HttpError(404, 'account not found');
+    return account;
+  });
+
+  app.get('/api/apps/:apiKey/guides/:guideId/stats', async (request: AppRequest<{ guideId: string }>) => {
+    const { apiKey, guideId } = request.params;
+    const range = parseRange(request.query, now());
+    const stepIds = await guides.stepIds(apiKey, guideId);
+    if (!stepIds) throw new HttpError(404, 'guide not found');
+    return queryGuideStats(db, apiKey, guideId, stepIds, range);
+  });
+}
