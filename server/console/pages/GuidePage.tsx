@@ -10,6 +10,7 @@ import { QueryState } from '../components/QueryState';
 import { RangePicker } from '../components/RangePicker';
 import { StateBadge } from '../components/StateBadge';
 import { TimeChart } from '../components/TimeChart';
+import { fillBuckets } from '../fillBuckets';
 import { formatCount, formatTime } from '../format';
 import type { GuideState, GuideStats, StoredGuide } from '../types';
 import { useRange } from '../useRange';
@@ -50,18 +51,19 @@ export function GuidePage() {
     },
   });
   const s = stats.data;
-  const times = useMemo(() => s?.timeline.map((p) => p.t) ?? [], [s]);
-  const series = useMemo(
-    () =>
-      s
-        ? [
-            { label: 'Seen', values: s.timeline.map((p) => p.seen), color: '#4f46e5' },
-            { label: 'Advanced', values: s.timeline.map((p) => p.advanced), color: '#0d9488' },
-            { label: 'Dismissed', values: s.timeline.map((p) => p.dismissed), color: '#dc2626' },
-            { label: 'Snoozed', values: s.timeline.map((p) => p.snoozed), color: '#d97706' },
-          ]
-        : [],
+  const points = useMemo(
+    () => (s?.range ? fillBuckets(s.range, s.timeline, (t) => ({ t, seen: 0, advanced: 0, dismissed: 0, snoozed: 0 })) : (s?.timeline ?? [])),
     [s],
+  );
+  const times = useMemo(() => points.map((p) => p.t), [points]);
+  const series = useMemo(
+    () => [
+      { label: 'Seen', values: points.map((p) => p.seen), color: '#4f46e5' },
+      { label: 'Advanced', values: points.map((p) => p.advanced), color: '#0d9488' },
+      { label: 'Dismissed', values: points.map((p) => p.dismissed), color: '#dc2626' },
+      { label: 'Snoozed', values: points.map((p) => p.snoozed), color: '#d97706' },
+    ],
+    [points],
   );
   const top = s ? Math.max(1, ...s.funnel.map((f) => f.visitors)) : 1;
   return (

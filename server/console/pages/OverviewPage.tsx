@@ -10,6 +10,7 @@ import { BarList } from '../components/BarList';
 import { QueryState } from '../components/QueryState';
 import { RangePicker } from '../components/RangePicker';
 import { TimeChart } from '../components/TimeChart';
+import { fillBuckets } from '../fillBuckets';
 import { formatCount, formatDuration, pagePath } from '../format';
 import type { Overview } from '../types';
 import { useRange } from '../useRange';
@@ -23,17 +24,15 @@ export function OverviewPage() {
     queryFn: () => api<Overview>(appPath(apiKey, `/overview?from=${range.from}&to=${range.to}`)),
   });
   const data = overview.data;
+  const points = useMemo(() => (data ? fillBuckets(data.range, data.series, (t) => ({ t, events: 0, visitors: 0 })) : []), [data]);
   const series = useMemo(
-    () =>
-      data
-        ? [
-            { label: 'Events', values: data.series.map((p) => p.events), color: '#4f46e5' },
-            { label: 'Active visitors', values: data.series.map((p) => p.visitors), color: '#0d9488' },
-          ]
-        : [],
-    [data],
+    () => [
+      { label: 'Events', values: points.map((p) => p.events), color: '#4f46e5' },
+      { label: 'Active visitors', values: points.map((p) => p.visitors), color: '#0d9488' },
+    ],
+    [points],
   );
-  const times = useMemo(() => data?.series.map((p) => p.t) ?? [], [data]);
+  const times = useMemo(() => points.map((p) => p.t), [points]);
   return (
     <>
       <header className="view-head">
