@@ -1,0 +1,177 @@
+/**
+ * Issue #14, the console in Chromium against the real reference server: login, live events arriving while a host
+ * page is clicked, a guide created and published in the console shown on a host page with its dismissal counted,
+ * a poll answered on a host page in the results, settings saved. Each test has an app (api key) of its own.
+ */
+import { readFileSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
+import type { BrowserContext, Page } from '@playwright/test';
+import { E2E_ADMIN_TOKEN } from './adminToken';
+import { adminFetch, agentReady, expect, hostPage, test, uniqueId, waitForEvents } from './fixtures';
+
+const lightbox = '[data-waymark-overlay] .wm-lightbox';
+
+/** Logs the browser context in through the API, as the login page does; its cookie then rides every console page. */
+async function logIn(context: BrowserContext, serverUrl: string): Promise<void> {
+  const response = await context.request.post(`${serverUrl}/api/login`, { data: { token: E2E_ADMIN_TOKEN } });
+  expect(response.status()).toBe(204);
+}
+
+/** A host page of `apiKey` for `visitor` in a new tab of the context, with the agent ready. */
+async function openHost(context: BrowserContext, serverUrl: string, path: string, apiKey: string, visitor: string, body = ''): Promise<Page> {
+  const host = await context.newPage();
+  const target = new URL(path, serverUrl);
+  await host.route(
+    (url) => url.pathname === target.pathname,
+    (route) => route.fulfill({ contentType: 'text/html', body: hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: '${visitor}' } });`, body }) }),
+  );
+  await host.goto(target.href);
+  await agentReady(host);
+  return host;
+}
+
+test.describe('issue #14 console access', () => {
+  // The refusals this test asks for are logged by Chromium as failed loads.
+  test.use({ allowAgentErrors: [/status of 401 \(Unauthorized\)/] });
+  test('the login page refuses a wrong token with the server\'s message, accepts the right one (Enter submits), and logout ends the session', async ({ page, serverUrl }) => {
+    await page.goto(`${serverUrl}/console/apps/somewhere/events`);
+    await expect(page).toHaveURL(/\/console\/login\?next=/);
+    const token = page.getByLabel('Admin token');
+    await token.fill('not-the-admin-token');
+    await token.press('Enter');
+    await expect(page.getByRole('alert')).toHaveText('wrong token');
+    await token.fill(E2E_ADMIN_TOKEN);
+    await token.press('Enter');
+    // Back where the visitor was going.
+    await expect(page).toHaveURL(/\/console\/apps\/somewhere\/events$/);
+    await expect(page.getByRole('heading', { name: 'Live events' })).toBeVisible();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await expect(page).toHaveURL(/\/console\/login/);
+    const status = await page.evaluate(async () => (await fetch('/api/apps')).status);
+    expect(status).toBe(401);
+  });
+});
+
+test.describe('issue #14 live events', () => {
+  test('a click on a host page appears in the live view within 5 s of being stored, without reload, and opens as JSON', async ({ page, context, serverUrl }) => {
+    const apiKey = uniqueId('e2e-console-live');
+    const visitor = uniqueId('live');
+    await logIn(context, serverUrl);
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/events`);
+    await expect(page.getByRole('heading', { name: 'Waiting for events…' })).toBeVisible();
+    const host = await openHost(context, serverUrl, '/e2e/console-live', apiKey, visitor, '<button id="buy-now">Buy now</button>');
+    await host.locator('#buy-now').click();
+    await host.evaluate(() => (window as any).waymark.flushNow());
+    await waitForEvents(serverUrl, { apiKey, visitorId: visitor }, (events) => events.some((e) => e.type === 'click'));
+    const row = page.locator('tbody tr', { has: page.locator('.type', { hasText: /^click$/ }), hasText: 'button#buy-now' });
+    await expect(row).toBeVisible({ timeout: 5000 });
+    await expect(row).toContainText('click');
+    await expect(row).toContainText(visitor);
+    await expect(row).toContainText('/e2e/console-live');
+    await row.locator('td').first().click();
+    const drawer = page.getByRole('complementary', { name: 'Event' });
+    await expect(drawer.getByLabel('Event JSON')).toContainText('"buy-now"');
+    // The visitor filter keeps only that visitor's events.
+    await page.getByLabel('Filter by visitor').fill('someone-else');
+    await page.getByLabel('Filter by visitor').press('Enter');
+    await expect(page.getByRole('heading', { name: 'Waiting for events…' })).toBeVisible();
+  });
+});
+
+test.describe('issue #14 guide management', () => {
+  test('a guide created and published in the console shows on a host page, and its funnel counts the dismissal', async ({ page, context, serverUrl }) => {
+    const apiKey = uniqueId('e2e-console-guide');
+    const visitor = uniqueId('guided');
+    await logIn(context, serverUrl);
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/guides`);
+    await page.getByRole('link', { name: 'New guide' }).click();
+    await page.getByLabel('Id', { exact: true }).fill('hello-guide');
+    await page.getByLabel('Name', { exact: true }).fill('Hello from the console');
+    await page.getByLabel('Title', { exact: true }).fill('Hello from the console');
+    await page.getByLabel('Text', { exact: true }).fill('Written and published without a file.');
+    const json = page.getByLabel('Guide JSON');
+    await expect(json).toHaveValue(/"content": "Hello from the console"/);
+    // The agent's own check, as you type: a step without an id is refused with its message, and Save waits.
+    const good = await json.inputValue();
+    await json.fill(good.replace('"id": "hello-guide-1",', ''));
+    await expect(page.getByRole('alert')).toContainText('a step of guide hello-guide has no string id');
+    await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await json.fill(good);
+    await expect(page.getByText('The agent accepts this guide.')).toBeVisible();
+    const put = page.waitForRequest((r) => r.method() === 'PUT' && r.url().endsWith(`/api/apps/${apiKey}/guides/hello-guide`));
+    await page.getByRole('button', { name: 'Save' }).click();
+    expect((await put).headers()['x-waymark-console']).toBe('1');
+    await expect(page.getByRole('heading', { name: /Hello from the console/ })).toContainText('Draft');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await expect(page.getByRole('heading', { name: /Hello from the console/ })).toContainText('Public');
+
+    const host = await openHost(context, serverUrl, '/e2e/console-guide', apiKey, visitor);
+    const box = host.locator(lightbox);
+    await expect(box).toContainText('Written and published without a file.');
+    await box.getByRole('button', { name: 'Got it' }).click();
+    await expect(box).toHaveCount(0);
+    await host.evaluate(() => (window as any).waymark.flushNow());
+    await waitForEvents(serverUrl, { apiKey, visitorId: visitor }, (events) => events.some((e) => e.type === 'guideDismissed'));
+
+    await page.reload();
+    const funnel = page.getByRole('list', { name: 'Funnel' });
+    await expect(funnel.locator('li', { hasText: 'seen' })).toContainText('1');
+    await expect(funnel.locator('li', { hasText: 'completed' })).toContainText('1');
+    await expect(page.getByTestId('dismissed')).toHaveText('1');
+
+    // Disabled: the next page load of the visitor gets no guide.
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await expect(page.getByRole('heading', { name: /Hello from the console/ })).toContainText('Disabled');
+    const served = await (await fetch(`${serverUrl}/data/guide.json/${apiKey}?jzb=${jzbOf({ visitorId: visitor, url: `${serverUrl}/` })}`)).json();
+    expect(served.guides).toEqual([]);
+  });
+
+  test('an NPS answered on a host page shows in the guide\'s poll results with its score', async ({ page, context, serverUrl }) => {
+    const apiKey = uniqueId('e2e-console-nps');
+    const visitor = uniqueId('promoter');
+    const guide = JSON.parse(readFileSync('test/e2e/guides/e2e-nps.json', 'utf8'));
+    const saved = await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/e2e-nps`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...guide, state: 'public' }),
+    });
+    expect(saved.status).toBe(201);
+    const host = await openHost(context, serverUrl, '/e2e/nps', apiKey, visitor);
+    const box = host.locator(lightbox);
+    await box.getByRole('radio', { name: '9' }).check();
+    await box.getByPlaceholder('Tell us more').fill('Fast and friendly');
+    await box.getByRole('button', { name: 'Submit' }).click();
+    await host.evaluate(() => (window as any).waymark.flushNow());
+    await waitForEvents(serverUrl, { apiKey, visitorId: visitor }, (events) => events.filter((e) => e.type === 'pollResponse').length === 2);
+
+    await logIn(context, serverUrl);
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/guides/e2e-nps`);
+    const nps = page.getByRole('region', { name: 'Poll nps-1' });
+    await expect(nps.getByTestId('nps-score')).toHaveText('100');
+    await expect(nps).toContainText('Promoters 1');
+    await expect(nps.getByRole('list', { name: 'Score distribution' }).locator('li').nth(9)).toContainText('1');
+    await expect(page.getByRole('region', { name: 'Poll why-1' })).toContainText('Fast and friendly');
+  });
+
+  test('settings saved in the console are stored, and a bad value is refused naming the field', async ({ page, context, serverUrl, allowAgentErrors }) => {
+    allowAgentErrors.push(/status of 400 \(Bad Request\)/);
+    const apiKey = uniqueId('e2e-console-settings');
+    await logIn(context, serverUrl);
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/settings`);
+    await page.getByLabel('Record sessions').check();
+    await page.getByLabel('Sample rate (0 to 1 of sessions)').fill('0.25');
+    await page.getByLabel('Launcher JSON').fill('{ "enabled": true, "data": { "position": "middle" } }');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByRole('alert')).toContainText('launcher.data.position must be one of');
+    await page.getByLabel('Launcher JSON').fill('');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByRole('status')).toHaveText('Saved.');
+    const stored = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`)).json();
+    expect(stored.recording).toEqual({ enabled: true, sampleRate: 0.25 });
+  });
+});
+
+/** jzb of a payload (base64url of zlib), as the agent sends guide.json's. */
+function jzbOf(payload: unknown): string {
+  return deflateSync(Buffer.from(JSON.stringify(payload))).toString('base64url');
+}
