@@ -85,7 +85,7 @@ async function beacon(path: string, events: unknown[]) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ 'g1.json': GUIDE });
+  server = await startTestServer({ 'g1.json': GUIDE }, { seedApp: KEY });
   await beacon('ptm.gif', ANALYTICS.slice(0, 6));
   await beacon('ptm.gif', ANALYTICS.slice(6));
   await beacon('guide.gif', GUIDE_EVENTS.slice(0, 10));
@@ -101,9 +101,13 @@ describe('issue #14 console: apps and overview', () => {
   it('GET /api/apps lists the app with its totals and the guide count', async () => {
     const apps = await ok('/api/apps');
     const app = apps.find((a: { apiKey: string }) => a.apiKey === KEY);
-    expect(app).toEqual({ apiKey: KEY, events: 10 + 15, visitors: 5, firstSeen: T0 + 1000, lastSeen: G + 15, guides: 0 });
-    // The folder's guides are listed as the seed app's until the guides table lands.
-    expect(apps.find((a: { apiKey: string }) => a.apiKey === 'demo-app')).toMatchObject({ events: 0, guides: 1 });
+    // The seed app got the folder's guide.
+    expect(app).toEqual({ apiKey: KEY, events: 10 + 15, visitors: 5, firstSeen: T0 + 1000, lastSeen: G + 15, guides: 1 });
+    // An app with guides and no events yet is listed too.
+    const put = await server.app.inject({ method: 'PUT', url: '/api/apps/guides-only/guides/g1', headers: ADMIN_HEADERS, payload: GUIDE });
+    expect(put.statusCode).toBe(201);
+    const again = await ok('/api/apps');
+    expect(again.find((a: { apiKey: string }) => a.apiKey === 'guides-only')).toMatchObject({ events: 0, guides: 1 });
   });
 
   it('overview by hour: totals, series, top pages and features, frustration, channels, sessions', async () => {
