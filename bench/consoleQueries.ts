@@ -155,7 +155,8 @@ async function main(): Promise<void> {
   mkdirSync(DB_DIR, { recursive: true });
   await ensureSeeded();
   const guidesDir = guideFolder();
-  const app = await createServer({ dataDir: DB_DIR, adminToken: TOKEN, guidesDir, agentDir: guidesDir, demoDir: guidesDir });
+  // The seed app's guides go into the guides table (once), so the guide list has the seed's five guides.
+  const app = await createServer({ dataDir: DB_DIR, adminToken: TOKEN, guidesDir, agentDir: guidesDir, demoDir: guidesDir, seedApp: KEY });
   const rows: Array<[string, number[]]> = [];
   try {
     const heavy = (await app.inject({ method: 'GET', url: `/api/apps/${KEY}/visitors?limit=1`, headers: { authorization: `Bearer ${TOKEN}` } })).json()[0];
@@ -178,6 +179,7 @@ async function main(): Promise<void> {
       ['visitor (heaviest)', `/api/apps/${KEY}/visitors/${heavy.visitorId}`],
       ['accounts', `/api/apps/${KEY}/accounts`],
       ['account', `/api/apps/${KEY}/accounts/account-0`],
+      ['guides list (with seen/completed/dismissed)', `/api/apps/${KEY}/guides`],
       ['guide stats 7 days', `/api/apps/${KEY}/guides/guide-5/stats?${r(7)}`],
       ['guide stats 90 days', `/api/apps/${KEY}/guides/guide-5/stats?${r(90)}`],
     ];

@@ -34,6 +34,7 @@ export function VisitorPage() {
                     <ul className="session-events">
                       {v.events
                         .filter((e) => e.time >= s.start && e.time <= s.end)
+                        .sort((a, b) => b.time - a.time || b.id - a.id)
                         .slice(0, 50)
                         .map((e) => (
                           <li key={e.id}>
