@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts', 'test/server/**/*.test.ts'],
+    // On the real PostgreSQL only (vitest.postgres.config.ts).
+    exclude: ['test/server/postgres/**'],
     environment: 'node',
     reporters: ['default', ['json', { outputFile: 'test-results/unit.json' }]],
   },

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs what the project needs on a fresh machine: npm packages, and (unless --no-browser) Debian's
-# Chromium for the end-to-end tests and the benchmark. Playwright's own browser download is never used:
-# tests drive /usr/bin/chromium. Safe to run again; it does nothing when all is there.
+# Installs what the project needs on a fresh machine: npm packages, and (unless --no-browser, which `npm start`
+# passes) what only the tests and the benchmark use: Debian's Chromium for the end-to-end tests and Debian's
+# PostgreSQL, which the server tests start on a temporary folder (test/server/startPostgres.ts). Playwright's own
+# browser download is never used: tests drive /usr/bin/chromium. Safe to run again; it does nothing when all is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,9 +16,16 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
+packages=()
 if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
-  echo "setup: installing Debian's chromium (needs root)"
+  packages+=(chromium fonts-dejavu-core)
+fi
+if [ "$want_browser" = 1 ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  packages+=(postgresql)
+fi
+if [ "${#packages[@]}" -gt 0 ]; then
+  echo "setup: installing Debian's ${packages[*]} (needs root)"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+  apt-get install -y -qq "${packages[@]}" >/dev/null
 fi

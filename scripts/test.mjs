@@ -1,16 +1,19 @@
-// The whole test run behind `npm test`: typecheck, unit tests (vitest, Node), then end-to-end tests
-// (Playwright, Debian's Chromium, real reference server). Prints one closing line 'N passed, N failed'
-// summed over the runners, and exits non-zero when any step failed.
+// The whole test run behind `npm test`: typecheck, unit tests (vitest, Node), the server tests again on a real
+// PostgreSQL the run starts itself, then end-to-end tests (Playwright, Debian's Chromium, real reference
+// server). Prints one closing line 'N passed, N failed' summed over the runners, and exits non-zero when any
+// step failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 // Stale reports from an earlier run must never be counted as this run's.
 rmSync('test-results/unit.json', { force: true });
+rmSync('test-results/unit-postgres.json', { force: true });
 rmSync('test-results/e2e.json', { force: true });
 mkdirSync('test-results/screens', { recursive: true });
 const steps = [
   ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
   ['unit', 'npx', ['vitest', 'run']],
+  ['server on PostgreSQL', 'npx', ['vitest', 'run', '-c', 'vitest.postgres.config.ts']],
   ['e2e', 'npx', ['playwright', 'test']],
 ];
 
@@ -26,8 +29,9 @@ for (const [name, cmd, args] of steps) {
 
 let passed = 0;
 let failed = 0;
-if (existsSync('test-results/unit.json')) {
-  const unit = JSON.parse(readFileSync('test-results/unit.json', 'utf8'));
+for (const report of ['test-results/unit.json', 'test-results/unit-postgres.json']) {
+  if (!existsSync(report)) continue;
+  const unit = JSON.parse(readFileSync(report, 'utf8'));
   passed += unit.numPassedTests ?? 0;
   failed += unit.numFailedTests ?? 0;
 }

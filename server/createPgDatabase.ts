@@ -1,6 +1,8 @@
 /**
- * Storage on a real PostgreSQL (DATABASE_URL) through the `pg` package. `pg` is not a dependency of this
- * repository: it is imported at run time only when a DATABASE_URL is given.
+ * Storage on a real PostgreSQL (DATABASE_URL) through the `pg` package (node-postgres), a development dependency
+ * like the rest of the server's: imported at run time only when a DATABASE_URL is given, so a server without it
+ * installed still runs on PGlite and says what to install when asked for PostgreSQL. The server tests run on a
+ * real PostgreSQL too (vitest.postgres.config.ts).
  */
 import type { Database, QueryResult } from './Database';
 

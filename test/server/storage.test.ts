@@ -24,7 +24,7 @@ describe('storage', () => {
   }, 2 * SERVER_TIMEOUT);
 
   it('fails to start with a clear error when DATABASE_URL cannot be used', async () => {
-    // Port 1 on loopback refuses at once. Without the optional 'pg' package the message says to install it.
+    // Port 1 on loopback refuses at once (without the 'pg' package installed, the message says to install it).
     await expect(createServer({ databaseUrl: 'postgres://waymark@127.0.0.1:1/waymark' })).rejects.toThrow(
       /'pg' package is not installed|cannot connect to the PostgreSQL database/,
     );

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { createServer, type ServerOptions } from '../../server/createServer';
 
 /**
@@ -27,11 +28,36 @@ export interface TestServer {
   guidesDir: string;
   /** The temporary folder: `features.json` here is the server's features file (absent: none). */
   root: string;
+  /** The server's PostgreSQL database when the run is on PostgreSQL (vitest.postgres.config.ts). */
+  databaseUrl?: string;
   /** Closes the server and removes the temporary folders. */
   close(): Promise<void>;
 }
 
-/** Starts a server (not listening) on `memory://`, with `guides` written as files into a fresh folder. */
+let databases = 0;
+
+/**
+ * A new empty database on the run's PostgreSQL (vitest.postgres.config.ts sets WAYMARK_TEST_POSTGRES), or
+ * undefined when the tests run on PGlite.
+ */
+async function freshPostgresDatabase(): Promise<string | undefined> {
+  const admin = process.env.WAYMARK_TEST_POSTGRES;
+  if (!admin) return undefined;
+  const name = `test_${process.pid}_${++databases}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
+  return admin.replace(/\/postgres$/, `/${name}`);
+}
+
+/**
+ * Starts a server (not listening) on `memory://` (or on a new database of the run's PostgreSQL), with `guides`
+ * written as files into a fresh folder.
+ */
 export async function startTestServer(
   guides: Record<string, unknown> = {},
   options: ServerOptions = {},
@@ -39,8 +65,10 @@ export async function startTestServer(
   const root = mkdtempSync(join(tmpdir(), 'waymark-server-test-'));
   const guidesDir = join(root, 'guides');
   writeGuides(guidesDir, guides);
+  const databaseUrl = await freshPostgresDatabase();
   const app = await createServer({
     dataDir: 'memory://',
+    ...(databaseUrl ? { databaseUrl } : {}),
     guidesDir,
     agentDir: join(root, 'no-agent'),
     featuresFile: join(root, 'features.json'),
@@ -52,6 +80,7 @@ export async function startTestServer(
     app,
     guidesDir,
     root,
+    ...(databaseUrl ? { databaseUrl } : {}),
     async close() {
       await app.close();
       rmSync(root, { recursive: true, force: true });

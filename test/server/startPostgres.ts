@@ -1,0 +1,77 @@
+/**
+ * A real PostgreSQL server for the tests, started by the tests themselves: Debian's binaries
+ * (/usr/lib/postgresql/{version}/bin, installed by scripts/setup.sh), `initdb` in a temporary folder, a free port
+ * on 127.0.0.1, trust authentication for the one user `waymark`, durability off (a test database lives seconds).
+ * PostgreSQL refuses to run as root: as root, the server runs as Debian's `postgres` user through `runuser`.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A running test server. */
+export interface TestPostgres {
+  /** `postgres://waymark@127.0.0.1:{port}/{database}`. */
+  url(database: string): string;
+  /** Stops the server and removes its folder. */
+  stop(): void;
+}
+
+/** The newest installed PostgreSQL's bin folder, or undefined. */
+export function findPostgresBin(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  return versions.length ? join(root, versions[0], 'bin') : undefined;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Starts a server; throws with what to install when Debian's PostgreSQL is missing. */
+export async function startPostgres(): Promise<TestPostgres> {
+  const bin = findPostgresBin();
+  if (!bin) throw new Error("PostgreSQL is not installed: run `bash scripts/setup.sh` (it installs Debian's postgresql)");
+  const dir = mkdtempSync(join(tmpdir(), 'waymark-pg-'));
+  const data = join(dir, 'data');
+  const asRoot = process.getuid?.() === 0;
+  const run = (tool: string, args: string[]) => {
+    const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]] : [join(bin, tool), args];
+    return execFileSync(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  };
+  chmodSync(dir, 0o700);
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }));
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }));
+    chownSync(dir, uid, gid);
+  }
+  const port = await freePort();
+  try {
+    run('initdb', ['-D', data, '-U', 'waymark', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+    const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+    run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', settings, '-w', '-t', '60', 'start']);
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    const e = err as { stderr?: string; message: string };
+    throw new Error(`PostgreSQL did not start: ${e.stderr || e.message}`);
+  }
+  return {
+    url: (database) => `postgres://waymark@127.0.0.1:${port}/${database}`,
+    stop() {
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
