@@ -24,6 +24,7 @@ import { registerAuth } from './auth/registerAuth';
 import { createGuideSource } from './guides/createGuideSource';
 import { createGuideStore, GUIDE_STATES, type GuideState } from './guides/createGuideStore';
 import { registerGuideRoutes } from './guides/registerGuideRoutes';
+import { registerPreviewRoutes } from './guides/registerPreviewRoutes';
 import { createSettingsStore } from './settings/createSettingsStore';
 import { registerSettingsRoutes } from './settings/registerSettingsRoutes';
 import { resolveAdminToken, type AdminToken } from './auth/resolveAdminToken';
@@ -194,16 +195,18 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     registerCors(app);
     // Before every /api route: the guard covers routes registered later too (issue #14).
     registerAuth(app, options.adminToken ?? resolveAdminToken(undefined, adminTokenFolder(options)).token);
+    const guideAssets = registerGuideAssetRoutes(app, guidesDir);
     registerDataRoutes(app, {
       store,
       guides: guideSource,
-      assets: registerGuideAssetRoutes(app, guidesDir),
+      assets: guideAssets,
       blockedVisitors: new Set(options.blockedVisitors ?? []),
       guidelessApiKeys: new Set(options.guidelessApiKeys ?? []),
       features: readFeatures(resolve(options.featuresFile ?? resolve(repoRoot, 'server/demo/features.json')), warn),
     });
     registerApiRoutes(app, store);
     registerGuideRoutes(app, { db, guides: guideStore });
+    registerPreviewRoutes(app, { guides: guideStore, source: guideSource, assets: guideAssets });
     registerSettingsRoutes(app, settingsStore);
     registerLogRoutes(app, logStore);
     registerConsoleRoutes(app, {

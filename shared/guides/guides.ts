@@ -116,6 +116,8 @@ export interface Guide {
   expiresAfter?: number;
   publishedAt?: number;
   lastUpdatedAt?: number;
+  /** guides §3: the pages a preview of the guide offers (the preview bar's setGuidePages). */
+  previewPages?: unknown[];
   redisplay?: GuideRedisplay;
   automations?: Automation[];
   /** guides §3 polls: id, numericResponses, attributes.type (e.g. FreeForm, PickList, NumberScale, NPSRating, YesNo). */

@@ -166,3 +166,24 @@ describe('issue #14 guide settings reach the agent', () => {
     expect((await read('throttled')).settings).toEqual(guides);
   });
 });
+
+describe('issue #15 guides §7 preview endpoints', () => {
+  it('answer a guide in any state with its pages, children and normalizedUrl; 404 Guide not found; 401 without login', async () => {
+    await api('PUT', '/api/apps/preview-app/guides/rc', { ...lightbox('rc'), previewPages: ['http://127.0.0.1/help'] });
+    await api('PUT', '/api/apps/preview-app/guides/child-a', lightbox('child-a'));
+    await api('PUT', '/api/apps/preview-app/guides/child-b', lightbox('child-b'));
+    const draft = await api('GET', '/api/s/sub-1/guide/rc/preview?apiKey=preview-app&url=http%3A%2F%2F127.0.0.1%2Fhelp');
+    expect(draft.statusCode).toBe(200);
+    expect(draft.json()).toMatchObject({ guide: { id: 'rc' }, pages: ['http://127.0.0.1/help'], children: [], normalizedUrl: 'http://127.0.0.1/help' });
+    const center = await api('GET', '/api/s/sub-1/resourcecenter/rc/preview?apiKey=preview-app&childGuides=child-a,child-b,missing&ignoreGuide=child-b');
+    expect(center.json().children.map((g: { id: string }) => g.id)).toEqual(['child-a']);
+    // A guide the app still reads from the folder can be previewed too.
+    expect((await api('GET', '/api/s/sub-1/guide/other/preview?apiKey=folder-app')).json().guide.id).toBe('other');
+    const missing = await api('GET', '/api/s/sub-1/guide/nope/preview?apiKey=preview-app');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ error: 'Guide not found' });
+    expect((await api('GET', '/api/s/sub-1/guide/rc/preview')).json()).toEqual({ error: expect.stringMatching(/apiKey is required/), field: 'apiKey' });
+    expect((await api('GET', '/api/s/sub-1/guide/rc/preview?apiKey=preview-app&url=javascript:alert(1)')).json().field).toBe('url');
+    expect((await server.app.inject({ method: 'GET', url: '/api/s/sub-1/guide/rc/preview?apiKey=preview-app' })).statusCode).toBe(401);
+  });
+});

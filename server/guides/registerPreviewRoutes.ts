@@ -1,0 +1,73 @@
+/**
+ * The preview endpoints of guides §7 "Preview" (issue #15): what an author's preview loads, a guide in any state
+ * (a draft or staged guide is what one previews), behind the admin login like every /api route.
+ * `GET /api/s/{subscriptionId}/guide/{guideId}/preview` and `.../resourcecenter/{guideId}/preview`, query `url`,
+ * `apiKey`, `childGuides`, `ignoreGuide` -> `{ guide, pages, children, guideCssUrl, normalizedUrl }`; an unknown
+ * guide is 404 'Guide not found' (guides §8, what the preview bar shows). The reference server has one
+ * subscription: apps are told apart by `apiKey`, and `subscriptionId` is not read.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Guide } from '../../shared/guides/guides';
+import { HttpError } from '../HttpError';
+import type { GuideAssets } from '../registerGuideAssetRoutes';
+import type { GuideSource } from './createGuideSource';
+import type { GuideStore } from './createGuideStore';
+
+/** guides §8: the preview bar's message for a guide that does not exist. */
+export const GUIDE_NOT_FOUND = 'Guide not found';
+
+type PreviewRequest = FastifyRequest<{
+  Params: { subscriptionId: string; guideId: string };
+  Querystring: Record<string, string | string[] | undefined>;
+}>;
+
+/** What the preview routes read. */
+export interface PreviewRoutesOptions {
+  guides: GuideStore;
+  /** Guides of apps the database does not own yet (the guide folder). */
+  source: GuideSource;
+  assets?: GuideAssets;
+}
+
+/** Registers the two preview routes. */
+export function registerPreviewRoutes(app: FastifyInstance, { guides, source, assets }: PreviewRoutesOptions): void {
+  const find = async (apiKey: string, guideId: string): Promise<Guide | undefined> =>
+    (await guides.get(apiKey, guideId))?.guide ?? (await source.list(apiKey)).find((g) => g.id === guideId);
+
+  const preview = (resourceCenter: boolean) => async (request: PreviewRequest) => {
+    const query = request.query;
+    const apiKey = one(query, 'apiKey');
+    if (!apiKey) throw new HttpError(400, 'apiKey is required: the app whose guide is previewed', 'apiKey');
+    const url = one(query, 'url');
+    if (url !== undefined && !/^https?:\/\//i.test(url)) throw new HttpError(400, 'url must be the http(s) URL of the page previewed', 'url');
+    const guide = await find(apiKey, request.params.guideId);
+    if (!guide) throw new HttpError(404, GUIDE_NOT_FOUND);
+    // childGuides: the ids of a resource center's modules to send with it (comma separated); ignoreGuide: one to leave out.
+    const ignored = one(query, 'ignoreGuide');
+    const childIds = (one(query, 'childGuides') ?? '').split(',').map((id) => id.trim()).filter((id) => id && id !== ignored);
+    const children: Guide[] = [];
+    if (resourceCenter) for (const id of childIds) {
+      const child = await find(apiKey, id);
+      if (child) children.push(child);
+    }
+    // guides §3: a guide's previewPages, the pages the preview bar offers.
+    const previewPages: unknown = guide.previewPages;
+    const pages = Array.isArray(previewPages) ? previewPages : [];
+    return {
+      guide,
+      pages,
+      children,
+      ...(assets ? { guideCssUrl: (await assets.urls()).guideCssUrl } : {}),
+      normalizedUrl: url,
+    };
+  };
+
+  app.get('/api/s/:subscriptionId/guide/:guideId/preview', preview(false));
+  app.get('/api/s/:subscriptionId/resourcecenter/:guideId/preview', preview(true));
+}
+
+function one(query: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = query[name];
+  if (Array.isArray(value)) throw new HttpError(400, `${name} must be given once`, name);
+  return value === '' ? undefined : value;
+}
