@@ -3,6 +3,7 @@
  * view beside it. Asks /api/session first: without a session the API's 401 sends the visitor to the login page.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Suspense } from 'react';
 import { NavLink, Outlet, useNavigate, useParams } from 'react-router';
 import { api } from './api';
 import type { AppRow } from './types';
@@ -71,7 +72,9 @@ export function Layout() {
         </button>
       </nav>
       <main className="view">
-        <Outlet />
+        <Suspense fallback={<div className="loading">Loading…</div>}>
+          <Outlet />
+        </Suspense>
       </main>
     </div>
   );

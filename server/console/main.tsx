@@ -3,25 +3,27 @@
  * react-router, data by TanStack Query (caching, polling, mutations), forms by react-hook-form, charts by uPlot.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { lazy, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { ApiError } from './api';
 import { Layout } from './Layout';
-import { AccountPage } from './pages/AccountPage';
-import { AccountsPage } from './pages/AccountsPage';
-import { AppsPage } from './pages/AppsPage';
-import { EventsPage } from './pages/EventsPage';
-import { GuideEditorPage } from './pages/GuideEditorPage';
-import { GuidePage } from './pages/GuidePage';
-import { GuidesPage } from './pages/GuidesPage';
 import { LoginPage } from './pages/LoginPage';
-import { NotFoundPage } from './pages/NotFoundPage';
-import { OverviewPage } from './pages/OverviewPage';
-import { SettingsPage } from './pages/SettingsPage';
-import { VisitorPage } from './pages/VisitorPage';
-import { VisitorsPage } from './pages/VisitorsPage';
 import './styles.css';
+
+// Each view is a chunk of its own, loaded when first opened (the charts' uPlot only with the views that draw).
+const AccountPage = lazy(() => import('./pages/AccountPage').then((m) => ({ default: m.AccountPage })));
+const AccountsPage = lazy(() => import('./pages/AccountsPage').then((m) => ({ default: m.AccountsPage })));
+const AppsPage = lazy(() => import('./pages/AppsPage').then((m) => ({ default: m.AppsPage })));
+const EventsPage = lazy(() => import('./pages/EventsPage').then((m) => ({ default: m.EventsPage })));
+const GuideEditorPage = lazy(() => import('./pages/GuideEditorPage').then((m) => ({ default: m.GuideEditorPage })));
+const GuidePage = lazy(() => import('./pages/GuidePage').then((m) => ({ default: m.GuidePage })));
+const GuidesPage = lazy(() => import('./pages/GuidesPage').then((m) => ({ default: m.GuidesPage })));
+const NotFoundPage = lazy(() => import('./pages/NotFoundPage').then((m) => ({ default: m.NotFoundPage })));
+const OverviewPage = lazy(() => import('./pages/OverviewPage').then((m) => ({ default: m.OverviewPage })));
+const SettingsPage = lazy(() => import('./pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+const VisitorPage = lazy(() => import('./pages/VisitorPage').then((m) => ({ default: m.VisitorPage })));
+const VisitorsPage = lazy(() => import('./pages/VisitorsPage').then((m) => ({ default: m.VisitorsPage })));
 
 const queryClient = new QueryClient({
   defaultOptions: {
