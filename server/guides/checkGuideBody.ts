@@ -76,7 +76,6 @@ export function withStepGuideIds(guide: Guide): Guide {
 
 function checkId(id: string, field: string): GuideProblem | null {
   if (id.length > MAX_GUIDE_ID_LENGTH) return { error: `${field} is longer than ${MAX_GUIDE_ID_LENGTH} characters`, field };
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(id)) return { error: `${field} has a control character`, field };
   return null;
 }

@@ -68,7 +68,7 @@ export function EventsPage() {
       stopped = true;
       clearInterval(timer);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // filter() reads apiKey, type and visitor, listed here.
   }, [live, first.data, apiKey, type, visitor]);
 
   const setFilter = (name: string, value: string) => {
