@@ -17,10 +17,11 @@ export type RemoteWorker = {
   [K in keyof WorkerApi]: (...args: Parameters<WorkerApi[K]>) => Promise<Awaited<ReturnType<WorkerApi[K]>>>;
 };
 
-/** A captured event the page still holds, with the identity it was captured under. */
+/** A captured event the page still holds, with the identity and session it was captured under. */
 export interface HeldEvent {
   event: CapturedEvent;
   identity: Identity;
+  session: SessionFacts;
 }
 
 export interface Bridge {
@@ -59,6 +60,7 @@ export function createBridge(
 ): Bridge {
   let sequence = 0;
   let identity = init.identity;
+  let session = init.session;
   /** Events in sequence order, each kept until the worker says it is done with it. */
   let held: HeldEvent[] = [];
   const delivered = (upTo: number) => {
@@ -111,8 +113,9 @@ export function createBridge(
       const numbered = event as CapturedEvent;
       numbered.sequence = sequence++;
       buffer.push(numbered);
-      held.push({ event: numbered, identity });
-      if (held.length > MAX_HELD_EVENTS) held = held.slice(held.length - MAX_HELD_EVENTS);
+      held.push({ event: numbered, identity, session });
+      // One event in, so at most one over: the oldest goes.
+      if (held.length > MAX_HELD_EVENTS) held.shift();
       if (timer === null) timer = setTimeout(flushCaptured, CAPTURE_BATCH_MS);
       return numbered.sequence;
     },
@@ -126,6 +129,7 @@ export function createBridge(
       void api.setIdentity(next);
     },
     setSession(next) {
+      session = next;
       flushCaptured();
       void api.setSession(next);
     },

@@ -5,7 +5,8 @@
 import { AGENT_VERSION, BEACON_SOURCE } from '../shared/constants';
 import type { EnvelopeContext } from '../shared/events/enrichEvent';
 import type { CapturedEvent } from '../shared/events/events';
-import type { Identity, WorkerInit } from '../shared/protocol';
+import type { WorkerInit } from '../shared/protocol';
+import type { HeldEvent } from './createBridge';
 import { beaconUrl } from '../shared/wire/beaconUrl';
 
 /** Largest page-hide beacon body; sendBeacon and keepalive share a 64 KiB in-flight quota. */
@@ -15,9 +16,10 @@ const TAIL_BODY_LIMIT = 60_000;
 export function sendTail(
   init: WorkerInit,
   prepare: (event: CapturedEvent, ctx: EnvelopeContext) => string,
-  held: Array<{ event: CapturedEvent; identity: Identity }>,
+  held: HeldEvent[],
 ): void {
-  const jsons = held.map(({ event, identity }) => prepare(event, { identity, session: init.session, utm: init.utm }));
+  // Each event with the identity and session it was captured under (a session renewed since must not claim it).
+  const jsons = held.map(({ event, identity, session }) => prepare(event, { identity, session, utm: init.utm }));
   let start = 0;
   while (start < jsons.length) {
     let end = start;

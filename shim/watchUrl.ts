@@ -20,17 +20,19 @@ export function watchUrl(onChange: (url: string, previous: string) => void): () 
   };
 
   let active = true;
-  const originals = { pushState: history.pushState, replaceState: history.replaceState };
-  const wrap = <K extends keyof typeof originals>(name: K) =>
-    function (this: History, ...args: Parameters<History[K]>) {
-      const result = originals[name].apply(this, args);
+  const names = ['pushState', 'replaceState'] as const;
+  type Method = History['pushState'];
+  const originals = {} as Record<(typeof names)[number], Method>;
+  const wrappers = {} as Record<(typeof names)[number], Method>;
+  for (const name of names) {
+    const original = (originals[name] = history[name]);
+    history[name] = wrappers[name] = function (this: History, ...args: Parameters<Method>) {
+      const result = original.apply(this, args);
       // After the host's own code that follows the call has run, like the browser's own URL update.
       if (active) queueMicrotask(check);
       return result;
     };
-  const wrappers = { pushState: wrap('pushState'), replaceState: wrap('replaceState') };
-  history.pushState = wrappers.pushState;
-  history.replaceState = wrappers.replaceState;
+  }
   addEventListener('popstate', check);
   addEventListener('hashchange', check);
   const timer = setInterval(check, URL_POLL_INTERVAL_MS);
@@ -39,8 +41,7 @@ export function watchUrl(onChange: (url: string, previous: string) => void): () 
     active = false;
     // Put the host's methods back where ours are still installed; where other code has wrapped ours since,
     // unwrapping would drop theirs, so ours stays as a plain pass-through.
-    if (history.pushState === wrappers.pushState) history.pushState = originals.pushState;
-    if (history.replaceState === wrappers.replaceState) history.replaceState = originals.replaceState;
+    for (const name of names) if (history[name] === wrappers[name]) history[name] = originals[name];
     removeEventListener('popstate', check);
     removeEventListener('hashchange', check);
     clearInterval(timer);

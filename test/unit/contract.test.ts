@@ -90,12 +90,20 @@ describe('shim-worker contract (STYLE §2)', () => {
     ]);
   });
 
-  it('holds every event until the worker acknowledges it, with the identity it was captured under', async () => {
+  it('holds every event until the worker acknowledges it, with the identity and session it was captured under', async () => {
     const { bridge } = connect();
     bridge.capture({ type: 'click', time: 1, url: 'http://h/', props: {} });
     bridge.setIdentity({ visitorId: 'v-9', accountId: 'a-1' });
     bridge.capture({ type: 'click', time: 2, url: 'http://h/', props: {} });
-    expect(bridge.held().map((h) => [h.event.sequence, h.identity.visitorId])).toEqual([[0, 'v-1'], [1, 'v-9']]);
+    const first = bridge.held()[0]!.session;
+    bridge.setSession({ ...first, sessionId: 'renewedsession16' });
+    bridge.capture({ type: 'click', time: 3, url: 'http://h/', props: {} });
+    // The page-hide beacon sends held events as they were captured: a session renewed since does not claim them.
+    expect(bridge.held().map((h) => [h.event.sequence, h.identity.visitorId, h.session.sessionId])).toEqual([
+      [0, 'v-1', first.sessionId],
+      [1, 'v-9', first.sessionId],
+      [2, 'v-9', 'renewedsession16'],
+    ]);
     await bridge.call((api) => api.flush());
     // The acknowledgement is a callback from the worker: give it a turn to arrive.
     await expect.poll(() => bridge.held().length).toBe(0);
