@@ -60,7 +60,7 @@ export function startWorker({ scriptUrl, workerUrl, inPageUrl, log, onMode }: St
   const next = (): void => {
     const attempt = attempts.shift();
     if (!attempt) {
-      log('warn', 'Waymark runs its worker code on the main thread: no worker could start here (a cross-origin agent without workerUrl, and CSP without worker-src blob:?)');
+      log('warn', 'Waymark runs its worker code on the main thread: no worker could start (a cross-origin agent without workerUrl, CSP without worker-src blob:?)');
       void importChunk<InPageModule>(inPageUrl).then(
         (m) => {
           const channel = new MessageChannel();
@@ -110,7 +110,9 @@ export function startWorker({ scriptUrl, workerUrl, inPageUrl, log, onMode }: St
   return {
     postMessage(message: unknown, transfer?: Transferable[]) {
       if (real) real.postMessage(message, transfer);
-      else queue.push([message, transfer]);
+      // postMessage copies the message at the call: a queued one must not see later changes to what it holds
+      // (the init's session, replaced by a clearSession before the worker is ready). One clone keeps ports paired.
+      else queue.push(structuredClone([message, transfer], { transfer }));
     },
     addEventListener(type: string, listener: EventListenerOrEventListenerObject) {
       listeners.push([type, listener]);

@@ -68,6 +68,25 @@ test.describe('analytics §3, §5 identity', () => {
     expect(events[0]!.sessionId).toHaveLength(16);
     expect(events[0]!.sessionId).not.toBe(old[0]!.sessionId);
   });
+
+  test('clearSession while the worker is still starting: the first events keep the session they were captured under', async ({ page, serverUrl, openHostPage }) => {
+    // The worker script is held back, so the shim's calls wait in its queue when clearSession replaces the session.
+    await page.context().route('**/waymark.worker.js*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await route.continue();
+    });
+    const apiKey = uniqueId('clearearly');
+    await openHostPage('/e2e/clear-early', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'signed-in' } });` }));
+    await agentReady(page);
+    expect(await page.evaluate(() => (window as any).waymark.getWorkerMode())).toBeNull();
+    await page.evaluate(() => (window as any).waymark.clearSession());
+    const fresh = await page.evaluate(() => (window as any).waymark.getVisitorId());
+    const events = await waitForEvents(serverUrl, { apiKey, visitorId: fresh }, (e) => e.length > 0);
+    const old = await waitForEvents(serverUrl, { apiKey, visitorId: 'signed-in' }, (e) => e.length === 3);
+    expect(old.map((e) => e.type)).toEqual(['identify', 'meta', 'load']);
+    expect(new Set(old.map((e) => e.sessionId)).size).toBe(1);
+    expect(events[0]!.sessionId).not.toBe(old[0]!.sessionId);
+  });
 });
 
 test.describe('analytics §4 channel attribution', () => {
