@@ -161,3 +161,24 @@ export const resourceCenterModulesFailed = 'Failed to load one or more Resource 
 
 /** spec: guides §8 — a launcher config or render that fails (critical; no launcher on the page). */
 export const launcherInitFailed = 'ERROR while initializing launcher';
+
+/** spec: guides §6 — config disableDesigner blocks every designer launch. */
+export const designerDisabled = 'Unable to launch the Visual Design Studio, set to disabled in configuration.';
+
+/** spec: guides §8 — a designer launch in a child frame without allowChildFrame or selectionOnly. */
+export const designerChildFrame = 'skipping designer launch from a child frame. pass `allowChildFrame: true` to override';
+
+/** spec: guides §8 — "an error that the agent has not been initialized": the spec names it, these words are ours. */
+export const designerNotInitialized = 'Waymark has not been initialized: call waymark.initialize() before launching the designer';
+
+/** spec: guides §2 Designer — the launch modal's body text. */
+export const designerModalText = "Thanks for letting us know you're here. We're ready to try this again. Launch Designer below to begin.";
+
+/** spec: guides §8 Preview — a preview message from another origin, or one whose preview names another origin. */
+export const previewInvalidOrigin = 'invalid origin';
+
+/** spec: guides §8 Preview — a preview whose page URL does not parse or is not http(s). */
+export const previewInvalidGuideUrl = 'invalid guide url';
+
+/** spec: guides §8 Preview — the preview endpoint's 404, shown by the preview bar. */
+export const previewGuideNotFound = 'Guide not found';

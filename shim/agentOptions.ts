@@ -41,6 +41,13 @@ export interface InitializeOptions {
   captureText?: boolean;
   /** guides §1: no guides at all. @default false */
   disableGuides?: boolean;
+  /**
+   * guides §6: no designer launch at all ('Unable to launch the Visual Design Studio, set to disabled in
+   * configuration.'). Previews still run. @default false
+   */
+  disableDesigner?: boolean;
+  /** guides §2 Designer: the Shift+Alt+7 and Shift+Alt+8 shortcuts do nothing. @default false */
+  disableDesignerKeyboardShortcut?: boolean;
   guides?: {
     disabled?: boolean;
     /** guides §8: give a guide load up after this many ms. */
@@ -215,7 +222,7 @@ export interface WaymarkApi {
 }
 
 /** The agent's files besides the initial script: its worker and the chunks it imports when needed. */
-export type AgentAsset = 'worker' | 'inpage' | 'guides' | 'overlay' | 'privacy' | 'prompts' | 'frames';
+export type AgentAsset = 'worker' | 'inpage' | 'guides' | 'overlay' | 'privacy' | 'prompts' | 'frames' | 'author';
 
 export interface AgentEnvironment {
   /**

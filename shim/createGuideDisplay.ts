@@ -17,6 +17,7 @@ import { createResourceCenterView } from './guides/createResourceCenterView';
 import { createScriptLoader } from './guides/createScriptLoader';
 import { createStepFlow, keyOf } from './guides/createStepFlow';
 import type { DisplayContext } from './guides/displayContext';
+import { watchAuthoring } from './guides/watchAuthoring';
 import type { GuideDisplay, GuideDisplayOptions } from './guides/guideDisplayTypes';
 
 export type {
@@ -32,15 +33,16 @@ export type {
 } from './guides/guideDisplayTypes';
 
 export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
-  const { bridge, log, onShown } = options;
-  const frame = options.frame ?? { isTop: window.top === window, leader: window.top === window, visibility: 'visible', othersShowing: false };
+  const { bridge, log, running } = options;
+  const onShown = options.onShown ?? ((step: { guideId: string; stepId: string } | null) => running?.frames?.shown(step));
+  const frame = options.frame ?? running?.frame ?? { isTop: window.top === window, leader: window.top === window, visibility: 'visible', othersShowing: false };
   let overlay: Promise<Overlay> | null = null;
   /** teardown (issue #7): nothing is drawn again. */
   let stopped = false;
   const ctx: DisplayContext = {
     bridge,
     log,
-    overlay: () => (overlay ??= importChunk<OverlayModule>(options.overlayUrl).then((m) => m.createOverlay(document, { log }))),
+    overlay: () => (overlay ??= importChunk<OverlayModule>(options.asset('overlay')).then((m) => m.createOverlay(document, { log }))),
     hasOverlay: () => overlay !== null,
     // The first element matching an author's selector, or null (also for one that does not parse); a target
     // found before is checked, not searched for again (shim/queryDeep.ts).
@@ -82,6 +84,32 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
     if (flow.shown()) void ctx.overlay().then((v) => v.hide());
     return flow.show(result.value, target);
   }
+
+  // guides §2 Designer, §3 Preview: the authoring chunk loads only for an author.
+  const init = running?.options;
+  const authoring = init
+    ? watchAuthoring({
+        apiKey: init.apiKey,
+        serverUrl: running.init.contentHost,
+        disableDesigner: init.disableDesigner === true,
+        disableShortcut: init.disableDesignerKeyboardShortcut === true,
+        isTop: () => frame.isTop || frame.leader,
+        authorUrl: options.asset('author'),
+        log,
+        host: () => ({
+          bridge,
+          overlay: ctx.overlay,
+          query: ctx.query,
+          holdGuides(held) {
+            loop.setPaused(held);
+            if (held) flow.hideGuides();
+            else loop.tick();
+          },
+          showGuide: (guideId, stepId) => showGuide(guideId, stepId, 'api'),
+          hideGuides: flow.hideGuides,
+        }),
+      })
+    : null;
 
   loop.tick();
 
@@ -131,6 +159,7 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
     },
     stop() {
       stopped = true;
+      authoring?.stop();
       loop.stop();
       if (overlay) void overlay.then((v) => v.destroy());
     },

@@ -20,6 +20,7 @@ const assets = {
   privacy: new URL(/* @vite-ignore */ './waymark.privacy.js', import.meta.url).href,
   prompts: new URL(/* @vite-ignore */ './waymark.prompts.js', import.meta.url).href,
   frames: new URL(/* @vite-ignore */ './waymark.frames.js', import.meta.url).href,
+  author: new URL(/* @vite-ignore */ './waymark.author.js', import.meta.url).href,
 };
 
 /**

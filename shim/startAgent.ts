@@ -184,7 +184,7 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
     running.guidesReady = loadChunk<GuideDisplayModule, GuideDisplay>('guides', (m) => {
       const display = m.createGuideDisplay({
         bridge,
-        overlayUrl: assetUrlOf(env, 'overlay'),
+        asset: (name) => assetUrlOf(env, name),
         log,
         // guides §5 delayGuides: true holds the loop until startGuides(); a number of ms starts it then.
         delayed: host.guidesDisabled() || delay === true || (typeof delay === 'number' && delay > 0),
@@ -192,8 +192,8 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
         trustedScriptUrl,
         onEventPropertyRules: host.capture.setPropertyCollector,
         seenTimeoutMs: seenTimeout === true ? STEP_SEEN_TIMEOUT_MS : typeof seenTimeout === 'number' ? seenTimeout : undefined,
-        frame: running.frame,
-        onShown: (step) => running.frames?.shown(step),
+        // Its frame state, frames chunk and options (the authoring launch reads apiKey and the designer options).
+        running,
       });
       if (typeof delay === 'number' && delay > 0) setTimeout(() => host.guidesDisabled() || display.start(), delay);
       return (running.guides = display);

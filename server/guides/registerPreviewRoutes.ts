@@ -6,6 +6,7 @@
  * guide is 404 'Guide not found' (guides §8, what the preview bar shows). The reference server has one
  * subscription: apps are told apart by `apiKey`, and `subscriptionId` is not read.
  */
+import { MESSAGES } from '../../shared/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Guide } from '../../shared/guides/guides';
 import { HttpError } from '../HttpError';
@@ -14,7 +15,7 @@ import type { GuideSource } from './createGuideSource';
 import type { GuideStore } from './createGuideStore';
 
 /** guides §8: the preview bar's message for a guide that does not exist. */
-export const GUIDE_NOT_FOUND = 'Guide not found';
+export const GUIDE_NOT_FOUND = MESSAGES.previewGuideNotFound;
 
 type PreviewRequest = FastifyRequest<{
   Params: { subscriptionId: string; guideId: string };

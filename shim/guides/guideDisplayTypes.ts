@@ -7,10 +7,17 @@ import type { FrameState } from '../../shared/frames/frameVisibility';
 import type { LogLevel } from '../../shared/protocol';
 import type { Bridge } from '../createBridge';
 import type { EventPropertyCollector } from '../collectEventProperties';
+import type { AgentAsset } from '../agentOptions';
+import type { Running } from '../agentState';
 
 export interface GuideDisplayOptions {
   bridge: Bridge;
-  overlayUrl: string;
+  /** The URL of one of the agent's files (the overlay, the authoring chunk). */
+  asset(name: AgentAsset): string;
+  /**
+   * The running agent: its options, frame state and frames chunk. Tests give `frame` and `onShown` instead.
+   */
+  running?: Running;
   log(level: LogLevel, message: string): void;
   /** guides §5 delayGuides: the loop starts paused, until startGuides(). @default false */
   delayed?: boolean;
@@ -27,10 +34,10 @@ export interface GuideDisplayOptions {
   trustedScriptUrl?(url: string): string;
   /**
    * analytics §4 Frames: this frame's leadership, visibility and whether another frame shows a guide, kept up
-   * to date by the frames chunk and read on each tick. @default the top frame leads and is visible
+   * to date by the frames chunk and read on each tick. @default `running.frame`, else the top frame leads and is visible
    */
   frame?: FrameState;
-  /** guides §4: the step this frame shows now, or null (told to the other frames). */
+  /** guides §4: the step this frame shows now, or null (told to the other frames). @default to `running.frames` */
   onShown?(step: { guideId: string; stepId: string } | null): void;
 }
 
