@@ -205,3 +205,12 @@ export const IFRAME_RESCAN_MS = 250;
  * (a parent without an agent never says). Ours: the spec gives no value.
  */
 export const FRAME_VISIBILITY_WAIT_MS = 1000;
+
+/** spec: guides §2 Preview bar, §9 — a fixed iframe 70 px high at z-index 400000; narrow layout at 320 px or less. */
+export const PREVIEW_BAR = { height: 70, zIndex: 400_000, mobileMaxWidth: 320 } as const;
+/** spec: guides §2 Designer, §9 — the designer's slide-in container: 400 px wide at z-index 1000000. */
+export const DESIGNER_CONTAINER = { width: 400, zIndex: 1_000_000 } as const;
+/** spec: guides §2 Designer — the launch modal: 370 by 235 px, 150 px from the top, z-index 300000, state polled every 50 ms. */
+export const DESIGNER_MODAL = { width: 370, height: 235, top: 150, zIndex: 300_000, pollMs: 50 } as const;
+/** How often a preview reads which step shows (ours): the bar's progress and the record follow the author. */
+export const PREVIEW_POLL_MS = 250;

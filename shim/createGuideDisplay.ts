@@ -102,11 +102,16 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
           query: ctx.query,
           holdGuides(held) {
             loop.setPaused(held);
+            // Let go, the page's own guides are asked again (a preview replaced them in the worker).
             if (held) flow.hideGuides();
-            else loop.tick();
+            else void api.reload();
           },
           showGuide: (guideId, stepId) => showGuide(guideId, stepId, 'api'),
           hideGuides: flow.hideGuides,
+          activeStep() {
+            const step = flow.shown()?.step;
+            return step ? { guideId: step.guideId, stepId: step.stepId } : null;
+          },
         }),
       })
     : null;

@@ -48,13 +48,15 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   let diagnostics: Omit<GuideDiagnostics, 'guides'> = { url: '', loadedAt: null, loadError: null };
   /** What outlives the page (probe verdict, throttling timestamps, a 451), as the shim kept it. */
   const state: GuideState = { ...config.guides?.state, visitorId: config.identity.visitorId };
-  const saveState = () => deps.saveState?.({ ...state, visitorId: config.identity.visitorId });
+  const saveState = () => previewing || deps.saveState?.({ ...state, visitorId: config.identity.visitorId });
   /** guides §4 Health check: when each step last went advanced, dismissed or snoozed. */
   const recentChanges: Record<string, number> = {};
   const checkAsset = assetCheckFor(config);
   const book = createGuideBook();
   const outbox = createGuideOutbox(deps);
-  const { record } = outbox;
+  /** guides §3 Preview: an author's preview runs; its guide events and state are not the visitor's. */
+  let previewing = false;
+  const record: typeof outbox.record = (...event) => previewing || outbox.record(...event);
   const health = createGuideHealth({ clock: ports.clock, log, record, pageUrl: () => diagnostics.url });
   const loader = createContentLoader({ ports, log, checkAsset, health, disablePrefetch: config.guides?.disablePrefetch });
   const surfaces = createSurfaceViews({ config, clock: ports.clock, log, book, loader, checkAsset });
@@ -89,6 +91,8 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
 
     async load(url) {
       const settings = config.guides ?? {};
+      // guides §6: in preview mode guide requests leave the page alone (the preview endpoint gave its guide).
+      if (previewing) return fail(ERROR_CODES.badPayload, 'a preview runs: guide.json is not asked');
       // spec: guides §5, §7, §8 — loading is refused for a visitor the collector answered 451 for, for
       // anonymous visitors with dropAnonymous, while guide events are blocked, and for pages that are not web URLs.
       if (state.denied) return refuse(MESSAGES.guidesBlocked, 'the collector answered 451 for this visitor');
@@ -133,6 +137,8 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
         log('error', message);
         return fail(ERROR_CODES.network, message);
       }
+      // A preview that started while guide.json was asked keeps the page.
+      if (previewing) return fail(ERROR_CODES.badPayload, 'a preview runs: guide.json is not asked');
       const body = answer.body;
       const problem = checkGuideLoadResponse(body);
       if (problem) {
@@ -176,6 +182,22 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
 
     async resourceCenterView() {
       return (await surfaces.resourceCenterOf(false)) ?? null;
+    },
+
+    async previewGuide(payload) {
+      if (!payload) {
+        previewing = false;
+        book.set([]);
+        return ok(null);
+      }
+      const body = { guides: [payload.guide, ...(payload.children ?? [])], lastGuideStepSeen: {} };
+      const problem = checkGuideLoadResponse(body);
+      if (problem) return fail(ERROR_CODES.badPayload, problem);
+      previewing = true;
+      const guides = asGuideLoadResponse(body).guides;
+      book.set(guides);
+      const guide = guides[0]!;
+      return ok({ guideId: guide.id, name: guide.name, stepIds: guide.steps.map((s) => s.id) });
     },
 
     async guideDiagnostics() {

@@ -135,6 +135,11 @@ export function createWorkerApi(ports: WorkerPorts) {
       });
     },
 
+    async previewGuide(payload) {
+      if (!running) return notInitialized();
+      return running.guides.previewGuide(payload);
+    },
+
     async loadGuides(url) {
       if (!running) return notInitialized();
       return running.guides.load(url);

@@ -26,6 +26,8 @@ export interface AuthorHost {
   showGuide(guideId: string, stepId: string | undefined): Promise<boolean>;
   /** Hides what the agent shows. */
   hideGuides(): void;
+  /** The step the agent shows now, or null. */
+  activeStep(): { guideId: string; stepId: string } | null;
 }
 
 /** What the authoring chunk exports. */

@@ -1,56 +1,129 @@
 /**
- * The authoring chunk's entry (dist/agent/waymark.author.js, issue #15): the designer's launch, the designer and
- * the preview. Imported by the guides chunk (shim/guides/watchAuthoring.ts) only when an author shows up.
+ * The authoring chunk's entry (dist/agent/waymark.author.js, issue #15): the designer's launch flows, the
+ * designer and the preview. Imported by the guides chunk (shim/guides/watchAuthoring.ts) only when an author
+ * shows up. Launch flows (guides §2 Designer): `launch` (Shift+Alt+7, the designer URL parameter, a designer
+ * open in this tab before the page load) opens the designer; `modal` (Shift+Alt+8) shows the launch modal
+ * unless a token arrives from the opener meanwhile.
  */
-import { DESIGNER_SESSION_PREFIX, readDesignerToken, type DesignerToken } from '../../shared/authoring/designerLaunch';
+import { DESIGNER_SESSION_PREFIX, encodeDesignerToken, readDesignerToken, type DesignerToken } from '../../shared/authoring/designerLaunch';
+import { INSTALL_TYPE, type PreviewRecord } from '../../shared/authoring/previewRecord';
 import type { AuthorHost, Authoring } from './api';
 import { openDesigner, type DesignerSession } from './designer/openDesigner';
+import { showLaunchModal, type LaunchModal } from './launch/showLaunchModal';
+import { talkToOpener, type OpenerLink } from './launch/talkToOpener';
+import { runPreview, type PreviewSession } from './preview/runPreview';
+
+/** base64url of `{}`: a launch without a token of its own (the agent's server, the defaults). */
+const NO_TOKEN = 'e30';
 
 export function startAuthoring(host: AuthorHost): Authoring {
   let designer: DesignerSession | null = null;
+  let preview: PreviewSession | null = null;
+  let modal: LaunchModal | null = null;
+  let opener: OpenerLink | null = null;
+  /** A token the opener sent, waiting for the modal's next poll. */
+  let arrived: string | null = null;
   const sessionKey = DESIGNER_SESSION_PREFIX + host.apiKey;
 
-  function tokenOf(raw: string | undefined): DesignerToken | null {
-    const read = readDesignerToken(raw ?? 'e30', { serverUrl: host.serverUrl, crossOriginIsolated: globalThis.crossOriginIsolated === true });
+  function tokenOf(raw: string): DesignerToken | null {
+    const read = readDesignerToken(raw, { serverUrl: host.serverUrl, crossOriginIsolated: globalThis.crossOriginIsolated === true });
     for (const line of read.logs) host.log('warn', line);
     return read.token;
   }
 
-  function open(raw: string | undefined): void {
-    if (designer) return;
+  function open(raw: string): void {
     const token = tokenOf(raw);
     if (!token) return;
-    try {
-      sessionStorage.setItem(sessionKey, raw ?? '');
-    } catch {
-      // Without session storage the designer does not reopen after a page load.
-    }
+    if (designer) return;
+    preview?.stop();
+    preview = null;
+    remember(sessionKey, raw);
     host.holdGuides(true);
     designer = openDesigner({
       host,
       token,
-      preview: (guideId) => host.log('info', `preview ${guideId} is not built yet`),
+      preview(guideId) {
+        // guides §3: a same-tab preview; its exit comes back to the designer.
+        designer?.close();
+        designer = null;
+        const record: PreviewRecord = {
+          apiKey: host.apiKey,
+          installType: INSTALL_TYPE,
+          guideId,
+          serverUrl: token.baseUrl,
+          origin: location.origin,
+          stepIndex: 0,
+          fromDesigner: true,
+        };
+        forget(sessionKey);
+        startPreview(record, true, raw);
+      },
       onClose() {
         designer = null;
-        try {
-          sessionStorage.removeItem(sessionKey);
-        } catch {
-          // As above.
-        }
+        forget(sessionKey);
         host.holdGuides(false);
       },
+    });
+    opener?.connected();
+  }
+
+  function startPreview(value: unknown, fromLink: boolean, designerToken?: string): void {
+    preview?.stop();
+    preview = runPreview(host, value, fromLink, (record) => {
+      preview = null;
+      if (record.fromDesigner) open(designerToken ?? encodeDesignerToken({ baseUrl: record.serverUrl }));
     });
   }
 
   return {
     launch(request) {
-      open(request.rawToken);
+      opener ??= talkToOpener(host.apiKey, host.log, (raw) => {
+        if (modal) arrived = raw;
+        else open(raw);
+      });
+      if (request.flow === 'launch') return open(request.rawToken ?? NO_TOKEN);
+      // Shift+Alt+8: the modal, unless a token arrives first (polled by the modal every 50 ms).
+      if (designer || modal) return;
+      modal = showLaunchModal({
+        onLaunch() {
+          modal = null;
+          open(NO_TOKEN);
+        },
+        poll() {
+          if (arrived === null) return false;
+          const raw = arrived;
+          arrived = null;
+          modal = null;
+          open(raw);
+          return true;
+        },
+        onClose: () => (modal = null),
+      });
     },
-    preview(value) {
-      host.log('info', `preview ${JSON.stringify(value)}`);
+    preview(value, fromLink) {
+      startPreview(value, fromLink);
     },
     stop() {
+      modal?.close();
       designer?.close();
+      preview?.stop();
+      opener?.stop();
     },
   };
+}
+
+function remember(key: string, value: string): void {
+  try {
+    sessionStorage.setItem(key, value);
+  } catch {
+    // Without session storage the designer does not reopen after a page load.
+  }
+}
+
+function forget(key: string): void {
+  try {
+    sessionStorage.removeItem(key);
+  } catch {
+    // As above.
+  }
 }

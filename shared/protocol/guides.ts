@@ -155,4 +155,23 @@ export interface GuidesApi {
   launcherView(): Promise<LauncherToShow | null>;
   /** guides §2 Resource center of the last guide load as the guides stand now (null: none). */
   resourceCenterView(): Promise<ResourceCenterToShow | null>;
+  /**
+   * guides §3 Preview, §6: the preview endpoint's guide (and a resource center's children) replaces the page's
+   * guides until `null` ends the preview. Meanwhile guide.json is not asked, and the preview's guide events and
+   * state stay out of the visitor's analytics. Answers the guide's steps, or the payload's problem.
+   */
+  previewGuide(payload: PreviewPayload | null): Promise<Outcome<PreviewLoaded | null>>;
+}
+
+/** What the preview endpoint answered (guides §7 Preview), as the authoring chunk hands it over. */
+export interface PreviewPayload {
+  guide: unknown;
+  children?: unknown[];
+}
+
+/** The previewed guide as the preview bar shows it. */
+export interface PreviewLoaded {
+  guideId: string;
+  name?: string;
+  stepIds: string[];
 }
