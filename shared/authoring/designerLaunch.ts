@@ -58,10 +58,8 @@ const TOKEN = /^[A-Za-z0-9_-]+$/;
 
 /** Encodes a token as the designer URL parameter carries it (the console's "Open designer" link). */
 export function encodeDesignerToken(token: Partial<DesignerToken>): string {
-  const bytes = new TextEncoder().encode(JSON.stringify(token));
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  // UTF-8 bytes as a binary string (shared/ has no TextEncoder; the URI codec does the same).
+  return btoa(unescape(encodeURIComponent(JSON.stringify(token)))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 /**
@@ -73,8 +71,7 @@ export function readDesignerToken(raw: string, defaults: TokenDefaults): { token
   let given: Record<string, unknown> | null = null;
   if (TOKEN.test(raw)) {
     try {
-      const binary = atob(raw.replace(/-/g, '+').replace(/_/g, '/'));
-      const json = new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+      const json = decodeURIComponent(escape(atob(raw.replace(/-/g, '+').replace(/_/g, '/'))));
       const value = JSON.parse(json) as unknown;
       if (value && typeof value === 'object' && !Array.isArray(value)) given = value as Record<string, unknown>;
     } catch {
@@ -85,10 +82,10 @@ export function readDesignerToken(raw: string, defaults: TokenDefaults): { token
     logs.push('invalid designer token: letters, digits and hyphens of a base64 JSON object expected');
     return { token: null, logs };
   }
-  const server = new URL(defaults.serverUrl);
+  const baseUrl = httpOrigin(defaults.serverUrl) ?? defaults.serverUrl;
   const token: DesignerToken = {
-    baseUrl: server.origin,
-    host: server.host,
+    baseUrl,
+    host: baseUrl.replace(/^https?:\/\//, ''),
     bucket: DESIGNER_BUCKETS[0],
     target: defaults.crossOriginIsolated ? 'strict' : 'latest',
   };
@@ -118,15 +115,12 @@ export function readDesignerToken(raw: string, defaults: TokenDefaults): { token
   return { token, logs };
 }
 
-/** The origin of an http(s) URL, or null. */
+/** The origin of an absolute http(s) URL (scheme and host lower-cased, userinfo refused), or null. */
 export function httpOrigin(value: unknown): string | null {
   if (typeof value !== 'string') return null;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
-  } catch {
-    return null;
-  }
+  const match = /^(https?):\/\/([^/?#@\s]+)(?:[/?#]|$)/i.exec(value.trim());
+  if (!match || !HOST.test(match[2]!)) return null;
+  return `${match[1]!.toLowerCase()}://${match[2]!.toLowerCase()}`;
 }
 
 /**
