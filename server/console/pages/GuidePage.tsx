@@ -5,6 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { OpenOnPage } from './OpenOnPage';
 import { api, appPath } from '../api';
 import { QueryState } from '../components/QueryState';
 import { RangePicker } from '../components/RangePicker';
@@ -96,6 +97,7 @@ export function GuidePage() {
             </div>
           </header>
           {(setState.error || remove.error) && <div className="error" role="alert">{(setState.error ?? remove.error)!.message}</div>}
+          <OpenOnPage apiKey={apiKey} guideId={guideId} previewPages={guide.data.guide.previewPages} />
           <div className="toolbar spaced">
             <span className="muted">
               {guide.data.guide.launchMethod} · {guide.data.guide.steps.length} step{guide.data.guide.steps.length === 1 ? '' : 's'} · updated {formatTime(guide.data.updatedAt)}
