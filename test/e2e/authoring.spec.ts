@@ -230,3 +230,30 @@ test.describe('issue #15 preview (guides §3, §7, §8)', () => {
     await expect(page.locator(bar)).toHaveCount(1);
   });
 });
+
+test.describe('issue #15 preview from the console', () => {
+  test('Preview on the guide page opens the page with the guide and the preview bar; Open in designer hands over a token naming the console and the guide', async ({ page, context, serverUrl }) => {
+    const apiKey = uniqueId('e2e-console-preview');
+    const guideId = uniqueId('console-two');
+    await saveTwoStepGuide(serverUrl, apiKey, guideId);
+    await logIn(context, serverUrl);
+    await context.route((url) => url.pathname === '/e2e/console-preview', (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}' });`, body: '<button id="one" style="margin:200px 0 0 40px">One</button> <button id="two">Two</button>' }),
+      }),
+    );
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/guides/${guideId}`);
+    await page.getByLabel('Page').fill(`${serverUrl}/e2e/console-preview`);
+    const [tab] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Preview' }).click()]);
+    await expect(tab.frameLocator(bar).getByText('Step 1 of 2')).toBeVisible();
+    await expect(tab.locator(tooltip)).toContainText('Step 1 text');
+    await tab.close();
+
+    const [designerTab] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Open in designer' }).click()]);
+    await agentReady(designerTab);
+    await expect.poll(() => designerTab.evaluate((key) => sessionStorage.getItem(`_wm_designer.${key}`), apiKey)).not.toBeNull();
+    const token = await designerTab.evaluate((key) => sessionStorage.getItem(`_wm_designer.${key}`), apiKey);
+    expect(JSON.parse(Buffer.from(token!, 'base64url').toString())).toEqual({ baseUrl: serverUrl, guideId });
+  });
+});
