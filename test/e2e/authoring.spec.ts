@@ -76,6 +76,7 @@ test.describe('issue #15 designer launch (guides §2 Designer)', () => {
     const box = await dialog.boundingBox();
     expect([box!.width, box!.height, box!.y]).toEqual([DESIGNER_MODAL.width, DESIGNER_MODAL.height, DESIGNER_MODAL.top]);
     expect(await dialog.evaluate((el) => getComputedStyle(el).zIndex)).toBe(String(DESIGNER_MODAL.zIndex));
+    await page.screenshot({ path: 'test-results/screens/designer-launch-modal.png' });
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(page.locator(modal)).toHaveCount(0);
     await page.keyboard.press('Shift+Alt+Digit7');
