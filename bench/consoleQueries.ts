@@ -6,6 +6,7 @@
  * database, on an empty one, and with the ingest statement of before the console (no summaries) on an empty one.
  * Env: BENCH_CONSOLE_EVENTS (default 1000000), BENCH_CONSOLE_RUNS (timed runs per route, default 30).
  */
+import { migrateSchema } from '../server/migrations/MIGRATIONS';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +32,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 async function ensureSeeded(): Promise<void> {
   const db = await createPgliteDatabase(DB_DIR);
   const store = createEventStore(db);
-  await store.migrate();
+  await migrateSchema(db);
   await db.exec('create table if not exists bench_state (key text primary key, value text)');
   const done = await db.query<{ value: string }>("select value from bench_state where key = 'seeded'");
   if (done.rows[0]?.value === String(EVENTS)) {
@@ -113,7 +114,7 @@ async function ingest(app: FastifyInstance, offset: number): Promise<number[]> {
 async function currentIngest(): Promise<number[]> {
   const db = await createPgliteDatabase('memory://');
   const store = createEventStore(db);
-  await store.migrate();
+  await migrateSchema(db);
   const times: number[] = [];
   for (let i = 0; i < RUNS + 3; i++) {
     const events = Array.from({ length: 9 }, (_, k) => ({

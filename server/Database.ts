@@ -14,6 +14,11 @@ export interface Database {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
   /** Runs one or more statements without parameters (schema set-up). */
   exec(sql: string): Promise<void>;
+  /**
+   * Runs `fn` on one connection while holding the advisory lock `key`, so that collectors started together on
+   * one database take turns (schema migrations). Released when `fn` settles.
+   */
+  exclusive<T>(key: number, fn: (db: Database) => Promise<T>): Promise<T>;
   /** Releases the database; no call may follow. */
   close(): Promise<void>;
 }

@@ -6,7 +6,6 @@ import type { Database } from './Database';
 import type { ReceivedEvent } from './checkEventBatch';
 import { HttpError, rethrowAsClientDataError } from './HttpError';
 import { EXTRACTED_COLUMN_NAMES, extractedColumns } from './summaries/extractedColumns';
-import { migrateConsoleTables } from './summaries/migrateConsoleTables';
 import { summarizeEventsSql } from './summaries/summarizeEventsSql';
 
 /** Which beacon an event came in on: ptm.gif (analytics) or guide.gif (guide). */
@@ -47,8 +46,6 @@ export interface StepStateEvent {
 
 /** Storage of received events. */
 export interface EventStore {
-  /** Creates the table and indexes if missing, and the console's columns and summaries (summaries/migrateConsoleTables.ts). */
-  migrate(): Promise<void>;
   /**
    * Stores a batch in one statement and returns how many rows are new. An event whose
    * (api key, kind, tabId, frameId, sequence) is already stored is skipped: a retried batch is stored once.
@@ -63,7 +60,8 @@ export interface EventStore {
 
 // The partial unique index is the whole exactly-once mechanism: inserts say `on conflict do nothing`.
 // (tabId, frameId, sequence) names an event. Events without tabId or sequence cannot be told apart from a re-send, so they are always stored.
-const SCHEMA = `
+/** The table's schema: a migration of server/migrations/MIGRATIONS.ts. */
+export const EVENTS_SCHEMA = `
 create table if not exists events (
   id bigserial primary key,
   api_key text not null,
@@ -123,13 +121,9 @@ order by guide_id, guide_step_id, time desc, id desc`;
 
 const INT32_MAX = 2 ** 31 - 1;
 
-/** Wraps a database; call `migrate()` once before use. */
+/** Wraps a database; the schema comes from server/migrations (migrateSchema). */
 export function createEventStore(db: Database): EventStore {
   return {
-    async migrate() {
-      await db.exec(SCHEMA);
-      await migrateConsoleTables(db);
-    },
 
     async insertBatch(apiKey, kind, events, receivedAt, source) {
       if (events.length === 0) return 0;

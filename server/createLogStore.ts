@@ -30,15 +30,14 @@ export interface LogFilter {
 
 /** Storage of received logs. */
 export interface LogStore {
-  /** Creates the table and index if missing. */
-  migrate(): Promise<void>;
   /** Stores one row. Text PostgreSQL refuses (a NUL character) is a 400. */
   insert(apiKey: string, log: Omit<StoredLog, 'receivedAt'>, receivedAt: number): Promise<void>;
   /** Rows in arrival order. */
   listLogs(filter: LogFilter): Promise<StoredLog[]>;
 }
 
-const SCHEMA = `
+/** The table's schema: a migration of server/migrations/MIGRATIONS.ts. */
+export const LOGS_SCHEMA = `
 create table if not exists logs (
   id bigserial primary key,
   api_key text not null,
@@ -53,12 +52,9 @@ create index if not exists logs_by_key on logs (api_key, kind, id);
 
 const INSERT = `insert into logs (api_key, kind, message, version, visitor_id, received_at) values ($1, $2, $3, $4, $5, $6)`;
 
-/** Wraps a database; call `migrate()` once before use. */
+/** Wraps a database; the schema comes from server/migrations (migrateSchema). */
 export function createLogStore(db: Database): LogStore {
   return {
-    async migrate() {
-      await db.exec(SCHEMA);
-    },
 
     async insert(apiKey, log, receivedAt) {
       try {

@@ -7,8 +7,12 @@
 import type { Database, QueryResult } from './Database';
 
 /** The part of `pg.Pool` used here, typed locally because `pg` (and its types) may not be installed. */
-interface PgPool {
+interface PgClient {
   query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+interface PgPool extends PgClient {
+  connect(): Promise<PgClient & { release(err?: Error | boolean): void }>;
   end(): Promise<void>;
 }
 
@@ -44,14 +48,36 @@ export async function createPgDatabase(databaseUrl: string): Promise<Database> {
     throw new Error(`cannot connect to the PostgreSQL database of DATABASE_URL: ${(err as Error).message}`);
   }
   return {
+    ...on(pool),
+    async exclusive(key, fn) {
+      // A session lock lives on its connection, so every statement of `fn` runs on that one too.
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [key]);
+        try {
+          const notAgain = () => Promise.reject(new Error('exclusive sections do not nest'));
+          return await fn({ ...on(client), exclusive: notAgain, close: async () => undefined });
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [key]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** query and exec on the pool, or on one of its connections. */
+function on(client: PgClient): Pick<Database, 'query' | 'exec'> {
+  return {
     async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
-      const result = await pool.query(sql, params);
+      const result = await client.query(sql, params);
       return { rows: result.rows as T[] };
     },
     async exec(sql: string): Promise<void> {
       // Without parameters pg uses the simple query protocol, which accepts several statements at once.
-      await pool.query(sql);
+      await client.query(sql);
     },
-    close: () => pool.end(),
   };
 }

@@ -13,7 +13,9 @@ export async function createPgliteDatabase(dataDir: string): Promise<Database> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
   const pglite = new PGlite(dataDir);
   await pglite.waitReady;
-  return {
+  /** One process owns a PGlite folder: its exclusive sections only need to queue behind each other. */
+  let turn: Promise<unknown> = Promise.resolve();
+  const db: Database = {
     async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
       const result = await pglite.query<T>(sql, params);
       return { rows: result.rows };
@@ -21,6 +23,12 @@ export async function createPgliteDatabase(dataDir: string): Promise<Database> {
     async exec(sql: string): Promise<void> {
       await pglite.exec(sql);
     },
+    exclusive(_key, fn) {
+      const run = turn.then(() => fn(db));
+      turn = run.catch(() => undefined);
+      return run;
+    },
     close: () => pglite.close(),
   };
+  return db;
 }

@@ -2,6 +2,7 @@
  * The Waymark reference server: collector, guide server, read-back API, and host of the built agent and
  * demo app. Fastify over PGlite (or PostgreSQL with DATABASE_URL).
  */
+import { migrateSchema } from './migrations/MIGRATIONS';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -149,19 +150,16 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
   app.addHook('onClose', async () => db.close());
 
   try {
+    await migrateSchema(db);
     const store = createEventStore(db);
-    await store.migrate();
     const logStore = createLogStore(db);
-    await logStore.migrate();
 
     // Warnings go to the request log when it is on, else to the console, so a skipped guide file is never silent.
     const warn = options.logger ? (message: string) => app.log.warn(message) : (message: string) => console.warn(message);
     const guidesDir = resolve(options.guidesDir ?? resolve(repoRoot, 'server/demo/guides'));
     const folder = createGuideCatalog({ dir: guidesDir, warn });
     const guideStore = createGuideStore(db);
-    await guideStore.migrate();
     const settingsStore = createSettingsStore(db);
-    await settingsStore.migrate();
     const guideSource = createGuideSource(guideStore, folder, settingsStore);
     if (options.seedApp) {
       const seeds = (await folder.list()).map(({ state, ...guide }) => ({

@@ -29,8 +29,6 @@ export interface StoredGuide {
 
 /** The guides table. */
 export interface GuideStore {
-  /** Creates the tables if missing. */
-  migrate(): Promise<void>;
   /** The app's guides, ordered by id. */
   list(apiKey: string): Promise<StoredGuide[]>;
   get(apiKey: string, guideId: string): Promise<StoredGuide | undefined>;
@@ -51,7 +49,8 @@ export interface GuideStore {
   seed(apiKey: string, guides: Array<{ guide: Guide; state: GuideState }>, now: number): Promise<number>;
 }
 
-const SCHEMA = `
+/** The table's schema: a migration of server/migrations/MIGRATIONS.ts. */
+export const GUIDES_SCHEMA = `
 create table if not exists guides (
   api_key text not null,
   guide_id text not null,
@@ -79,12 +78,9 @@ const toStored = (row: Row): StoredGuide => ({
 
 const OWN = `insert into guide_apps (api_key, owned_at) values ($1, $2) on conflict do nothing`;
 
-/** Wraps a database; call `migrate()` once before use. */
+/** Wraps a database; the schema comes from server/migrations (migrateSchema). */
 export function createGuideStore(db: Database): GuideStore {
   return {
-    async migrate() {
-      await db.exec(SCHEMA);
-    },
 
     async list(apiKey) {
       const result = await db.query<Row>(

@@ -7,15 +7,14 @@ import type { AppSettings } from './checkSettings';
 
 /** The settings table. */
 export interface SettingsStore {
-  /** Creates the table if missing. */
-  migrate(): Promise<void>;
   /** The app's stored settings; `{}` when none were saved. */
   get(apiKey: string): Promise<AppSettings>;
   /** Replaces the app's settings. */
   put(apiKey: string, settings: AppSettings, now: number): Promise<AppSettings>;
 }
 
-const SCHEMA = `
+/** The table's schema: a migration of server/migrations/MIGRATIONS.ts. */
+export const SETTINGS_SCHEMA = `
 create table if not exists app_settings (
   api_key text primary key,
   body jsonb not null,
@@ -23,12 +22,9 @@ create table if not exists app_settings (
 );
 `;
 
-/** Wraps a database; call `migrate()` once before use. */
+/** Wraps a database; the schema comes from server/migrations (migrateSchema). */
 export function createSettingsStore(db: Database): SettingsStore {
   return {
-    async migrate() {
-      await db.exec(SCHEMA);
-    },
     async get(apiKey) {
       const result = await db.query<{ body: AppSettings }>('select body from app_settings where api_key = $1', [apiKey]);
       return result.rows[0]?.body ?? {};

@@ -2,6 +2,7 @@
  * issue #14, docs/console-api.md "Apps and analytics" and guide stats: a small known set of events stored
  * through the real beacons (ptm.gif, guide.gif, errorlog), and the exact answers of every console route.
  */
+import { migrateSchema } from '../../server/migrations/MIGRATIONS';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgliteDatabase } from '../../server/createPgliteDatabase';
@@ -295,7 +296,7 @@ describe('registerConsoleRoutes with a given guide source', () => {
     const app = Fastify();
     try {
       const { createEventStore } = await import('../../server/createEventStore');
-      await createEventStore(db).migrate();
+      await migrateSchema(db);
       await db.exec("create table if not exists logs (id bigserial, api_key text, kind text, message text, version text, visitor_id text, received_at bigint)");
       registerConsoleRoutes(app, {
         db,

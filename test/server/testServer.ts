@@ -40,7 +40,7 @@ let databases = 0;
  * A new empty database on the run's PostgreSQL (vitest.postgres.config.ts sets WAYMARK_TEST_POSTGRES), or
  * undefined when the tests run on PGlite.
  */
-async function freshPostgresDatabase(): Promise<string | undefined> {
+export async function freshPostgresDatabase(): Promise<string | undefined> {
   const admin = process.env.WAYMARK_TEST_POSTGRES;
   if (!admin) return undefined;
   const name = `test_${process.pid}_${++databases}`;

@@ -1,0 +1,26 @@
+/**
+ * The reference server's schema, in order (run by runMigrations at every start; each once per database). Add a
+ * migration at the end; never edit one that has shipped. 1-5 are the tables as they stood when versioning began,
+ * written with `if not exists` so a database created before then takes them without harm.
+ */
+import type { Database } from '../Database';
+import { EVENTS_SCHEMA } from '../createEventStore';
+import { LOGS_SCHEMA } from '../createLogStore';
+import { GUIDES_SCHEMA } from '../guides/createGuideStore';
+import { SETTINGS_SCHEMA } from '../settings/createSettingsStore';
+import { migrateConsoleTables } from '../summaries/migrateConsoleTables';
+import { runMigrations, type Migration } from './runMigrations';
+
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'events', up: EVENTS_SCHEMA },
+  { version: 2, name: 'logs', up: LOGS_SCHEMA },
+  { version: 3, name: 'guides', up: GUIDES_SCHEMA },
+  { version: 4, name: 'app settings', up: SETTINGS_SCHEMA },
+  // The console's columns and summary tables, filled from the events stored before them (bounded slices).
+  { version: 5, name: 'console summaries', up: migrateConsoleTables },
+];
+
+/** Brings `db` to the current schema; answers the versions applied now. */
+export function migrateSchema(db: Database): Promise<number[]> {
+  return runMigrations(db, MIGRATIONS);
+}

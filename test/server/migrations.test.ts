@@ -1,0 +1,64 @@
+/**
+ * Issue #19: versioned schema migrations (server/migrations), on PGlite here; test/server/postgres runs three
+ * collectors at once on one PostgreSQL.
+ */
+import { describe, expect, it } from 'vitest';
+import { createPgliteDatabase } from '../../server/createPgliteDatabase';
+import { MIGRATIONS, migrateSchema } from '../../server/migrations/MIGRATIONS';
+import { runMigrations } from '../../server/migrations/runMigrations';
+
+describe('issue #19 schema migrations', () => {
+  it('applies each migration once, in order, and records it; a second start applies nothing', async () => {
+    const db = await createPgliteDatabase('memory://');
+    try {
+      expect(await migrateSchema(db)).toEqual(MIGRATIONS.map((m) => m.version));
+      expect(await migrateSchema(db)).toEqual([]);
+      const rows = (await db.query<{ version: number; name: string }>('select version, name from schema_migrations order by version')).rows;
+      expect(rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
+      const tables = (await db.query<{ t: string }>("select tablename as t from pg_tables where schemaname = 'public' order by 1")).rows.map((r) => r.t);
+      expect(tables).toEqual(expect.arrayContaining(['events', 'logs', 'guides', 'app_settings', 'console_state', 'schema_migrations']));
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('a later migration runs on a database that has the earlier ones; one that fails stops the start with its name and is not recorded', async () => {
+    const db = await createPgliteDatabase('memory://');
+    try {
+      const first = [{ version: 1, name: 'a', up: 'create table a (x int)' }];
+      expect(await runMigrations(db, first)).toEqual([1]);
+      const more = [...first, { version: 2, name: 'b', up: 'alter table a add column y int' }, { version: 3, name: 'broken', up: 'alter table nowhere add column z int' }];
+      await expect(runMigrations(db, more)).rejects.toThrow(/^schema migration 3 \(broken\) failed: relation "nowhere" does not exist/);
+      expect((await db.query('select version from schema_migrations order by version')).rows).toEqual([{ version: 1 }, { version: 2 }]);
+      expect((await db.query("select column_name from information_schema.columns where table_name = 'a' order by 1")).rows).toEqual([{ column_name: 'x' }, { column_name: 'y' }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('refuses migrations that are not numbered 1, 2, 3...', async () => {
+    const db = await createPgliteDatabase('memory://');
+    try {
+      await expect(runMigrations(db, [{ version: 2, name: 'b', up: 'select 1' }])).rejects.toThrow('schema migrations must be numbered 1, 2, 3...: b is 2 at place 1');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('exclusive sections of one database take turns', async () => {
+    const db = await createPgliteDatabase('memory://');
+    try {
+      const order: string[] = [];
+      const section = (name: string) =>
+        db.exclusive(1, async () => {
+          order.push(`${name} in`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          order.push(`${name} out`);
+        });
+      await Promise.all([section('a'), section('b')]);
+      expect(order).toEqual(['a in', 'a out', 'b in', 'b out']);
+    } finally {
+      await db.close();
+    }
+  });
+});
