@@ -13,6 +13,7 @@ interface PgClient {
 
 interface PgPool extends PgClient {
   connect(): Promise<PgClient & { release(err?: Error | boolean): void }>;
+  on(event: 'error', listener: (err: Error) => void): void;
   end(): Promise<void>;
 }
 
@@ -41,6 +42,9 @@ export async function createPgDatabase(databaseUrl: string): Promise<Database> {
     throw err;
   }
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // An idle connection dropped by the server (a restart) is an event of the pool: the pool replaces it at the
+  // next query, and the queries meanwhile fail as unavailable (503). Unheard, the event would end the process.
+  pool.on('error', (err) => console.warn(`waymark: a PostgreSQL connection closed: ${err.message}`));
   try {
     await pool.query('select 1');
   } catch (err) {

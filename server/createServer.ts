@@ -2,6 +2,7 @@
  * The Waymark reference server: collector, guide server, read-back API, and host of the built agent and
  * demo app. Fastify over PGlite (or PostgreSQL with DATABASE_URL).
  */
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from './isDatabaseUnavailable';
 import { migrateSchema } from './migrations/MIGRATIONS';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -170,6 +171,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     }
 
     app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (isDatabaseUnavailable(error)) {
+        // Not stored, and said so: the agent sends the beacon again (issue #19).
+        request.log.warn(error);
+        return reply.code(503).header('Retry-After', String(DATABASE_RETRY_AFTER_S)).send({ error: 'the database is unavailable for now: try again' });
+      }
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
       if (status >= 500) {
         request.log.error(error);

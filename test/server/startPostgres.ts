@@ -16,6 +16,10 @@ export interface TestPostgres {
   url(database: string): string;
   /** Stops the server and removes its folder. */
   stop(): void;
+  /** Stops the server, keeping its data (a restart under load). */
+  pause(): void;
+  /** Starts a paused server again on the same port. */
+  resume(): void;
 }
 
 /** The newest installed PostgreSQL's bin folder, or undefined. */
@@ -55,10 +59,11 @@ export async function startPostgres(): Promise<TestPostgres> {
     chownSync(dir, uid, gid);
   }
   const port = await freePort();
+  const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const start = () => run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', settings, '-w', '-t', '60', 'start']);
   try {
     run('initdb', ['-D', data, '-U', 'waymark', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
-    const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-    run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', settings, '-w', '-t', '60', 'start']);
+    start();
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     const e = err as { stderr?: string; message: string };
@@ -66,6 +71,8 @@ export async function startPostgres(): Promise<TestPostgres> {
   }
   return {
     url: (database) => `postgres://waymark@127.0.0.1:${port}/${database}`,
+    pause: () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    resume: start,
     stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
