@@ -1,0 +1,173 @@
+/**
+ * `npm run bench:ingest` (issue #19): how many events a collector process stores per second, and its beacon
+ * latency, replaying real jzb beacons (50 click events each, the agent's wire shape) over loopback. Three set-ups
+ * in one run: one collector on PGlite, one on PostgreSQL, two on one PostgreSQL (beacons alternate). Each is
+ * driven at full load (C connections sending back to back) and then paced at half the rate it reached, where the
+ * latency goal is read. Bounded: a fixed number of beacons per phase and a time cap; every process it starts is
+ * killed at the end. Results: a table on stdout and bench/results/ingest-latest.json.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as netServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startPostgres } from '../test/server/startPostgres';
+import { nodeJzb, wireEvent } from '../test/server/testServer';
+
+const EVENTS_PER_BEACON = 50;
+const CONNECTIONS = Number(process.env.INGEST_CONNECTIONS ?? 16);
+const FULL_BEACONS = Number(process.env.INGEST_BEACONS ?? 1200);
+const HALF_SECONDS = 8;
+const PHASE_CAP_MS = 60_000;
+const root = join(import.meta.dirname, '..');
+
+interface Phase {
+  beacons: number;
+  events: number;
+  seconds: number;
+  eventsPerSecond: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  failed: number;
+}
+
+async function main(): Promise<void> {
+  const results: Record<string, { full: Phase; half: Phase }> = {};
+  const postgres = await startPostgres();
+  const scratch = mkdtempSync(join(tmpdir(), 'waymark-ingest-'));
+  const children: ChildProcess[] = [];
+  const hardStop = setTimeout(() => {
+    console.error('bench:ingest: over 6 minutes, stopping');
+    for (const c of children) c.kill('SIGKILL');
+    process.exit(2);
+  }, 360_000);
+  try {
+    const setups: Array<[string, () => Promise<string[]>]> = [
+      ['PGlite, 1 collector', async () => [await collector(children, { WAYMARK_DATA: join(scratch, 'pglite') })]],
+      ['PostgreSQL, 1 collector', async () => [await collector(children, { DATABASE_URL: await database(postgres.url('postgres'), 'one') })]],
+      [
+        'PostgreSQL, 2 collectors',
+        async () => {
+          const url = await database(postgres.url('postgres'), 'two');
+          // One after the other: the second finds the schema in place (migrations take turns anyway).
+          const first = await collector(children, { DATABASE_URL: url });
+          return [first, await collector(children, { DATABASE_URL: url })];
+        },
+      ],
+    ];
+    for (const [name, start] of setups) {
+      const urls = await start();
+      await drive(urls, 'warm-up', 60, CONNECTIONS);
+      const full = await drive(urls, `${name} full`, FULL_BEACONS, CONNECTIONS);
+      const half = await drive(urls, `${name} half`, Math.round((full.eventsPerSecond / 2 / EVENTS_PER_BEACON) * HALF_SECONDS), CONNECTIONS, full.eventsPerSecond / 2);
+      results[name] = { full, half };
+      for (const c of children.splice(0)) c.kill('SIGKILL');
+    }
+  } finally {
+    clearTimeout(hardStop);
+    for (const c of children) c.kill('SIGKILL');
+    postgres.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  print(results);
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  writeFileSync(join(root, 'bench/results/ingest-latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, eventsPerBeacon: EVENTS_PER_BEACON, results }, null, 2));
+}
+
+/**
+ * Sends `count` fresh beacons over `connections` loops (round robin across `urls`), back to back, or paced to
+ * `eventsPerSecond` overall; answers throughput and latency of the 2xx answers.
+ */
+async function drive(urls: string[], label: string, count: number, connections: number, eventsPerSecond?: number): Promise<Phase> {
+  const beacons = Array.from({ length: count }, (_, i) => {
+    const events = Array.from({ length: EVENTS_PER_BEACON }, () => wireEvent({ visitor_id: `v${i % 97}`, tabId: `tab-${label}-${i}` }));
+    return `/data/ptm.gif/ingest-bench?v=1&ct=${Date.now()}&jzb=${nodeJzb(events)}`;
+  });
+  const latencies: number[] = [];
+  let failed = 0;
+  let next = 0;
+  const started = performance.now();
+  const interval = eventsPerSecond ? (1000 * EVENTS_PER_BEACON) / eventsPerSecond : 0;
+  const loop = async () => {
+    while (next < beacons.length && performance.now() - started < PHASE_CAP_MS) {
+      const i = next++;
+      if (interval) {
+        const due = started + i * interval;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+      const sent = performance.now();
+      try {
+        const response = await fetch(urls[i % urls.length]! + beacons[i]);
+        await response.arrayBuffer();
+        if (response.ok) latencies.push(performance.now() - sent);
+        else failed++;
+      } catch {
+        failed++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, loop));
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN) * 10) / 10;
+  const events = latencies.length * EVENTS_PER_BEACON;
+  return { beacons: latencies.length, events, seconds: Math.round(seconds * 100) / 100, eventsPerSecond: Math.round(events / seconds), p50: at(0.5), p95: at(0.95), p99: at(0.99), failed };
+}
+
+/** A collector process (`node --import tsx server/main.ts`) on a free loopback port; answers its URL once healthy. */
+async function collector(children: ChildProcess[], env: Record<string, string>): Promise<string> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), WAYMARK_ADMIN_TOKEN: 'ingest-bench-admin-token', WAYMARK_SEED_APP: '', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error('a collector exited at start');
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return url;
+    } catch {
+      // Not yet listening.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('a collector did not start within 30 s');
+}
+
+async function database(adminUrl: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`create database ingest_${name}`);
+  await client.end();
+  return adminUrl.replace(/\/postgres$/, `/ingest_${name}`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = netServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function print(results: Record<string, { full: Phase; half: Phase }>): void {
+  console.log(`\nIngest: beacons of ${EVENTS_PER_BEACON} events, ${CONNECTIONS} connections, loopback (goals: >= 20,000 events/s per collector on PostgreSQL; p95 <= 50 ms at half load; two collectors >= 1.6x one)\n`);
+  console.log('| set-up | events/s (full load) | p50 / p95 / p99 ms (full) | p50 / p95 / p99 ms (half load) | failed |');
+  console.log('|---|---|---|---|---|');
+  for (const [name, { full, half }] of Object.entries(results)) {
+    console.log(`| ${name} | ${full.eventsPerSecond.toLocaleString('en')} | ${full.p50} / ${full.p95} / ${full.p99} | ${half.p50} / ${half.p95} / ${half.p99} | ${full.failed + half.failed} |`);
+  }
+  const one = results['PostgreSQL, 1 collector']?.full.eventsPerSecond;
+  const two = results['PostgreSQL, 2 collectors']?.full.eventsPerSecond;
+  if (one && two) console.log(`\nTwo collectors / one on PostgreSQL: ${(two / one).toFixed(2)}x`);
+}
+
+await main();
