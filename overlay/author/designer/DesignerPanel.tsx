@@ -1,0 +1,148 @@
+/**
+ * The designer's panel (issue #15): sign-in when the console does not know this browser, the app's guides, and
+ * the guide being edited (GuideEditor). The token's guideId opens that guide at once.
+ */
+import { useEffect, useState } from 'react';
+import type { Guide } from '../../../shared/guides/guides';
+import type { AuthorHost } from '../api';
+import type { ConsoleApi, GuideState, GuideSummary } from './consoleApi';
+import { fromGuide, newGuide, type DesignerGuide } from './designerGuide';
+import { GuideEditor } from './GuideEditor';
+
+type View =
+  | { kind: 'loading' }
+  | { kind: 'signin'; error?: string }
+  | { kind: 'list'; guides: GuideSummary[] }
+  | { kind: 'edit'; guide: DesignerGuide; stored?: Guide; state?: GuideState }
+  | { kind: 'failed'; error: string };
+
+interface Props {
+  host: AuthorHost;
+  api: ConsoleApi;
+  baseUrl: string;
+  guideId?: string;
+  fullscreen: boolean;
+  onFullscreen(): void;
+  onClose(): void;
+  onPick(apply: (rule: string) => void): void;
+  onPreview(guideId: string): void;
+}
+
+export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFullscreen, onClose, onPick, onPreview }: Props) {
+  const [view, setView] = useState<View>({ kind: 'loading' });
+
+  async function openGuide(id: string): Promise<void> {
+    try {
+      const stored = await api.guide(id);
+      setView({ kind: 'edit', guide: fromGuide(stored.guide), stored: stored.guide, state: stored.state });
+    } catch (err) {
+      setView({ kind: 'failed', error: (err as Error).message });
+    }
+  }
+  async function list(): Promise<void> {
+    try {
+      setView({ kind: 'list', guides: await api.guides() });
+    } catch (err) {
+      setView({ kind: 'failed', error: (err as Error).message });
+    }
+  }
+  async function start(): Promise<void> {
+    try {
+      if (!(await api.signedIn())) return setView({ kind: 'signin' });
+      await (guideId ? openGuide(guideId) : list());
+    } catch (err) {
+      setView({ kind: 'failed', error: (err as Error).message });
+    }
+  }
+  useEffect(() => void start(), []);
+
+  const chrome = (
+    <div className="row" style={{ flex: 'none' }}>
+      <button type="button" className="icon" aria-pressed={fullscreen} aria-label={fullscreen ? 'Leave full screen' : 'Full screen'} onClick={onFullscreen}>
+        {fullscreen ? '⤡' : '⤢'}
+      </button>
+      <button type="button" className="icon" aria-label="Close the designer" onClick={onClose}>
+        ✕
+      </button>
+    </div>
+  );
+
+  if (view.kind === 'edit') {
+    return (
+      <>
+        <div className="row" style={{ padding: '8px 14px 0', justifyContent: 'flex-end' }}>
+          <span className="muted" style={{ flex: 1 }}>
+            Waymark designer
+          </span>
+          {chrome}
+        </div>
+        <GuideEditor host={host} api={api} initial={view.guide} stored={view.stored} state={view.state} onPick={onPick} onPreview={onPreview} onBack={() => void list()} />
+      </>
+    );
+  }
+  return (
+    <>
+      <header>
+        <h1>Waymark designer</h1>
+        {chrome}
+      </header>
+      <div className="content">
+        {view.kind === 'loading' && <p className="muted">Connecting to the console at {baseUrl}…</p>}
+        {view.kind === 'failed' && (
+          <p className="notice error" role="alert">
+            {view.error}
+          </p>
+        )}
+        {view.kind === 'signin' && <SignIn api={api} baseUrl={baseUrl} error={view.error} onDone={() => void start()} onError={(error) => setView({ kind: 'signin', error })} />}
+        {view.kind === 'list' && (
+          <>
+            <button type="button" className="primary" onClick={() => setView({ kind: 'edit', guide: newGuide(location.href) })}>
+              New guide on this page
+            </button>
+            {view.guides.length === 0 ? (
+              <p className="muted">No guides yet for {host.apiKey}.</p>
+            ) : (
+              <ul className="guides" aria-label="Guides">
+                {view.guides.map((g) => (
+                  <li key={g.id}>
+                    <button type="button" onClick={() => void openGuide(g.id)}>
+                      <span>{g.name}</span>
+                      <span className={`badge ${g.state}`}>{g.state}</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </div>
+    </>
+  );
+}
+
+function SignIn({ api, baseUrl, error, onDone, onError }: { api: ConsoleApi; baseUrl: string; error?: string; onDone(): void; onError(error: string): void }) {
+  const [token, setToken] = useState('');
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        api.signIn(token).then(onDone, (err: Error) => onError(err.message));
+      }}
+      style={{ display: 'flex', flexDirection: 'column', gap: 10 }}
+    >
+      <p>Sign in to the console at {baseUrl} to edit this app's guides.</p>
+      <label>
+        Admin token
+        <input type="password" autoComplete="current-password" value={token} onChange={(e) => setToken(e.target.value)} aria-invalid={error ? true : undefined} />
+      </label>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="primary" disabled={!token}>
+        Sign in
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,222 @@
+/**
+ * A guide in the designer (issue #15): targeting (name, launch method, page rule, priority, throttling), its steps
+ * (add, remove, reorder, pick one to edit), the chosen step drawn live on the page by the visitor's renderer as the
+ * author types, and save, publish, unpublish and preview through the console's API.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { Guide } from '../../../shared/guides/guides';
+import type { StepToShow } from '../../../shared/protocol/guides';
+import type { AuthorHost } from '../api';
+import { ApiError, type ConsoleApi, type GuideState } from './consoleApi';
+import { LAUNCH_METHODS, newStep, stepContent, toGuide, type DesignerGuide, type DesignerStep } from './designerGuide';
+import { StepEditor } from './StepEditor';
+
+interface Props {
+  host: AuthorHost;
+  api: ConsoleApi;
+  initial: DesignerGuide;
+  stored: Guide | undefined;
+  state: GuideState | undefined;
+  onPick(apply: (rule: string) => void): void;
+  onPreview(guideId: string): void;
+  onBack(): void;
+}
+
+/** How long the live step waits after the last keystroke. */
+const LIVE_DELAY_MS = 150;
+
+export function GuideEditor({ host, api, initial, stored, state: initialState, onPick, onPreview, onBack }: Props) {
+  const [guide, setGuide] = useState(initial);
+  const [current, setCurrent] = useState(0);
+  const [state, setState] = useState<GuideState | undefined>(initialState);
+  const [base, setBase] = useState(stored);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ text: string; error?: boolean; field?: string } | null>(null);
+  const step = guide.steps[Math.min(current, guide.steps.length - 1)];
+
+  useLiveStep(host, guide, step, current);
+
+  const setStep = (next: DesignerStep) => setGuide((g) => ({ ...g, steps: g.steps.map((s) => (s.id === next.id ? next : s)) }));
+  const move = (from: number, to: number) => {
+    if (to < 0 || to >= guide.steps.length) return;
+    const steps = [...guide.steps];
+    const [moved] = steps.splice(from, 1);
+    steps.splice(to, 0, moved!);
+    setGuide({ ...guide, steps });
+    setCurrent(to);
+  };
+  const addStep = () => {
+    setGuide({ ...guide, steps: [...guide.steps, newStep(guide.id, guide.steps.length, 'tooltip')] });
+    setCurrent(guide.steps.length);
+  };
+  const removeStep = (i: number) => {
+    if (guide.steps.length === 1) return;
+    setGuide({ ...guide, steps: guide.steps.filter((_, j) => j !== i) });
+    setCurrent(Math.max(0, i - 1));
+  };
+
+  async function run(what: string, fn: () => Promise<void>): Promise<boolean> {
+    setBusy(true);
+    setMessage(null);
+    try {
+      await fn();
+      setMessage({ text: what });
+      return true;
+    } catch (err) {
+      const e = err as ApiError;
+      setMessage({ text: e.message, error: true, field: e.field });
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }
+  /** Saves the guide as edited; the server runs the agent's own checks on it. */
+  const store = async () => {
+    const saved = await api.save(toGuide(guide, base));
+    setBase(saved.guide);
+    setState(saved.state);
+  };
+  const save = () => run('Saved', store);
+  const publish = (next: GuideState, done: string) =>
+    run(done, async () => {
+      await store();
+      setState((await api.setState(guide.id, next)).state);
+    });
+
+  return (
+    <>
+      <header>
+        <button type="button" className="icon" aria-label="Back to the guide list" onClick={onBack}>
+          ←
+        </button>
+        <h1>{guide.name || guide.id}</h1>
+        {state && <span className={`badge ${state}`}>{state}</span>}
+      </header>
+      <div className="content">
+        <fieldset>
+          <legend>Guide</legend>
+          <label>
+            Name
+            <input value={guide.name} onChange={(e) => setGuide({ ...guide, name: e.target.value })} />
+          </label>
+          <label>
+            Shows
+            <select value={guide.launchMethod} onChange={(e) => setGuide({ ...guide, launchMethod: e.target.value })}>
+              {LAUNCH_METHODS.map((m) => (
+                <option key={m} value={m}>
+                  {LAUNCH_LABELS[m]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            On pages matching <span className="muted">(a regular expression of the address; empty: every page)</span>
+            <input value={guide.pageRule} spellCheck={false} onChange={(e) => setGuide({ ...guide, pageRule: e.target.value })} />
+          </label>
+          <div className="row">
+            <label>
+              Priority
+              <input type="number" value={guide.priority} onChange={(e) => setGuide({ ...guide, priority: Number(e.target.value) || 0 })} />
+            </label>
+            <label className="inline">
+              <input type="checkbox" checked={guide.overrideThrottling} onChange={(e) => setGuide({ ...guide, overrideThrottling: e.target.checked })} />
+              Ignore throttling
+            </label>
+          </div>
+        </fieldset>
+        <fieldset>
+          <legend>Steps</legend>
+          <ol className="steps">
+            {guide.steps.map((s, i) => (
+              <li key={s.id} className={i === current ? 'current' : ''}>
+                <button type="button" className="name" aria-current={i === current} onClick={() => setCurrent(i)}>
+                  {i + 1}. {s.title || s.type}
+                </button>
+                <button type="button" className="icon" aria-label={`Move step ${i + 1} up`} disabled={i === 0} onClick={() => move(i, i - 1)}>
+                  ↑
+                </button>
+                <button type="button" className="icon" aria-label={`Move step ${i + 1} down`} disabled={i === guide.steps.length - 1} onClick={() => move(i, i + 1)}>
+                  ↓
+                </button>
+                <button type="button" className="icon" aria-label={`Remove step ${i + 1}`} disabled={guide.steps.length === 1} onClick={() => removeStep(i)}>
+                  ✕
+                </button>
+              </li>
+            ))}
+          </ol>
+          <button type="button" onClick={addStep}>
+            Add a step
+          </button>
+        </fieldset>
+        {step && <StepEditor key={step.id} step={step} onChange={setStep} onPick={() => onPick((rule) => setStep({ ...step, elementPathRule: rule }))} />}
+      </div>
+      <footer>
+        {message && (
+          <p className={message.error ? 'notice error' : 'notice'} role={message.error ? 'alert' : 'status'} style={{ width: '100%', margin: 0 }}>
+            {message.text}
+            {message.field ? ` (${message.field})` : ''}
+          </p>
+        )}
+        <button type="button" className="primary" disabled={busy} onClick={() => void save()}>
+          Save
+        </button>
+        {state === 'public' ? (
+          <button type="button" disabled={busy} onClick={() => void publish('draft', 'Unpublished: back to draft')}>
+            Unpublish
+          </button>
+        ) : (
+          <button type="button" disabled={busy} onClick={() => void publish('public', 'Published: visitors see it at their next page')}>
+            Publish
+          </button>
+        )}
+        <button type="button" disabled={busy} onClick={() => void save().then((ok) => ok && onPreview(guide.id))}>
+          Preview
+        </button>
+      </footer>
+    </>
+  );
+}
+
+const LAUNCH_LABELS: Record<(typeof LAUNCH_METHODS)[number], string> = {
+  auto: 'By itself, when its page opens',
+  api: 'Only when the app asks (showGuideById)',
+  badge: 'From a badge on the element',
+  dom: 'When the visitor uses the element',
+  launcher: 'From the launcher',
+};
+
+/** Draws the step being edited on the page with the visitor's renderer, a moment after the last change. */
+function useLiveStep(host: AuthorHost, guide: DesignerGuide, step: DesignerStep | undefined, index: number): void {
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      void host.overlay().then((overlay) => {
+        if (!step) return overlay.hide();
+        const target = step.type === 'tooltip' && step.elementPathRule.trim() ? host.query(step.elementPathRule) : null;
+        if (step.type === 'tooltip' && !target) return overlay.hide();
+        const attributes: Record<string, unknown> = { layoutDir: step.layoutDir };
+        if (step.width > 0) attributes.width = step.width;
+        const shown: StepToShow = {
+          guideId: guide.id,
+          guideName: guide.name,
+          stepId: step.id,
+          type: step.type,
+          stepIndex: index,
+          stepCount: guide.steps.length,
+          elementPathRule: step.elementPathRule || undefined,
+          content: stepContent(step),
+          attributes,
+          hideCredits: false,
+          reason: 'api',
+        };
+        // The live step answers nothing: its buttons and close are the author's to try in a preview.
+        overlay.show(shown, target, { onAction: () => undefined, onDismiss: () => undefined });
+      });
+    }, LIVE_DELAY_MS);
+    return () => {
+      if (timer.current) clearTimeout(timer.current);
+    };
+  }, [host, guide, step, index]);
+  useEffect(() => () => void host.overlay().then((o) => o.hide()), [host]);
+}

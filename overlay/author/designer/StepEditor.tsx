@@ -1,0 +1,131 @@
+/**
+ * One step in the designer (issue #15): its type, the element it points at (picked on the page or written by
+ * hand, with the match count and warnings live), its title, body, image and buttons, and a tooltip's placement.
+ */
+import { useEffect, useState } from 'react';
+import { STEP_TYPES, type ButtonAction, type DesignerButton, type DesignerStep, type DesignerStepType } from './designerGuide';
+import { checkRule } from './proposeRule';
+import { countDeep } from './pickElement';
+
+const ACTIONS: Array<{ action: ButtonAction; label: string }> = [
+  { action: 'next', label: 'Next step (or finish)' },
+  { action: 'previous', label: 'Previous step' },
+  { action: 'dismiss', label: 'Dismiss the guide' },
+  { action: 'link', label: 'Open a link' },
+];
+
+export function StepEditor({ step, onChange, onPick }: { step: DesignerStep; onChange(next: DesignerStep): void; onPick(): void }) {
+  const set = <K extends keyof DesignerStep>(key: K, value: DesignerStep[K]) => onChange({ ...step, [key]: value });
+  const [check, setCheck] = useState(() => checkRule(step.elementPathRule, countDeep(document, step.elementPathRule)));
+  useEffect(() => {
+    // The page changes under the designer too: the count is read again while the rule is shown.
+    const read = () => setCheck(checkRule(step.elementPathRule, step.elementPathRule.trim() ? countDeep(document, step.elementPathRule) : 0));
+    read();
+    const timer = setInterval(read, 1000);
+    return () => clearInterval(timer);
+  }, [step.elementPathRule]);
+  const anchored = step.type === 'tooltip';
+
+  const setButton = (i: number, next: DesignerButton | null) => {
+    const buttons = [...step.buttons];
+    if (next) buttons[i] = next;
+    else buttons.splice(i, 1);
+    set('buttons', buttons);
+  };
+
+  return (
+    <fieldset>
+      <legend>Step</legend>
+      <label>
+        Type
+        <select value={step.type} onChange={(e) => set('type', e.target.value as DesignerStepType)}>
+          {STEP_TYPES.map((t) => (
+            <option key={t.type} value={t.type}>
+              {t.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {anchored && (
+        <>
+          <div className="row">
+            <label>
+              Element
+              <input value={step.elementPathRule} placeholder="#save-button" spellCheck={false} onChange={(e) => set('elementPathRule', e.target.value)} />
+            </label>
+            <button type="button" onClick={onPick}>
+              Pick element
+            </button>
+          </div>
+          <p className={check.warnings.length ? 'warn' : 'ok'} role="status" data-testid="rule-check">
+            {step.elementPathRule.trim() ? `Matches ${check.matches} element${check.matches === 1 ? '' : 's'} on this page` : 'No element yet'}
+            {check.warnings.map((w) => (
+              <span key={w}>. {w[0]!.toUpperCase() + w.slice(1)}</span>
+            ))}
+          </p>
+          <label>
+            Placement
+            <select value={step.layoutDir} onChange={(e) => set('layoutDir', e.target.value as DesignerStep['layoutDir'])}>
+              {(['auto', 'top', 'bottom', 'left', 'right'] as const).map((d) => (
+                <option key={d} value={d}>
+                  {d === 'auto' ? 'Automatic' : d[0]!.toUpperCase() + d.slice(1)}
+                </option>
+              ))}
+            </select>
+          </label>
+        </>
+      )}
+      <label>
+        Title
+        <input value={step.title} onChange={(e) => set('title', e.target.value)} />
+      </label>
+      <label>
+        Text
+        <textarea value={step.body} onChange={(e) => set('body', e.target.value)} />
+      </label>
+      <label>
+        Image address <span className="muted">(optional)</span>
+        <input type="url" value={step.imageUrl} placeholder="https://…" onChange={(e) => set('imageUrl', e.target.value)} />
+      </label>
+      {step.type !== 'banner' && (
+        <label>
+          Width (px)
+          <input type="number" min={120} max={1200} value={step.width || ''} onChange={(e) => set('width', Number(e.target.value) || 0)} />
+        </label>
+      )}
+      {step.buttons.map((b, i) => (
+        <fieldset key={i}>
+          <legend>Button {i + 1}</legend>
+          <div className="row">
+            <label>
+              Label
+              <input value={b.label} onChange={(e) => setButton(i, { ...b, label: e.target.value })} />
+            </label>
+            <button type="button" className="icon" aria-label={`Remove button ${i + 1}`} onClick={() => setButton(i, null)}>
+              ✕
+            </button>
+          </div>
+          <label>
+            Action
+            <select value={b.action} onChange={(e) => setButton(i, { ...b, action: e.target.value as ButtonAction })}>
+              {ACTIONS.map((a) => (
+                <option key={a.action} value={a.action}>
+                  {a.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          {b.action === 'link' && (
+            <label>
+              Link
+              <input type="url" value={b.url ?? ''} placeholder="https://…" onChange={(e) => setButton(i, { ...b, url: e.target.value })} />
+            </label>
+          )}
+        </fieldset>
+      ))}
+      <button type="button" onClick={() => set('buttons', [...step.buttons, { label: 'Next', action: 'next' }])}>
+        Add a button
+      </button>
+    </fieldset>
+  );
+}

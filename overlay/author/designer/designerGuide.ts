@@ -1,0 +1,162 @@
+/**
+ * What the designer edits, and its two-way mapping to the guide JSON the agent and the server use (issue #15):
+ * a guide is a name, a launch method, a page rule, a priority and steps; a step is its type, element rule,
+ * title, body, image and buttons. Writing keeps every field of the stored guide the designer does not edit, so
+ * a guide written by hand and opened in the designer loses nothing. Pure.
+ */
+import type { DomNode, Guide, GuideStep } from '../../../shared/guides/guides';
+
+export type DesignerStepType = 'tooltip' | 'lightbox' | 'mobile-lightbox' | 'banner';
+export type ButtonAction = 'next' | 'previous' | 'dismiss' | 'link';
+
+export interface DesignerButton {
+  label: string;
+  action: ButtonAction;
+  /** For `link`: the http(s) address opened in a new tab. */
+  url?: string;
+}
+
+export interface DesignerStep {
+  id: string;
+  type: DesignerStepType;
+  elementPathRule: string;
+  title: string;
+  body: string;
+  imageUrl: string;
+  buttons: DesignerButton[];
+  /** Tooltip placement (attributes.layoutDir). */
+  layoutDir: 'auto' | 'top' | 'bottom' | 'left' | 'right';
+  width: number;
+}
+
+export interface DesignerGuide {
+  id: string;
+  name: string;
+  launchMethod: string;
+  /** regexUrlRule of every step: the pages the guide shows on ('' for every page). */
+  pageRule: string;
+  priority: number;
+  overrideThrottling: boolean;
+  steps: DesignerStep[];
+}
+
+export const STEP_TYPES: Array<{ type: DesignerStepType; label: string }> = [
+  { type: 'tooltip', label: 'Tooltip' },
+  { type: 'lightbox', label: 'Lightbox' },
+  { type: 'mobile-lightbox', label: 'Mobile lightbox' },
+  { type: 'banner', label: 'Banner' },
+];
+
+export const LAUNCH_METHODS = ['auto', 'api', 'badge', 'dom', 'launcher'] as const;
+
+const ACTION_OF: Record<ButtonAction, string> = { next: 'advanceGuide', previous: 'previousStep', dismiss: 'dismissGuide', link: 'openLink' };
+
+/** A random id part: the guide's and its steps' ids. */
+export function randomId(random: () => number = Math.random): string {
+  let out = '';
+  for (let i = 0; i < 8; i++) out += 'abcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(random() * 36)];
+  return out;
+}
+
+/** The page rule of a page: its path on any host, with any query or hash. */
+export function pageRuleFor(href: string): string {
+  const match = /^https?:\/\/[^/?#]+([^?#]*)/.exec(href);
+  const path = (match?.[1] ?? '/').replace(/\/+$/, '');
+  return `^https?://[^/]+${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/?(?:[?#].*)?$`;
+}
+
+export function newGuide(href: string, random?: () => number): DesignerGuide {
+  const id = `guide-${randomId(random)}`;
+  return { id, name: 'New guide', launchMethod: 'auto', pageRule: pageRuleFor(href), priority: 0, overrideThrottling: false, steps: [newStep(id, 0, 'tooltip', random)] };
+}
+
+export function newStep(guideId: string, index: number, type: DesignerStepType, random?: () => number): DesignerStep {
+  return {
+    id: `${guideId}-${randomId(random)}`,
+    type,
+    elementPathRule: '',
+    title: index === 0 ? 'Welcome' : `Step ${index + 1}`,
+    body: 'Tell your visitors what this does.',
+    imageUrl: '',
+    buttons: [{ label: 'Next', action: 'next' }],
+    layoutDir: 'auto',
+    width: type === 'banner' ? 0 : type === 'tooltip' ? 320 : 480,
+  };
+}
+
+/** The building blocks of a step: title, image, body, buttons, under the guide-base root. */
+export function stepContent(step: DesignerStep): DomNode {
+  const children: DomNode[] = [];
+  if (step.title) children.push({ type: 'h3', props: { id: `${step.id}-title` }, content: step.title });
+  if (step.imageUrl) children.push({ type: 'img', props: { id: `${step.id}-image`, src: step.imageUrl, alt: '' }, children: [] });
+  if (step.body) children.push({ type: 'p', props: { id: `${step.id}-body` }, content: step.body });
+  step.buttons.forEach((b, i) => {
+    const id = `${step.id}-button-${i + 1}`;
+    const parameters = b.action === 'link' && b.url ? [b.url] : [];
+    children.push({ type: 'button', props: { id }, content: b.label, actions: [{ action: ACTION_OF[b.action], eventType: 'click', parameters, source: id, destination: 'Global' } as never] });
+  });
+  return { type: 'div', props: { id: 'guide-base' }, children };
+}
+
+/** The guide JSON of the designer's guide, on top of the stored one (`base`) so unedited fields stay. */
+export function toGuide(d: DesignerGuide, base?: Guide): Guide {
+  const baseSteps = new Map((base?.steps ?? []).map((s) => [s.id, s]));
+  const steps: GuideStep[] = d.steps.map((s) => {
+    const kept = baseSteps.get(s.id) ?? ({} as Partial<GuideStep>);
+    const attributes: Record<string, unknown> = { ...(kept.attributes ?? {}), layoutDir: s.layoutDir };
+    if (s.width > 0) attributes.width = s.width;
+    else delete attributes.width;
+    const step = { ...kept, id: s.id, guideId: d.id, type: s.type, attributes, domJson: stepContent(s) } as GuideStep;
+    if (s.elementPathRule.trim() && s.type === 'tooltip') step.elementPathRule = s.elementPathRule.trim();
+    else delete step.elementPathRule;
+    if (d.pageRule.trim()) step.regexUrlRule = d.pageRule.trim();
+    else delete step.regexUrlRule;
+    return step;
+  });
+  const attributes = { ...(base?.attributes ?? {}), priority: d.priority };
+  if (d.overrideThrottling) attributes.overrideAutoThrottling = true;
+  else delete attributes.overrideAutoThrottling;
+  return { ...base, id: d.id, name: d.name, launchMethod: d.launchMethod, isMultiStep: steps.length > 1, attributes, steps, lastUpdatedAt: Date.now() };
+}
+
+/** The designer's view of a stored guide (what it cannot read is kept by toGuide from the stored guide). */
+export function fromGuide(g: Guide): DesignerGuide {
+  return {
+    id: g.id,
+    name: g.name ?? g.id,
+    launchMethod: g.launchMethod,
+    pageRule: g.steps.find((s) => typeof s.regexUrlRule === 'string')?.regexUrlRule ?? '',
+    priority: typeof g.attributes?.priority === 'number' ? g.attributes.priority : 0,
+    overrideThrottling: g.attributes?.overrideAutoThrottling === true,
+    steps: g.steps.map((s) => fromStep(s)),
+  };
+}
+
+function fromStep(s: GuideStep): DesignerStep {
+  const blocks = flatten((s.domJson as DomNode | undefined) ?? { type: 'div' });
+  const text = (type: string) => blocks.find((b) => b.type === type && typeof b.content === 'string')?.content ?? '';
+  const image = blocks.find((b) => b.type === 'img')?.props?.src;
+  const attributes = (s.attributes ?? {}) as Record<string, unknown>;
+  const type: DesignerStepType = STEP_TYPES.some((t) => t.type === s.type) ? (s.type as DesignerStepType) : 'lightbox';
+  return {
+    id: s.id,
+    type,
+    elementPathRule: typeof s.elementPathRule === 'string' ? s.elementPathRule : '',
+    title: text('h3') || text('h2') || text('h1'),
+    body: text('p'),
+    imageUrl: typeof image === 'string' ? image : '',
+    buttons: blocks
+      .filter((b) => b.type === 'button')
+      .map((b) => {
+        const action = Object.entries(ACTION_OF).find(([, name]) => b.actions?.some((a) => a.action === name))?.[0] as ButtonAction | undefined;
+        const url = b.actions?.find((a) => a.action === 'openLink')?.parameters?.[0];
+        return { label: b.content ?? '', action: action ?? 'next', ...(typeof url === 'string' ? { url } : {}) };
+      }),
+    layoutDir: (['auto', 'top', 'bottom', 'left', 'right'] as const).find((d) => d === attributes.layoutDir) ?? 'auto',
+    width: typeof attributes.width === 'number' ? attributes.width : 0,
+  };
+}
+
+function flatten(node: DomNode): DomNode[] {
+  return [node, ...(node.children ?? []).flatMap(flatten)];
+}
