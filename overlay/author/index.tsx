@@ -71,7 +71,8 @@ export function startAuthoring(host: AuthorHost): Authoring {
     preview?.stop();
     preview = runPreview(host, value, fromLink, (record) => {
       preview = null;
-      if (record.fromDesigner) open(designerToken ?? encodeDesignerToken({ baseUrl: record.serverUrl }));
+      // Back to the designer, on the guide that was previewed.
+      if (record.fromDesigner) open(withGuide(designerToken, record));
     });
   }
 
@@ -126,4 +127,17 @@ function forget(key: string): void {
   } catch {
     // As above.
   }
+}
+
+/** The designer's token, opening `record`'s guide (a token that does not read is replaced by the record's server). */
+function withGuide(raw: string | undefined, record: PreviewRecord): string {
+  let token: Record<string, unknown> = { baseUrl: record.serverUrl };
+  try {
+    const json = decodeURIComponent(escape(atob((raw ?? NO_TOKEN).replace(/-/g, '+').replace(/_/g, '/'))));
+    const given = JSON.parse(json) as unknown;
+    if (given && typeof given === 'object' && !Array.isArray(given)) token = given as Record<string, unknown>;
+  } catch {
+    // As said: the record's server.
+  }
+  return encodeDesignerToken({ ...token, guideId: record.guideId });
 }

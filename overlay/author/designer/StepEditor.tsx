@@ -81,7 +81,7 @@ export function StepEditor({ step, onChange, onPick }: { step: DesignerStep; onC
       </label>
       <label>
         Text
-        <textarea value={step.body} onChange={(e) => set('body', e.target.value)} />
+        <textarea aria-label="Text" value={step.body} onChange={(e) => set('body', e.target.value)} />
       </label>
       <label>
         Image address <span className="muted">(optional)</span>

@@ -1,10 +1,10 @@
 /**
  * The designer (guides §2 Designer, issue #15): a 400 px-wide container sliding in at the left of the page at
- * z-index 1000000, with a drag handle (its width, 320 to 720 px, also by the arrow keys) and a full-screen mode,
- * drawn with React in a shadow root of its own. It edits the app's guides through the console's API
+ * z-index 1000000 (the page moves over to make room), with a drag handle (its width, 320 to 720 px, also by the
+ * arrow keys) and a full-screen mode, drawn with React in a shadow root of its own. It edits the app's guides through the console's API
  * (DesignerPanel), picks elements on the page (pickElement) and shows the step being edited live.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { DESIGNER_CONTAINER } from '../../../shared/constants';
 import type { DesignerToken } from '../../../shared/authoring/designerLaunch';
@@ -84,6 +84,13 @@ function Designer({ ctx, api, box, setPicker, onClose }: { ctx: DesignerContext;
     addEventListener('pointermove', move);
     addEventListener('pointerup', up);
   };
+  useEffect(() => {
+    // The page moves over to make room, so the step being edited is not under the designer.
+    const html = document.documentElement;
+    const before = html.style.paddingInlineStart;
+    if (!fullscreen) html.style.paddingInlineStart = `${width + 8}px`;
+    return () => void (html.style.paddingInlineStart = before);
+  }, [width, fullscreen]);
   const onPick = (apply: (rule: string) => void) => {
     setPicking(true);
     setPicker(

@@ -80,7 +80,9 @@ export function createPreviewBar(): PreviewBar {
   document.documentElement.appendChild(frame);
 
   let root: Root | null = null;
+  /** Messages posted before the bar listens (its React effects run after the first render). */
   const queue: PreviewBarMessage[] = [];
+  let listening = false;
   frame.addEventListener('load', () => {
     const doc = frame.contentDocument;
     const win = frame.contentWindow;
@@ -89,13 +91,16 @@ export function createPreviewBar(): PreviewBar {
     style.textContent = CSS;
     doc.head.appendChild(style);
     root = createRoot(doc.body);
-    root.render(<Bar win={win} doc={doc} frame={frame} />);
-    for (const message of queue.splice(0)) win.postMessage(message, location.origin);
+    const onListening = () => {
+      listening = true;
+      for (const message of queue.splice(0)) win.postMessage(message, location.origin);
+    };
+    root.render(<Bar win={win} doc={doc} frame={frame} onListening={onListening} />);
   });
 
   return {
     post(message) {
-      const win = root ? frame.contentWindow : null;
+      const win = listening ? frame.contentWindow : null;
       if (win) win.postMessage(message, location.origin);
       else queue.push(message);
     },
@@ -114,7 +119,7 @@ function place(frame: HTMLIFrameElement, top: boolean): void {
     `border:0;margin:0;padding:0;z-index:${PREVIEW_BAR.zIndex};box-shadow:0 1px 6px rgba(15,23,42,.35);color-scheme:light;`;
 }
 
-function Bar({ win, doc, frame }: { win: Window; doc: Document; frame: HTMLIFrameElement }) {
+function Bar({ win, doc, frame, onListening }: { win: Window; doc: Document; frame: HTMLIFrameElement; onListening(): void }) {
   const [state, setState] = useState<BarState>({ stepIndex: 0, stepCount: 0, errors: [], hostname: '', pages: [], previewModeType: 'tab', isTop: true });
   const [narrow, setNarrow] = useState(false);
 
@@ -127,8 +132,9 @@ function Bar({ win, doc, frame }: { win: Window; doc: Document; frame: HTMLIFram
       setState((s) => reduce(s, message));
     };
     win.addEventListener('message', onMessage);
+    onListening();
     return () => win.removeEventListener('message', onMessage);
-  }, [win]);
+  }, [win, onListening]);
 
   useEffect(() => {
     // guides §2 "Mobile layout in preview: width at most 320".

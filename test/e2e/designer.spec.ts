@@ -1,0 +1,100 @@
+/**
+ * Issue #15, the designer in Chromium against the real reference server: an author signs in from the page,
+ * picks two elements, writes two tooltip steps (seen live on the page), saves, previews, publishes; a visitor then
+ * sees the guide. The server's stored guide is read back.
+ */
+import { DESIGNER_CONTAINER } from '../../shared/constants';
+import { E2E_ADMIN_TOKEN } from './adminToken';
+import { adminFetch, agentReady, expect, hostPage, test, uniqueId } from './fixtures';
+
+const tooltip = '[data-waymark-overlay] .wm-tooltip';
+const body = '<main style="padding:200px 0 0 480px"><button id="one">Export</button> <button id="two" data-testid="share">Share</button></main>';
+
+test.describe('issue #15 the designer', () => {
+  // The designer asks the console whether this browser is signed in: Chromium logs the 401 as a failed load.
+  test.use({ allowAgentErrors: [/status of 401 \(Unauthorized\)/] });
+
+  test('an author builds a two-step tooltip guide by picking elements, sees it live, saves, previews and publishes; a visitor sees it', async ({ page, browser, openHostPage, serverUrl }) => {
+    const apiKey = uniqueId('e2e-designer');
+    const init = `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'author' } });`;
+    await openHostPage('/e2e/designer?waymark-designer=e30', hostPage({ init, body }));
+    await agentReady(page);
+    const designer = page.getByTestId('waymark-designer');
+    await expect(designer).toBeVisible();
+    // It slides in: measured once it is in place.
+    await expect.poll(async () => Math.round((await designer.boundingBox())?.x ?? -1)).toBe(0);
+    expect(Math.round((await designer.boundingBox())!.width)).toBe(DESIGNER_CONTAINER.width);
+    expect(await designer.evaluate((el) => getComputedStyle(el).zIndex)).toBe(String(DESIGNER_CONTAINER.zIndex));
+
+    // Not signed in to the console yet: the designer asks for the admin token.
+    await designer.getByLabel('Admin token', { exact: true }).fill('not-the-token');
+    await designer.getByRole('button', { name: 'Sign in' }).click();
+    await expect(designer.getByRole('alert')).toHaveText('wrong token');
+    await designer.getByLabel('Admin token', { exact: true }).fill(E2E_ADMIN_TOKEN);
+    await designer.getByRole('button', { name: 'Sign in' }).click();
+    await designer.getByRole('button', { name: 'New guide on this page' }).click();
+
+    await designer.getByLabel('Name', { exact: true }).fill('Export and share');
+    // Step 1: picked on the page.
+    await designer.getByRole('button', { name: 'Pick element' }).click();
+    await expect(designer).toBeHidden();
+    await page.locator('#one').click();
+    await expect(designer).toBeVisible();
+    await expect(designer.getByLabel('Element', { exact: true })).toHaveValue('#one');
+    await expect(designer.getByTestId('rule-check')).toHaveText('Matches 1 element on this page');
+    await designer.getByLabel('Title', { exact: true }).fill('Export your report');
+    await designer.getByLabel('Text', { exact: true }).fill('Download it as CSV.');
+    await expect(page.locator(tooltip)).toContainText('Export your report');
+    await expect(page.locator(tooltip)).toContainText('Download it as CSV.');
+    await page.screenshot({ path: 'test-results/screens/designer-live-step.png' });
+
+    // Step 2, on the second button; an ambiguous rule typed by hand is warned about first.
+    await designer.getByRole('button', { name: 'Add a step' }).click();
+    await designer.getByLabel('Element', { exact: true }).fill('button');
+    await expect(designer.getByTestId('rule-check')).toContainText('Ambiguous: matches 2 elements on this page');
+    await designer.getByRole('button', { name: 'Pick element' }).click();
+    await page.locator('#two').click();
+    await expect(designer.getByLabel('Element', { exact: true })).toHaveValue('#two');
+    await designer.getByLabel('Title', { exact: true }).fill('Share it');
+    await designer.getByLabel('Label', { exact: true }).fill('Done');
+    await expect(page.locator(tooltip)).toContainText('Share it');
+
+    await designer.getByRole('button', { name: 'Save' }).click();
+    await expect(designer.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+    const listed = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides`)).json();
+    expect(listed).toHaveLength(1);
+    const stored = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${listed[0].id}`)).json();
+    expect(stored.state).toBe('draft');
+    expect(stored.guide.name).toBe('Export and share');
+    expect(stored.guide.steps.map((s: { elementPathRule: string }) => s.elementPathRule)).toEqual(['#one', '#two']);
+
+    // Preview in the same tab: the bar, step 1 of 2, then back to the designer.
+    await designer.getByRole('button', { name: 'Preview' }).click();
+    const bar = page.frameLocator('iframe[data-waymark-preview-bar]');
+    await expect(bar.getByText('Step 1 of 2')).toBeVisible();
+    await expect(page.locator(tooltip)).toContainText('Export your report');
+    await page.locator(tooltip).getByRole('button', { name: 'Next' }).click();
+    await expect(bar.getByText('Step 2 of 2')).toBeVisible();
+    await bar.getByRole('button', { name: 'Back to designer' }).click();
+    await expect(page.getByTestId('waymark-designer')).toBeVisible();
+
+    await page.getByTestId('waymark-designer').getByRole('button', { name: 'Publish' }).click();
+    await expect(page.getByTestId('waymark-designer').getByRole('status').filter({ hasText: 'Published' })).toBeVisible();
+    expect((await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${listed[0].id}`)).json()).state).toBe('public');
+
+    // A visitor, in a browser of their own, gets the guide by itself.
+    const visitor = await browser.newContext();
+    const visit = await visitor.newPage();
+    try {
+      await visit.route(`${serverUrl}/e2e/designer`, (route) => route.fulfill({ contentType: 'text/html', body: hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'visitor-1' } });`, body }) }));
+      await visit.goto(`${serverUrl}/e2e/designer`);
+      await agentReady(visit);
+      await expect(visit.locator(tooltip)).toContainText('Export your report');
+      await visit.locator(tooltip).getByRole('button', { name: 'Next' }).click();
+      await expect(visit.locator(tooltip)).toContainText('Share it');
+      await visit.screenshot({ path: 'test-results/screens/designer-visitor.png' });
+    } finally {
+      await visitor.close();
+    }
+  });
+});
