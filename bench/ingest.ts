@@ -6,12 +6,12 @@
  * latency goal is read. Bounded: a fixed number of beacons per phase and a time cap; every process it starts is
  * killed at the end. Results: a table on stdout and bench/results/ingest-latest.json.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as netServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { startCollectorProcess } from '../test/server/startCollectorProcess';
 import { startPostgres } from '../test/server/startPostgres';
 import { nodeJzb, wireEvent } from '../test/server/testServer';
 
@@ -117,26 +117,11 @@ async function drive(urls: string[], label: string, count: number, connections: 
   return { beacons: latencies.length, events, seconds: Math.round(seconds * 100) / 100, eventsPerSecond: Math.round(events / seconds), p50: at(0.5), p95: at(0.95), p99: at(0.99), failed };
 }
 
-/** A collector process (`node --import tsx server/main.ts`) on a free loopback port; answers its URL once healthy. */
+/** A collector process on a free loopback port, kept in `children` to be killed at the end. */
 async function collector(children: ChildProcess[], env: Record<string, string>): Promise<string> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), WAYMARK_ADMIN_TOKEN: 'ingest-bench-admin-token', WAYMARK_SEED_APP: '', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.push(child);
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error('a collector exited at start');
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return url;
-    } catch {
-      // Not yet listening.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('a collector did not start within 30 s');
+  const started = await startCollectorProcess({ WAYMARK_ADMIN_TOKEN: 'ingest-bench-admin-token', ...env });
+  children.push(started.process);
+  return started.url;
 }
 
 async function database(adminUrl: string, name: string): Promise<string> {
@@ -145,17 +130,6 @@ async function database(adminUrl: string, name: string): Promise<string> {
   await client.query(`create database ingest_${name}`);
   await client.end();
   return adminUrl.replace(/\/postgres$/, `/ingest_${name}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = netServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 function print(results: Record<string, { full: Phase; half: Phase }>): void {

@@ -30,7 +30,8 @@ export function findPostgresBin(): string | undefined {
   return versions.length ? join(root, versions[0], 'bin') : undefined;
 }
 
-async function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

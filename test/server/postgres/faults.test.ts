@@ -4,12 +4,10 @@
  * during a burst (nothing answered 2xx is lost; what was not answered is sent again, as agents do, and stored
  * once). A PostgreSQL of this file's own, since it is stopped on purpose.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer as netServer } from 'node:net';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../../server/createServer';
+import { startCollectorProcess, type CollectorProcess } from '../startCollectorProcess';
 import { startPostgres, type TestPostgres } from '../startPostgres';
 import { nodeJzb, SERVER_TIMEOUT, TEST_ADMIN_TOKEN, wireEvent } from '../testServer';
 
@@ -114,39 +112,7 @@ describe('issue #19 faults', () => {
   }, SERVER_TIMEOUT * 3);
 });
 
-/** `npm run serve` as its own process on a free port of 127.0.0.1, ready to answer. */
-async function startCollector(databaseUrl: string): Promise<{ url: string; process: ChildProcess }> {
-  const port = await freePort();
-  const root = join(import.meta.dirname, '../../..');
-  // node --import tsx, not the tsx CLI: the CLI runs the server in a child of its own, which a SIGKILL would miss.
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, WAYMARK_ADMIN_TOKEN: TEST_ADMIN_TOKEN, WAYMARK_SEED_APP: '' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    if (child.exitCode !== null) throw new Error(`the collector exited: ${stderr}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return { url, process: child };
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`the collector did not start within 20 s: ${stderr}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = netServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
+/** A collector process with the test's admin token. */
+function startCollector(databaseUrl: string): Promise<CollectorProcess> {
+  return startCollectorProcess({ DATABASE_URL: databaseUrl, WAYMARK_ADMIN_TOKEN: TEST_ADMIN_TOKEN });
 }
