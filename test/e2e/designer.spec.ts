@@ -98,3 +98,31 @@ test.describe('issue #15 the designer', () => {
     }
   });
 });
+
+test.describe('issue #15 the designer picks inside shadow roots and frames', () => {
+  test.use({ allowAgentErrors: [/status of 401 \(Unauthorized\)/] });
+
+  test("an element in an open shadow root gets the agent's host >>> inner rule; one in a same-origin iframe its frame's rule", async ({ page, context, openHostPage, serverUrl }) => {
+    const apiKey = uniqueId('e2e-designer-deep');
+    await context.request.post(`${serverUrl}/api/login`, { data: { token: E2E_ADMIN_TOKEN } });
+    await page.route(`${serverUrl}/e2e/designer-frame`, (route) => route.fulfill({ contentType: 'text/html', body: '<button id="in-frame">In a frame</button>' }));
+    const shadowHost = `<x-card id="card"></x-card><script>
+      customElements.define('x-card', class extends HTMLElement { constructor() { super(); this.attachShadow({ mode: 'open' }).innerHTML = '<button data-testid="inner-action">Inner</button>'; } });
+    </script><iframe src="/e2e/designer-frame" style="width:300px;height:80px"></iframe>`;
+    await openHostPage('/e2e/designer-deep?waymark-designer=e30', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}' });`, body: `<main style="padding:200px 0 0 40px">${shadowHost}</main>` }));
+    await agentReady(page);
+    const designer = page.getByTestId('waymark-designer');
+    await designer.getByRole('button', { name: 'New guide on this page' }).click();
+
+    await designer.getByRole('button', { name: 'Pick element' }).click();
+    await page.locator('x-card').getByRole('button', { name: 'Inner' }).click();
+    await expect(designer.getByLabel('Element', { exact: true })).toHaveValue('#card >>> [data-testid="inner-action"]');
+    await expect(designer.getByTestId('rule-check')).toHaveText('Matches 1 element on this page');
+    await expect(page.locator('[data-waymark-overlay] .wm-tooltip')).toBeVisible();
+
+    await designer.getByRole('button', { name: 'Pick element' }).click();
+    await page.frameLocator('iframe').getByRole('button', { name: 'In a frame' }).click();
+    await expect(designer.getByLabel('Element', { exact: true })).toHaveValue('#in-frame');
+    await expect(designer.getByTestId('rule-check')).toHaveText('Matches 1 element in a frame of this page: the agent in that frame shows the step');
+  });
+});

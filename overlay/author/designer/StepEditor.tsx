@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { STEP_TYPES, type ButtonAction, type DesignerButton, type DesignerStep, type DesignerStepType } from './designerGuide';
 import { checkRule } from './proposeRule';
-import { countDeep } from './pickElement';
+import { countDeep, countInFrames } from './pickElement';
 
 const ACTIONS: Array<{ action: ButtonAction; label: string }> = [
   { action: 'next', label: 'Next step (or finish)' },
@@ -17,9 +17,15 @@ const ACTIONS: Array<{ action: ButtonAction; label: string }> = [
 export function StepEditor({ step, onChange, onPick }: { step: DesignerStep; onChange(next: DesignerStep): void; onPick(): void }) {
   const set = <K extends keyof DesignerStep>(key: K, value: DesignerStep[K]) => onChange({ ...step, [key]: value });
   const [check, setCheck] = useState(() => checkRule(step.elementPathRule, countDeep(document, step.elementPathRule)));
+  const [inFrames, setInFrames] = useState(0);
   useEffect(() => {
     // The page changes under the designer too: the count is read again while the rule is shown.
-    const read = () => setCheck(checkRule(step.elementPathRule, step.elementPathRule.trim() ? countDeep(document, step.elementPathRule) : 0));
+    const read = () => {
+      const rule = step.elementPathRule.trim();
+      const here = rule ? countDeep(document, rule) : 0;
+      setInFrames(rule && here === 0 ? countInFrames(rule) : 0);
+      setCheck(checkRule(step.elementPathRule, here));
+    };
     read();
     const timer = setInterval(read, 1000);
     return () => clearInterval(timer);
@@ -57,12 +63,18 @@ export function StepEditor({ step, onChange, onPick }: { step: DesignerStep; onC
               Pick element
             </button>
           </div>
-          <p className={check.warnings.length ? 'warn' : 'ok'} role="status" data-testid="rule-check">
-            {step.elementPathRule.trim() ? `Matches ${check.matches} element${check.matches === 1 ? '' : 's'} on this page` : 'No element yet'}
-            {check.warnings.map((w) => (
-              <span key={w}>. {w[0]!.toUpperCase() + w.slice(1)}</span>
-            ))}
-          </p>
+          {inFrames > 0 ? (
+            <p className="ok" role="status" data-testid="rule-check">
+              Matches {inFrames} element{inFrames === 1 ? '' : 's'} in a frame of this page: the agent in that frame shows the step
+            </p>
+          ) : (
+            <p className={check.warnings.length ? 'warn' : 'ok'} role="status" data-testid="rule-check">
+              {step.elementPathRule.trim() ? `Matches ${check.matches} element${check.matches === 1 ? '' : 's'} on this page` : 'No element yet'}
+              {check.warnings.map((w) => (
+                <span key={w}>. {w[0]!.toUpperCase() + w.slice(1)}</span>
+              ))}
+            </p>
+          )}
           <label>
             Placement
             <select value={step.layoutDir} onChange={(e) => set('layoutDir', e.target.value as DesignerStep['layoutDir'])}>

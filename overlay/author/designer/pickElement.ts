@@ -150,6 +150,11 @@ function hostOf(el: Element): Element | null {
   return root instanceof ShadowRoot ? root.host : null;
 }
 
+/** How many elements a rule matches in the same-origin frames of the page (a step there is its frame's agent's). */
+export function countInFrames(rule: string): number {
+  return sameOriginFrames().reduce((n, doc) => n + countDeep(doc, rule), 0);
+}
+
 function sameOriginFrames(): Document[] {
   const out: Document[] = [];
   for (const frame of document.querySelectorAll('iframe')) {
