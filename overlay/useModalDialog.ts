@@ -99,6 +99,9 @@ export function tabbables(container: Element): HTMLElement[] {
   return list;
 }
 
+/** The authoring chunk's elements on <html> (overlay/author). */
+const AUTHOR_TOOLS = '[data-waymark-designer], [data-waymark-preview-bar], [data-waymark-designer-modal]';
+
 /**
  * Hides the page beside our overlay's host element: each rendered sibling of it (the host hangs on <html>,
  * so these are <body> and whatever else a page put there) gets aria-hidden="true" and inert. Siblings that
@@ -108,7 +111,8 @@ export function tabbables(container: Element): HTMLElement[] {
 function hidePageBeside(host: Element): () => void {
   const changed: Array<{ el: Element; hadInert: boolean }> = [];
   for (const el of Array.from(host.parentElement?.children ?? [])) {
-    if (el === host || NOT_RENDERED.has(el.tagName) || el.hasAttribute('aria-hidden')) continue;
+    // The author's tools (designer, preview bar, launch modal) stay usable over a modal step (issue #15).
+    if (el === host || NOT_RENDERED.has(el.tagName) || el.hasAttribute('aria-hidden') || el.matches(AUTHOR_TOOLS)) continue;
     changed.push({ el, hadInert: el.hasAttribute('inert') });
     el.setAttribute('aria-hidden', 'true');
     el.setAttribute('inert', '');

@@ -5,7 +5,7 @@
  */
 import { DESIGNER_CONTAINER } from '../../shared/constants';
 import { E2E_ADMIN_TOKEN } from './adminToken';
-import { adminFetch, agentReady, expect, hostPage, test, uniqueId } from './fixtures';
+import { adminFetch, agentReady, expect, hostPage, test, uniqueId, waitForEvents } from './fixtures';
 
 const tooltip = '[data-waymark-overlay] .wm-tooltip';
 const body = '<main style="padding:200px 0 0 480px"><button id="one">Export</button> <button id="two" data-testid="share">Share</button></main>';
@@ -124,5 +124,46 @@ test.describe('issue #15 the designer picks inside shadow roots and frames', () 
     await page.frameLocator('iframe').getByRole('button', { name: 'In a frame' }).click();
     await expect(designer.getByLabel('Element', { exact: true })).toHaveValue('#in-frame');
     await expect(designer.getByTestId('rule-check')).toHaveText('Matches 1 element in a frame of this page: the agent in that frame shows the step');
+  });
+});
+
+test.describe('issue #15 the designer writes polls', () => {
+  test.use({ allowAgentErrors: [/status of 401 \(Unauthorized\)/] });
+
+  test('an NPS lightbox built in the designer is answered by a visitor and counted in the console', async ({ page, browser, context, openHostPage, serverUrl }) => {
+    const apiKey = uniqueId('e2e-designer-nps');
+    await context.request.post(`${serverUrl}/api/login`, { data: { token: E2E_ADMIN_TOKEN } });
+    await openHostPage('/e2e/designer-nps?waymark-designer=e30', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}' });`, body }));
+    await agentReady(page);
+    const designer = page.getByTestId('waymark-designer');
+    await designer.getByRole('button', { name: 'New guide on this page' }).click();
+    await designer.getByRole('combobox', { name: /^Type/ }).selectOption('lightbox');
+    await designer.getByLabel('Title', { exact: true }).fill('How likely are you to recommend us?');
+    await designer.getByLabel('Text', { exact: true }).fill('');
+    await designer.getByRole('button', { name: 'Remove button 1' }).click();
+    await designer.getByLabel('Ask an NPS question (0-10, with a reason)').check();
+    const live = page.locator('[data-waymark-overlay] .wm-lightbox');
+    await expect(live.getByRole('radio')).toHaveCount(11);
+    await designer.getByRole('button', { name: 'Publish' }).click();
+    await expect(designer.getByRole('status').filter({ hasText: 'Published' })).toBeVisible();
+    const [{ id: guideId }] = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides`)).json();
+
+    const visitor = await browser.newContext();
+    const visit = await visitor.newPage();
+    try {
+      await visit.route(`${serverUrl}/e2e/designer-nps`, (route) => route.fulfill({ contentType: 'text/html', body: hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'nps-visitor' } });`, body }) }));
+      await visit.goto(`${serverUrl}/e2e/designer-nps`);
+      await agentReady(visit);
+      const box = visit.locator('[data-waymark-overlay] .wm-lightbox');
+      await box.getByRole('radio', { name: '9' }).check();
+      await box.getByPlaceholder('Optional').fill('Quick to set up');
+      await box.getByRole('button', { name: 'Send' }).click();
+      await visit.evaluate(() => (window as any).waymark.flushNow());
+      await waitForEvents(serverUrl, { apiKey, visitorId: 'nps-visitor' }, (events) => events.filter((e) => e.type === 'pollResponse').length === 2);
+    } finally {
+      await visitor.close();
+    }
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/guides/${guideId}`);
+    await expect(page.getByTestId('nps-score')).toHaveText('100');
   });
 });

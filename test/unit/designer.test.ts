@@ -79,6 +79,24 @@ describe('issue #15 designer: the guide it writes', () => {
     expect(checkGuideBody(again, d.id)).toBeNull();
   });
 
+  it('an NPS step asks 0-10 and a reason, sent with submitPoll; the guide lists both polls and reads back', () => {
+    const d = newGuide('https://app.example/', fixed);
+    d.steps[0] = { ...d.steps[0]!, type: 'lightbox', nps: { reasonLabel: 'Why?' }, buttons: [] };
+    const guide = toGuide(d);
+    expect(checkGuideBody(guide, d.id)).toBeNull();
+    const id = d.steps[0]!.id;
+    expect(guide.polls).toEqual([
+      { id: `${id}-nps`, numericResponses: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], attributes: { type: 'NPSRating' } },
+      { id: `${id}-reason`, attributes: { type: 'FreeForm' } },
+    ]);
+    const blocks = JSON.stringify(guide.steps[0]!.domJson);
+    expect(blocks.match(/"data-poll-id":"[^"]+-nps"/g)).toHaveLength(11);
+    expect(blocks).toContain('"action":"submitPoll"');
+    expect(fromGuide(guide).steps[0]!.nps).toEqual({ reasonLabel: 'Why?' });
+    // Turned off again, the polls go.
+    expect(toGuide({ ...d, steps: [{ ...d.steps[0]!, nps: null }] }, guide).polls).toBeUndefined();
+  });
+
   it('a lightbox has no element rule; an empty page rule means every page', () => {
     const d = newGuide('https://app.example/', fixed);
     d.pageRule = '';

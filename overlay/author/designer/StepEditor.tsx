@@ -99,6 +99,16 @@ export function StepEditor({ step, onChange, onPick }: { step: DesignerStep; onC
         Image address <span className="muted">(optional)</span>
         <input type="url" value={step.imageUrl} placeholder="https://…" onChange={(e) => set('imageUrl', e.target.value)} />
       </label>
+      <label className="inline">
+        <input type="checkbox" checked={step.nps !== null} onChange={(e) => set('nps', e.target.checked ? { reasonLabel: 'What is the main reason for your score?' } : null)} />
+        Ask an NPS question (0-10, with a reason)
+      </label>
+      {step.nps && (
+        <label>
+          Reason question
+          <input value={step.nps.reasonLabel} onChange={(e) => set('nps', { reasonLabel: e.target.value })} />
+        </label>
+      )}
       {step.type !== 'banner' && (
         <label>
           Width (px)

@@ -27,6 +27,11 @@ export interface DesignerStep {
   /** Tooltip placement (attributes.layoutDir). */
   layoutDir: 'auto' | 'top' | 'bottom' | 'left' | 'right';
   width: number;
+  /**
+   * guides §2 polls: the step asks an NPS question (0-10) with an optional free-form reason, sent by a Send
+   * button (submitPoll); its answers reach the console's poll results. Null: no poll.
+   */
+  nps: { reasonLabel: string } | null;
 }
 
 export interface DesignerGuide {
@@ -81,7 +86,30 @@ export function newStep(guideId: string, index: number, type: DesignerStepType, 
     buttons: [{ label: 'Next', action: 'next' }],
     layoutDir: 'auto',
     width: type === 'banner' ? 0 : type === 'tooltip' ? 320 : 480,
+    nps: null,
   };
+}
+
+/** The poll ids of a step's NPS question and its reason. */
+export const npsPollIds = (stepId: string) => ({ score: `${stepId}-nps`, reason: `${stepId}-reason` });
+
+/** guides §2 NPS: 0-10 as radio buttons of the score poll, the reason's text area, and Send (submitPoll). */
+function npsBlocks(step: DesignerStep): DomNode[] {
+  const ids = npsPollIds(step.id);
+  const scores: DomNode[] = Array.from({ length: 11 }, (_, n) => ({
+    type: 'label',
+    props: {},
+    children: [
+      { type: 'input', props: { type: 'radio', name: ids.score, value: String(n), 'data-poll-id': ids.score, 'aria-label': String(n) } },
+      { type: 'span', props: {}, content: String(n) },
+    ],
+  }));
+  return [
+    { type: 'div', props: { role: 'radiogroup', 'aria-label': '0 means not at all, 10 means extremely likely' }, children: scores },
+    { type: 'label', props: { for: ids.reason }, content: step.nps!.reasonLabel },
+    { type: 'textarea', props: { id: ids.reason, 'data-poll-id': ids.reason, placeholder: 'Optional' } },
+    { type: 'button', props: { id: `${step.id}-send` }, content: 'Send', actions: [{ action: 'submitPoll', eventType: 'click', parameters: [] }] },
+  ];
 }
 
 /** The building blocks of a step: title, image, body, buttons, under the guide-base root. */
@@ -90,6 +118,7 @@ export function stepContent(step: DesignerStep): DomNode {
   if (step.title) children.push({ type: 'h3', props: { id: `${step.id}-title` }, content: step.title });
   if (step.imageUrl) children.push({ type: 'img', props: { id: `${step.id}-image`, src: step.imageUrl, alt: '' }, children: [] });
   if (step.body) children.push({ type: 'p', props: { id: `${step.id}-body` }, content: step.body });
+  if (step.nps) children.push(...npsBlocks(step));
   step.buttons.forEach((b, i) => {
     const id = `${step.id}-button-${i + 1}`;
     const parameters = b.action === 'link' && b.url ? [b.url] : [];
@@ -116,7 +145,18 @@ export function toGuide(d: DesignerGuide, base?: Guide): Guide {
   const attributes = { ...(base?.attributes ?? {}), priority: d.priority };
   if (d.overrideThrottling) attributes.overrideAutoThrottling = true;
   else delete attributes.overrideAutoThrottling;
-  return { ...base, id: d.id, name: d.name, launchMethod: d.launchMethod, isMultiStep: steps.length > 1, attributes, steps, lastUpdatedAt: Date.now() };
+  // The guide's polls: those of its NPS steps (numeric 0-10 and a free-form reason), besides any it had.
+  const designed = new Set(d.steps.flatMap((s) => Object.values(npsPollIds(s.id))));
+  const polls = (base?.polls ?? []).filter((p) => !designed.has(p.id));
+  for (const s of d.steps) {
+    if (!s.nps) continue;
+    const ids = npsPollIds(s.id);
+    polls.push({ id: ids.score, numericResponses: Array.from({ length: 11 }, (_, n) => n), attributes: { type: 'NPSRating' } }, { id: ids.reason, attributes: { type: 'FreeForm' } });
+  }
+  const guide: Guide = { ...base, id: d.id, name: d.name, launchMethod: d.launchMethod, isMultiStep: steps.length > 1, attributes, steps, lastUpdatedAt: Date.now() };
+  if (polls.length) guide.polls = polls;
+  else delete guide.polls;
+  return guide;
 }
 
 /** The designer's view of a stored guide (what it cannot read is kept by toGuide from the stored guide). */
@@ -154,6 +194,9 @@ function fromStep(s: GuideStep): DesignerStep {
       }),
     layoutDir: (['auto', 'top', 'bottom', 'left', 'right'] as const).find((d) => d === attributes.layoutDir) ?? 'auto',
     width: typeof attributes.width === 'number' ? attributes.width : 0,
+    nps: blocks.some((b) => b.props?.['data-poll-id'] === npsPollIds(s.id).score)
+      ? { reasonLabel: blocks.find((b) => b.type === 'label' && b.props?.for === npsPollIds(s.id).reason)?.content ?? '' }
+      : null,
   };
 }
 
