@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createPgliteDatabase } from '../../server/createPgliteDatabase';
 import { MIGRATIONS, migrateSchema } from '../../server/migrations/MIGRATIONS';
 import { runMigrations } from '../../server/migrations/runMigrations';
+import { SERVER_TIMEOUT } from './testServer';
 
 describe('issue #19 schema migrations', () => {
   it('applies each migration once, in order, and records it; a second start applies nothing', async () => {
@@ -20,7 +21,7 @@ describe('issue #19 schema migrations', () => {
     } finally {
       await db.close();
     }
-  });
+  }, SERVER_TIMEOUT);
 
   it('a later migration runs on a database that has the earlier ones; one that fails stops the start with its name and is not recorded', async () => {
     const db = await createPgliteDatabase('memory://');
@@ -34,7 +35,7 @@ describe('issue #19 schema migrations', () => {
     } finally {
       await db.close();
     }
-  });
+  }, SERVER_TIMEOUT);
 
   it('refuses migrations that are not numbered 1, 2, 3...', async () => {
     const db = await createPgliteDatabase('memory://');
@@ -43,7 +44,7 @@ describe('issue #19 schema migrations', () => {
     } finally {
       await db.close();
     }
-  });
+  }, SERVER_TIMEOUT);
 
   it('exclusive sections of one database take turns', async () => {
     const db = await createPgliteDatabase('memory://');
@@ -60,5 +61,5 @@ describe('issue #19 schema migrations', () => {
     } finally {
       await db.close();
     }
-  });
+  }, SERVER_TIMEOUT);
 });
