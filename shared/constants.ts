@@ -192,6 +192,9 @@ export const GLOBAL_CSS_WAIT_MS = 5000;
 export const WORKER_READY_TIMEOUT_MS = 10_000;
 /** The `type` of the first message a worker posts once its API is exposed. */
 export const WORKER_READY_MESSAGE = 'waymark:ready';
+/** The one-way capture messages (shared/protocol/capture.ts PushMessage, DeliveredMessage). */
+export const PUSH_MESSAGE = 'waymark:push';
+export const DELIVERED_MESSAGE = 'waymark:delivered';
 /** Issue #7 teardown: how long the worker gets to send what it holds before it is terminated (ours). */
 export const TEARDOWN_FLUSH_MS = 2000;
 

@@ -21,7 +21,7 @@ export type * from './protocol/identity';
 export type * from './protocol/surfaces';
 
 /** Bumped whenever a message shape changes; the handshake refuses a mismatch. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** Everything the worker needs to start, sent once by `init`. */
 export interface WorkerInit {
@@ -68,11 +68,6 @@ export interface WorkerInit {
 export interface ShimCallbacks {
   /** A log line for the shim's logger (console and log history). */
   log(level: LogLevel, message: string): void;
-  /**
-   * Every event of this page with a sequence up to `sequence` is done with (delivered, or dropped with a
-   * log): the shim stops holding it for its page-hide beacon. Sent in order, so a high-water mark.
-   */
-  delivered(sequence: number): void;
   /** The session's traffic source as classified by the worker, for the shim to keep for later pages. */
   campaign(utm: Record<string, string>): void;
   /** The visitor's segment flags, each time the collector answers (analytics §7). */

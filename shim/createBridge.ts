@@ -1,13 +1,17 @@
 /**
  * The shim's end of the shim-worker contract (STYLE §2). Over the endpoint shim/startWorker.ts gives it
- * (a worker, a blob: worker or the in-page fallback), it runs the versioned handshake, and gathers captured events so they cross in one Comlink call per
- * CAPTURE_BATCH_MS instead of one per DOM event. Every other call goes after the buffered events, so the
- * worker sees events and identity changes in the order the page made them.
+ * (a worker, a blob: worker or the in-page fallback), it runs the versioned handshake, and gathers captured
+ * events so they cross in one message per CAPTURE_BATCH_MS instead of one per DOM event. Every other call goes
+ * after the buffered events, so the worker sees events and identity changes in the order the page made them.
+ *
+ * What it costs the host per click is the point (issue #16). Batches and delivery marks are one-way messages
+ * (no reply task). A batch holding a watched click waits for the click's verdict (at most DEAD_CLICK_MS, plus
+ * the batch time), so an isolated click crosses once, with its verdict, from the watcher's own task.
  */
 import { proxy, releaseProxy, wrap, type Endpoint } from 'comlink';
-import { CAPTURE_BATCH_MS } from '../shared/constants';
+import { CAPTURE_BATCH_MS, DEAD_CLICK_MS, DELIVERED_MESSAGE, PUSH_MESSAGE } from '../shared/constants';
 import type { CapturedEvent } from '../shared/events/events';
-import { PROTOCOL_VERSION, type ClickVerdictMessage, type Identity, type LogLevel, type SessionFacts, type ShimCallbacks, type WorkerApi, type WorkerInit } from '../shared/protocol';
+import { PROTOCOL_VERSION, type ClickVerdictMessage, type DeliveredMessage, type Identity, type PushMessage, type LogLevel, type SessionFacts, type ShimCallbacks, type WorkerApi, type WorkerInit } from '../shared/protocol';
 
 /**
  * The worker API as the shim calls it: every method answers with a promise. Declared here rather than with
@@ -25,8 +29,11 @@ export interface HeldEvent {
 }
 
 export interface Bridge {
-  /** Numbers one captured event and buffers it for the next batch; answers its sequence. */
-  capture(event: Omit<CapturedEvent, 'sequence'>): number;
+  /**
+   * Numbers one captured event and buffers it for the next batch; answers its sequence. `awaitsVerdict`: a
+   * click whose verdict (or its absence: `[]`) will follow; the batch waits for it.
+   */
+  capture(event: Omit<CapturedEvent, 'sequence'>, awaitsVerdict?: boolean): number;
   /** Changes the identity of the events captured from now on (and tells the worker, in order). */
   setIdentity(identity: Identity): void;
   /** The session changed (inactivity, visitor change): events from now on carry the new one. */
@@ -38,7 +45,7 @@ export interface Bridge {
   held(): HeldEvent[];
   /** Hands the buffered events to the worker now (page hide, explicit flush). */
   flushCaptured(): void;
-  /** A dead/error click verdict; it travels with the next batch of events, not in a call of its own. */
+  /** A click's verdict (`[]`: none); it travels with the batch of its click or the next, not on its own. */
   verdict(verdict: ClickVerdictMessage): void;
   /** Calls the worker after every event captured so far. */
   call<T>(fn: (api: RemoteWorker) => Promise<T>): Promise<T>;
@@ -51,6 +58,8 @@ export interface Bridge {
  */
 /** Events held for the page-hide beacon at most; past it the oldest go (the worker has them anyway). */
 const MAX_HELD_EVENTS = 10_000;
+/** The longest a batch waits for its clicks' verdicts: the watch, then the usual batch time. */
+const MAX_BATCH_WAIT_MS = DEAD_CLICK_MS + CAPTURE_BATCH_MS;
 
 export function createBridge(
   endpoint: Endpoint & { terminate?(): void },
@@ -73,18 +82,19 @@ export function createBridge(
   const api = remote as unknown as RemoteWorker;
   // Comlink messages are delivered in order and the browser holds them until the worker script has run,
   // so hello and init need not be awaited before the first batch is posted.
-  void api.hello(PROTOCOL_VERSION).then(
-    (hello) => {
-      if (hello.protocolVersion !== PROTOCOL_VERSION) {
-        log('error', `the Waymark worker speaks protocol ${hello.protocolVersion}, the shim ${PROTOCOL_VERSION}: reload the page`);
-      }
-    },
-    (err: unknown) => log('error', `the Waymark worker did not answer: ${String(err)}`),
-  );
+  // A worker that never starts leaves this unanswered (startWorker falls back); the worker's hello cannot throw.
+  void api.hello(PROTOCOL_VERSION).then((hello) => {
+    if (hello.protocolVersion !== PROTOCOL_VERSION) {
+      log('error', `the Waymark worker speaks protocol ${hello.protocolVersion}, the shim ${PROTOCOL_VERSION}: reload the page`);
+    }
+  });
+  endpoint.addEventListener('message', (event) => {
+    const data = (event as MessageEvent).data as DeliveredMessage | null;
+    if (data?.type === DELIVERED_MESSAGE) delivered(data.upTo);
+  });
   const ignore = () => undefined;
   const callbacks: ShimCallbacks = {
     log,
-    delivered,
     campaign: on.campaign ?? ignore,
     segmentFlags: on.segmentFlags ?? ignore,
     guideState: on.guideState ?? ignore,
@@ -94,34 +104,60 @@ export function createBridge(
   let buffer: CapturedEvent[] = [];
   let verdicts: ClickVerdictMessage[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
+  /** Clicks of the buffer whose verdict has not come yet. */
+  const awaiting = new Set<number>();
+  /** When the buffer's first event (or verdict) came. */
+  let openedAt = 0;
 
   function flushCaptured(): void {
-    if (timer !== null) {
-      clearTimeout(timer);
-      timer = null;
-    }
+    // clearTimeout(null) does nothing.
+    clearTimeout(timer!);
+    timer = null;
     if (!buffer.length && !verdicts.length) return;
-    const batch = buffer;
-    const judged = verdicts;
+    const message: PushMessage = { type: PUSH_MESSAGE, events: buffer, verdicts };
     buffer = [];
     verdicts = [];
-    void api.push(batch, judged.length ? judged : undefined);
+    awaiting.clear();
+    endpoint.postMessage(message);
+  }
+
+  /** Flushes when the batch is due: CAPTURE_BATCH_MS after it opened, later while it waits for verdicts. */
+  function flushWhenDue(): void {
+    timer = null;
+    const age = Date.now() - openedAt;
+    const due = awaiting.size ? MAX_BATCH_WAIT_MS : CAPTURE_BATCH_MS;
+    if (age >= due) flushCaptured();
+    // While it waits for a verdict, the verdict flushes it (see `verdict`), or this timer at the latest.
+    else timer = setTimeout(flushWhenDue, due - age);
+  }
+
+  /** Something joined the buffer. */
+  function opened(): void {
+    if (!buffer.length && !verdicts.length) openedAt = Date.now();
   }
 
   return {
-    capture(event) {
+    capture(event, awaitsVerdict) {
       const numbered = event as CapturedEvent;
       numbered.sequence = sequence++;
+      opened();
       buffer.push(numbered);
       held.push({ event: numbered, identity, session });
       // One event in, so at most one over: the oldest goes.
       if (held.length > MAX_HELD_EVENTS) held.shift();
-      if (timer === null) timer = setTimeout(flushCaptured, CAPTURE_BATCH_MS);
+      if (awaitsVerdict) awaiting.add(numbered.sequence);
+      if (timer === null) timer = setTimeout(flushWhenDue, awaiting.size ? MAX_BATCH_WAIT_MS : CAPTURE_BATCH_MS);
       return numbered.sequence;
     },
     verdict(v) {
+      opened();
+      // An alive click ([]) is sent too: the worker then need not wait for a verdict.
       verdicts.push(v);
-      if (timer === null) timer = setTimeout(flushCaptured, CAPTURE_BATCH_MS);
+      awaiting.delete(v.sequence);
+      if (awaiting.size) return;
+      // The batch waited for this verdict: it goes now when due (from the watcher's task, no task of its own).
+      clearTimeout(timer!);
+      flushWhenDue();
     },
     setIdentity(next) {
       identity = next;

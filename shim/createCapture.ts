@@ -38,7 +38,7 @@ export function createCapture(getRunning: () => Running | null, isSending: () =>
   /** analytics §9 change-event debounce: repeats of an element's change within 5000 ms are not sent. */
   const changeIsNew = createChangeDebounce();
 
-  function capture(event: Omit<CapturedEvent, 'time' | 'url' | 'sequence'> & Partial<CapturedEvent>): number {
+  function capture(event: NewEvent, awaitsVerdict?: boolean): number {
     const running = getRunning();
     if (!isSending() || !running) return -1;
     const now = Date.now();
@@ -50,7 +50,7 @@ export function createCapture(getRunning: () => Running | null, isSending: () =>
       r.session.lastActivityAt = now;
       if (now - r.sessionSavedAt >= SESSION_SAVE_INTERVAL_MS) saveSession(r, now);
     }
-    return r.bridge.capture({ time: now, url: r.pageUrl(), ...event });
+    return r.bridge.capture({ time: now, url: r.pageUrl(), ...event }, awaitsVerdict);
   }
 
   function saveSession(r: Running, now: number): void {
@@ -115,7 +115,8 @@ export function createCapture(getRunning: () => Running | null, isSending: () =>
       }
     }
     // Page coordinates: the worker judges rage clicks from them (analytics §4).
-    const sequence = capture({ type: 'click', element: captureElementPath(target, running.options), props });
+    // The batch waits for the click's verdict (issue #16: an isolated click crosses to the worker once).
+    const sequence = capture({ type: 'click', element: captureElementPath(target, running.options), props }, true);
     if (sequence >= 0) running.clicks.watch(sequence, target);
     const submitter = matchSelectors(target, running.options.submitCssSelectors);
     if (submitter) capture({ type: 'submit', element: captureElementPath(submitter, running.options), props: {} });

@@ -127,13 +127,7 @@ export function createGuideApi({ log, guard, whenRunning, running }: GuideApiHos
       guideFunction((g) => (guidesDisabled ? g.pause() : g.start()));
     },
     areGuidesDisabled: () => guidesDisabled || running()?.options.disableGuides === true || running()?.options.guides?.disabled === true,
-    async debugGuides() {
-      const r = running();
-      if (!r) return null;
-      const diagnostics = await r.bridge.call((w) => w.guideDiagnostics());
-      for (const g of diagnostics.guides) log('info', `guide ${g.id}${g.name ? ` (${g.name})` : ''}: ${g.candidate ? 'may show' : 'not shown'}, ${g.reason}; ${g.completion}`);
-      if (diagnostics.loadError) log('info', `last guide load: ${diagnostics.loadError}`);
-      return diagnostics;
-    },
+    // The guides chunk logs and answers the worker's verdicts (null with guides off).
+    debugGuides: () => withGuides((g) => g.debug(), null),
   };
 }

@@ -156,6 +156,12 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
       loop.tick();
     },
     supported: loop.supported,
+    async debug() {
+      const diagnostics = await bridge.call((w) => w.guideDiagnostics());
+      for (const g of diagnostics.guides) log('info', `guide ${g.id}${g.name ? ` (${g.name})` : ''}: ${g.candidate ? 'may show' : 'not shown'}, ${g.reason}; ${g.completion}`);
+      if (diagnostics.loadError) log('info', `last guide load: ${diagnostics.loadError}`);
+      return diagnostics;
+    },
     frameChanged() {
       if (stopped) return;
       launcher.draw();

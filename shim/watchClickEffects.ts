@@ -10,17 +10,21 @@
  */
 import { CLICK_BUFFER_MAX, DEAD_CLICK_MS, ERROR_CLICK_MESSAGE_LIMIT } from '../shared/constants';
 
-/** What a watched click turned out to be; only called when there is something to report. */
+/**
+ * What a watched click turned out to be, once per click when its watch ends: `[]` when it had an effect (the
+ * capture batch waits for this, shim/createBridge.ts).
+ */
 export type ClickVerdict = (sequence: number, frustrationTypes: string[], errorMessage?: string) => void;
 
 export interface ClickEffectWatcher {
-  /** Starts watching after a click on `target`. */
+  /** Starts watching after a click on `target`; with 9 watched already, it is not: its verdict is `[]` at once. */
   watch(sequence: number, target: Element): void;
   /** An effect seen elsewhere (the URL changed, the page is going away). */
   effect(): void;
   stop(): void;
 }
 
+const SCROLL_OPTIONS = { capture: true, passive: true };
 const OBSERVED: MutationObserverInit = { subtree: true, childList: true, attributes: true, characterData: true };
 
 export function watchClickEffects(report: ClickVerdict, errorClickLogging: boolean): ClickEffectWatcher {
@@ -28,12 +32,17 @@ export function watchClickEffects(report: ClickVerdict, errorClickLogging: boole
   let timer: ReturnType<typeof setTimeout> | null = null;
   let listening = false;
   const observer = typeof MutationObserver === 'function' ? new MutationObserver(() => effect()) : null;
+  // Listened to from the start, not per click: adding or removing a scroll listener makes Chromium commit a
+  // frame to tell its compositor (~0.2 ms each, twice per click, issue #16). Idle, it costs nothing.
+  const onScroll = () => listening && effect();
+  addEventListener('scroll', onScroll, SCROLL_OPTIONS);
 
   function effect(): void {
     // Errors already seen still make their clicks error clicks; the rest were alive.
-    for (const p of pending) if (p.error !== undefined) report(p.sequence, ['errorClick'], p.error);
+    const done = pending;
     pending = [];
     unlisten();
+    for (const p of done) report(p.sequence, p.error !== undefined ? ['errorClick'] : [], p.error);
   }
 
   function onFocus(event: FocusEvent): void {
@@ -53,7 +62,6 @@ export function watchClickEffects(report: ClickVerdict, errorClickLogging: boole
     if (listening) return;
     listening = true;
     observer?.observe(document.documentElement, OBSERVED);
-    addEventListener('scroll', effect, { capture: true, passive: true });
     document.addEventListener('focusin', onFocus, true);
     addEventListener('error', onError);
     addEventListener('unhandledrejection', onError);
@@ -63,7 +71,6 @@ export function watchClickEffects(report: ClickVerdict, errorClickLogging: boole
     if (!listening) return;
     listening = false;
     observer?.disconnect();
-    removeEventListener('scroll', effect, { capture: true });
     document.removeEventListener('focusin', onFocus, true);
     removeEventListener('error', onError);
     removeEventListener('unhandledrejection', onError);
@@ -86,7 +93,7 @@ export function watchClickEffects(report: ClickVerdict, errorClickLogging: boole
 
   return {
     watch(sequence, target) {
-      if (pending.length >= CLICK_BUFFER_MAX) return;
+      if (pending.length >= CLICK_BUFFER_MAX) return report(sequence, []);
       pending.push({ sequence, target, deadline: Date.now() + DEAD_CLICK_MS });
       listen();
       // A click inside a component's shadow root changes that root, which the document's observer does not
@@ -99,6 +106,7 @@ export function watchClickEffects(report: ClickVerdict, errorClickLogging: boole
     stop() {
       pending = [];
       unlisten();
+      removeEventListener('scroll', onScroll, SCROLL_OPTIONS);
     },
   };
 }

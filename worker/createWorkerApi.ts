@@ -2,17 +2,21 @@
  * The one object the worker exposes over Comlink. It owns the event pipeline (enrich, batch, compress,
  * send, retry) and the guide engine; the shim only hands over batches of captured events and DOM facts.
  */
-import { AGENT_VERSION } from '../shared/constants';
+import { AGENT_VERSION, DELIVERED_MESSAGE } from '../shared/constants';
 import type { CapturedEvent } from '../shared/events/events';
 import { annotateFrustration, createRageClickDetector, createUTurnDetector } from '../shared/analytics/detectFrustration';
 import { ERROR_CODES, fail, ok, type Outcome } from '../shared/errors';
-import { PROTOCOL_VERSION, type LogLevel, type ShimCallbacks, type WorkerApi, type WorkerInit } from '../shared/protocol';
+import { PROTOCOL_VERSION, type LogLevel, type ShimCallbacks, type WorkerApi, type WorkerInit, type DeliveredMessage } from '../shared/protocol';
 import type { QueueItem } from './createSendQueue';
 import { createVerdictHold, type ReleasedEvent } from './createVerdictHold';
 import type { WorkerPorts } from './ports';
 import { startPipeline, tell, type Pipeline } from './startPipeline';
 
-export function createWorkerApi(ports: WorkerPorts) {
+/**
+ * `toPage` posts the one-way messages to the shim (worker/serveWorkerApi.ts gives the endpoint's); without it
+ * (tests of the API alone) they go nowhere.
+ */
+export function createWorkerApi(ports: WorkerPorts, toPage: (message: DeliveredMessage) => void = () => undefined) {
   let running: Pipeline | null = null;
   let callbacks: ShimCallbacks | null = null;
   /** Guide events' own per-page counter (analytics events carry the shim's). */
@@ -27,6 +31,13 @@ export function createWorkerApi(ports: WorkerPorts) {
   const rage = createRageClickDetector();
   const uTurn = createUTurnDetector();
   const hold = createVerdictHold(ports.clock, process);
+  const delivered = (upTo: number) => {
+    try {
+      toPage({ type: DELIVERED_MESSAGE, upTo });
+    } catch {
+      // A closed page: nothing holds the events any more.
+    }
+  };
 
   /** Marks rage clicks and U-turn page loads with `frustrationTypes` (wire-protocol.md "click"). */
   function withFrustration(captured: CapturedEvent): CapturedEvent {
@@ -84,7 +95,7 @@ export function createWorkerApi(ports: WorkerPorts) {
       // Each full page load has a worker of its own: replay the tab's previous loads so A -> B -> A across
       // navigations is seen as the U-turn it is.
       for (const page of options.recentPages ?? []) uTurn.observe(page);
-      running = startPipeline(options, { ports, callbacks, log, nextGuideSequence: () => guideSequence++ });
+      running = startPipeline(options, { ports, callbacks, delivered, log, nextGuideSequence: () => guideSequence++ });
       return ok(null);
     },
 
@@ -94,7 +105,7 @@ export function createWorkerApi(ports: WorkerPorts) {
         // Not written (analytics §1 lock, or a 451): acknowledged all the same, so the shim does not hold
         // them for its page-hide beacon.
         const last = events[events.length - 1];
-        if (last) tell(callbacks?.delivered, last.sequence);
+        if (last) delivered(last.sequence);
         return;
       }
       if (events.length) running.url = events[events.length - 1]!.url;

@@ -3,11 +3,10 @@
  * main thread, served on one port of a MessageChannel, so the shim talks to it exactly as to a worker.
  * Loaded only where no worker could start.
  */
-import { expose } from 'comlink';
 import { createPorts } from './ports';
-import { createWorkerApi } from './createWorkerApi';
+import { serveWorkerApi } from './serveWorkerApi';
 
 export function startInPage(port: MessagePort): { stop(): void } {
-  expose(createWorkerApi(createPorts()), port);
+  serveWorkerApi(port, createPorts());
   return { stop: () => port.close() };
 }

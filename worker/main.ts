@@ -1,11 +1,11 @@
 /**
- * Entry of dist/agent/waymark.worker.js: exposes the worker API to the shim over Comlink, then says it is
- * ready (the shim falls back to another mode when a worker never does: shim/startWorker.ts).
+ * Entry of dist/agent/waymark.worker.js: serves the worker API to the shim, then says it is ready (the shim
+ * falls back to another mode when a worker never does: shim/startWorker.ts).
  */
-import { expose } from 'comlink';
+import type { Endpoint } from 'comlink';
 import { WORKER_READY_MESSAGE } from '../shared/constants';
 import { createPorts } from './ports';
-import { createWorkerApi } from './createWorkerApi';
+import { serveWorkerApi } from './serveWorkerApi';
 
-expose(createWorkerApi(createPorts()));
+serveWorkerApi(self as unknown as Endpoint, createPorts());
 postMessage({ type: WORKER_READY_MESSAGE });

@@ -36,6 +36,8 @@ export interface Pipeline {
 export interface PipelineOptions {
   ports: WorkerPorts;
   callbacks: ShimCallbacks;
+  /** Events of this page up to `upTo` are done with (the one-way DeliveredMessage). */
+  delivered(upTo: number): void;
   log(level: LogLevel, message: string): void;
   /** Guide events' own per-page counter (analytics events carry the shim's sequence). */
   nextGuideSequence(): number;
@@ -46,7 +48,7 @@ export function tell<A extends unknown[]>(fn: ((...args: A) => unknown) | undefi
   void Promise.resolve(fn?.(...args)).catch(() => undefined);
 }
 
-export function startPipeline(options: WorkerInit, { ports, callbacks, log, nextGuideSequence }: PipelineOptions): Pipeline {
+export function startPipeline(options: WorkerInit, { ports, callbacks, delivered, log, nextGuideSequence }: PipelineOptions): Pipeline {
   const config: WorkerInit = { ...options };
   if (config.campaign) {
     // analytics §3, §4: a session's source is set when it starts, or when a page brings a campaign or
@@ -89,7 +91,7 @@ export function startPipeline(options: WorkerInit, { ports, callbacks, log, next
       for (const item of items) if (item.sequence !== undefined && item.sequence > highest) highest = item.sequence;
       if (highest > acknowledged) {
         acknowledged = highest;
-        tell(callbacks.delivered, highest);
+        delivered(highest);
       }
     },
     ports,

@@ -2,15 +2,15 @@
  * STYLE §6 contract test: the real shim bridge talks to the real worker API over a MessageChannel, with
  * only the worker's I/O ports faked.
  */
-import { expose } from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeJzb } from '../../shared/wire/jzb';
 import { PROTOCOL_VERSION, type WorkerInit } from '../../shared/protocol';
 import type { WireEvent } from '../../shared/events/events';
 import { createBridge, type Bridge } from '../../shim/createBridge';
-import { createWorkerApi } from '../../worker/createWorkerApi';
+import { serveWorkerApi } from '../../worker/serveWorkerApi';
 import { createFakeTransport, queryOf } from './fakes';
 import { systemClock } from '../../worker/ports';
+import { CAPTURE_BATCH_MS, DELIVERED_MESSAGE, PUSH_MESSAGE } from '../../shared/constants';
 
 const init: WorkerInit = {
   apiKey: 'contract-key',
@@ -33,14 +33,24 @@ afterEach(() => {
   channels = [];
 });
 
-function connect(): { bridge: Bridge; transport: ReturnType<typeof createFakeTransport>; logs: string[] } {
+/** What crossed the channel, each way, by message type (Comlink's calls and answers count as 'comlink'). */
+interface Traffic {
+  toWorker: string[];
+  toPage: string[];
+}
+
+function connect(): { bridge: Bridge; transport: ReturnType<typeof createFakeTransport>; logs: string[]; traffic: Traffic } {
   const channel = new MessageChannel();
   channels.push(channel);
   const transport = createFakeTransport();
-  expose(createWorkerApi({ transport, clock: systemClock }), channel.port1);
+  const traffic: Traffic = { toWorker: [], toPage: [] };
+  const kind = (data: unknown) => ((data as { type?: unknown })?.type === PUSH_MESSAGE || (data as { type?: unknown })?.type === DELIVERED_MESSAGE ? String((data as { type: string }).type) : 'comlink');
+  channel.port1.addEventListener('message', (e) => traffic.toWorker.push(kind(e.data)));
+  channel.port2.addEventListener('message', (e) => traffic.toPage.push(kind(e.data)));
+  serveWorkerApi(channel.port1, { transport, clock: systemClock });
   const logs: string[] = [];
   const bridge = createBridge(channel.port2, init, (_l, m) => void logs.push(m));
-  return { bridge, transport, logs };
+  return { bridge, transport, logs, traffic };
 }
 
 describe('shim-worker contract (STYLE §2)', () => {
@@ -107,6 +117,52 @@ describe('shim-worker contract (STYLE §2)', () => {
     await bridge.call((api) => api.flush());
     // The acknowledgement is a callback from the worker: give it a turn to arrive.
     await expect.poll(() => bridge.held().length).toBe(0);
+  });
+
+  it('a watched click waits for its verdict and crosses once, with it; nothing answers the batch but the delivery mark (issue #16)', async () => {
+    const { bridge, transport, traffic } = connect();
+    await bridge.call((api) => api.hello(PROTOCOL_VERSION));
+    traffic.toWorker.length = 0;
+    traffic.toPage.length = 0;
+    const sequence = bridge.capture({ type: 'click', time: Date.now(), url: 'http://h/p', props: {} }, true);
+    // Past the usual batch time, the click is still on the page: its verdict has not come.
+    await new Promise((r) => setTimeout(r, CAPTURE_BATCH_MS * 2));
+    expect(traffic.toWorker).toEqual([]);
+    bridge.verdict({ sequence, frustrationTypes: ['deadClick'] });
+    // The batch was due long ago: the verdict sends it at once, in the watcher's own task.
+    await expect.poll(() => traffic.toWorker).toEqual([PUSH_MESSAGE]);
+    // The worker does not wait its 1 s for a verdict it already has: sent after its 1 s send delay.
+    const beacons = () => transport.requests.filter((r) => r.url.includes('/data/ptm.gif/'));
+    await expect.poll(() => beacons().length, { timeout: 3000 }).toBe(1);
+    const [event] = decodeJzb(queryOf(beacons()[0]!.url).get('jzb')!) as WireEvent[];
+    expect(event).toMatchObject({ type: 'click', props: { frustrationTypes: ['deadClick'] } });
+    await expect.poll(() => bridge.held().length).toBe(0);
+    // One message each way for the click: the batch in, the delivery mark out; no Comlink answer.
+    expect(traffic.toWorker).toEqual([PUSH_MESSAGE]);
+    expect(traffic.toPage).toEqual([DELIVERED_MESSAGE]);
+  });
+
+  it('a click judged alive ([]) goes without frustration marks and without the worker waiting for it', async () => {
+    const { bridge, transport } = connect();
+    const sequence = bridge.capture({ type: 'click', time: Date.now(), url: 'http://h/p', props: {} }, true);
+    const started = Date.now();
+    bridge.verdict({ sequence, frustrationTypes: [] });
+    const beacons = () => transport.requests.filter((r) => r.url.includes('/data/ptm.gif/'));
+    await expect.poll(() => beacons().length, { timeout: 3000 }).toBe(1);
+    const [event] = decodeJzb(queryOf(beacons()[0]!.url).get('jzb')!) as WireEvent[];
+    expect((event!.props as Record<string, unknown>).frustrationTypes).toBeUndefined();
+    // Batch (50 ms) + the send delay (1 s); a worker waiting for a verdict would have added its 1 s.
+    expect(Date.now() - started).toBeLessThan(1900);
+  });
+
+  it('a batch waiting for a verdict goes after DEAD_CLICK_MS + the batch time at the latest', async () => {
+    const { bridge, traffic } = connect();
+    await bridge.call((api) => api.hello(PROTOCOL_VERSION));
+    traffic.toWorker.length = 0;
+    bridge.capture({ type: 'click', time: Date.now(), url: 'http://h/p', props: {} }, true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(traffic.toWorker).toEqual([]);
+    await expect.poll(() => traffic.toWorker, { timeout: 1000 }).toEqual([PUSH_MESSAGE]);
   });
 
   it('returns errors as { code, message } values, never as thrown objects', async () => {
