@@ -1,6 +1,6 @@
 /**
  * A guide in the designer (issue #15): targeting (name, launch method, page rule, priority, throttling), its steps
- * (add, remove, reorder, pick one to edit), the chosen step drawn live on the page by the visitor's renderer as the
+ * (add, remove, reorder by drag or by buttons, pick one to edit), the chosen step drawn live on the page by the visitor's renderer as the
  * author types, and save, publish, unpublish and preview through the console's API.
  */
 import { useEffect, useRef, useState } from 'react';
@@ -32,6 +32,8 @@ export function GuideEditor({ host, api, initial, stored, state: initialState, o
   const [base, setBase] = useState(stored);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ text: string; error?: boolean; field?: string } | null>(null);
+  const [dragged, setDragged] = useState<number | null>(null);
+  const [over, setOver] = useState<number | null>(null);
   const step = guide.steps[Math.min(current, guide.steps.length - 1)];
 
   useLiveStep(host, guide, step, current);
@@ -128,7 +130,38 @@ export function GuideEditor({ host, api, initial, stored, state: initialState, o
           <legend>Steps</legend>
           <ol className="steps">
             {guide.steps.map((s, i) => (
-              <li key={s.id} className={i === current ? 'current' : ''}>
+              <li
+                key={s.id}
+                className={[i === current ? 'current' : '', i === over && dragged !== null && dragged !== i ? 'drop' : ''].join(' ').trim()}
+                data-testid="step-item"
+                // HTML5 drag and drop; the arrow buttons stay for the keyboard.
+                draggable
+                onDragStart={(e) => {
+                  setDragged(i);
+                  e.dataTransfer.effectAllowed = 'move';
+                  e.dataTransfer.setData('text/plain', String(i));
+                }}
+                onDragOver={(e) => {
+                  if (dragged === null) return;
+                  e.preventDefault();
+                  e.dataTransfer.dropEffect = 'move';
+                  setOver(i);
+                }}
+                onDragLeave={() => setOver((o) => (o === i ? null : o))}
+                onDrop={(e) => {
+                  e.preventDefault();
+                  if (dragged !== null) move(dragged, i);
+                  setDragged(null);
+                  setOver(null);
+                }}
+                onDragEnd={() => {
+                  setDragged(null);
+                  setOver(null);
+                }}
+              >
+                <span className="grip" aria-hidden="true">
+                  ⠿
+                </span>
                 <button type="button" className="name" aria-current={i === current} onClick={() => setCurrent(i)}>
                   {i + 1}. {s.title || s.type}
                 </button>
@@ -148,7 +181,16 @@ export function GuideEditor({ host, api, initial, stored, state: initialState, o
             Add a step
           </button>
         </fieldset>
-        {step && <StepEditor key={step.id} step={step} onChange={setStep} onPick={() => onPick((rule) => setStep({ ...step, elementPathRule: rule }))} />}
+        {step && (
+          <StepEditor
+            key={step.id}
+            step={step}
+            launchMethod={guide.launchMethod}
+            query={host.query}
+            onChange={setStep}
+            onPick={() => onPick((rule) => setStep({ ...step, elementPathRule: rule }))}
+          />
+        )}
       </div>
       <footer>
         {message && (
@@ -197,6 +239,7 @@ function useLiveStep(host: AuthorHost, guide: DesignerGuide, step: DesignerStep 
         if (step.type === 'tooltip' && !target) return overlay.hide();
         const attributes: Record<string, unknown> = { layoutDir: step.layoutDir };
         if (step.width > 0) attributes.width = step.width;
+        if (step.arrowSize > 0) attributes.arrowSize = step.arrowSize;
         const shown: StepToShow = {
           guideId: guide.id,
           guideName: guide.name,
