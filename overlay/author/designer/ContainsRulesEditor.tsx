@@ -52,7 +52,7 @@ export function ContainsRulesEditor({ rules, elementPathRule, query, onChange }:
             <input value={String(rule.matchValue)} onChange={(e) => set(i, { ...rule, matchValue: e.target.value })} />
           </label>
           <label>
-            As
+            Compared as
             <select value={rule.dataType ?? 'string'} onChange={(e) => set(i, { ...rule, dataType: e.target.value as 'string' | 'number' })}>
               <option value="string">text</option>
               <option value="number">number</option>

@@ -159,7 +159,7 @@ export function GuideEditor({ host, api, initial, stored, state: initialState, o
                   setOver(null);
                 }}
               >
-                <span className="grip" aria-hidden="true">
+                <span className="grip" aria-hidden="true" title="Drag to reorder">
                   ⠿
                 </span>
                 <button type="button" className="name" aria-current={i === current} onClick={() => setCurrent(i)}>
