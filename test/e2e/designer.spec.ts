@@ -289,5 +289,49 @@ test.describe('issue #15 the designer writes other questions', () => {
       await visitor.close();
     }
   });
+
+  test("a what's-new item written in the designer is in the visitor's launcher feed, with its title, date and text", async ({ page, browser, context, openHostPage, serverUrl }) => {
+    const apiKey = uniqueId('e2e-designer-whatsnew');
+    await context.request.post(`${serverUrl}/api/login`, { data: { token: E2E_ADMIN_TOKEN } });
+    // The app's launcher, with its what's-new feed on (console settings).
+    const put = await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ launcher: { enabled: true, data: { whatsnew: true } } }),
+    });
+    expect(put.status).toBe(200);
+    await openHostPage('/e2e/designer-whatsnew?waymark-designer=e30', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}' });`, body }));
+    await agentReady(page);
+    const designer = page.getByTestId('waymark-designer');
+    await designer.getByRole('button', { name: 'New guide on this page' }).click();
+    await designer.getByLabel('Name', { exact: true }).fill('March release');
+    await designer.getByRole('combobox', { name: /^Type/ }).selectOption('whatsnew');
+    await expect(designer.getByText("A what's-new item is listed by the launcher")).toBeVisible();
+    await designer.getByRole('combobox', { name: /^Shows/ }).selectOption('launcher');
+    await expect(designer.getByText("A what's-new item is listed by the launcher")).toHaveCount(0);
+    await designer.getByLabel('Title', { exact: true }).fill('Exports are faster');
+    await designer.getByLabel(/^Date/).fill('2026-03-01');
+    await designer.getByLabel('Text', { exact: true }).fill('Up to ten times on large reports.');
+    await designer.getByRole('button', { name: 'Remove button 1' }).click();
+    await designer.getByRole('group', { name: 'Step', exact: true }).screenshot({ path: 'test-results/screens/designer-whatsnew.png' });
+    await designer.getByRole('button', { name: 'Publish' }).click();
+    await expect(designer.getByRole('status').filter({ hasText: 'Published' })).toBeVisible();
+
+    const visitor = await browser.newContext();
+    const visit = await visitor.newPage();
+    try {
+      await visit.route(`${serverUrl}/e2e/designer-whatsnew`, (route) => route.fulfill({ contentType: 'text/html', body: hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'news-visitor' } });`, body }) }));
+      await visit.goto(`${serverUrl}/e2e/designer-whatsnew`);
+      await agentReady(visit);
+      await visit.locator('[data-waymark-overlay] .wm-launcher-badge').click();
+      const item = visit.locator('[data-waymark-overlay] .wm-launcher .wm-whatsnew-item');
+      await expect(item).toHaveAttribute('aria-label', /^March release/);
+      await expect(item.getByRole('heading', { name: 'Exports are faster' })).toBeVisible();
+      await expect(item).toContainText('2026-03-01');
+      await expect(item).toContainText('Up to ten times on large reports.');
+    } finally {
+      await visitor.close();
+    }
+  });
 });
 
