@@ -190,7 +190,6 @@ test.describe('issue #15 the designer writes other questions', () => {
     const live = page.locator('[data-waymark-overlay] .wm-lightbox');
     await expect(live.getByRole('radio')).toHaveCount(4);
     await expect(live.getByRole('radiogroup', { name: 'What do you use most?' })).toBeVisible();
-    await designer.getByRole('group', { name: 'Question' }).screenshot({ path: 'test-results/screens/designer-choice-editor.png' });
     await page.screenshot({ path: 'test-results/screens/designer-choice-live.png' });
     await designer.getByRole('button', { name: 'Publish' }).click();
     await expect(designer.getByRole('status').filter({ hasText: 'Published' })).toBeVisible();

@@ -36,31 +36,33 @@ export function ContainsRulesEditor({ rules, elementPathRule, query, onChange }:
     <fieldset>
       <legend>Show only when the element's text…</legend>
       {rules.map((rule, i) => (
-        <div className="row" key={i} data-testid="contains-rule">
-          <label>
-            Rule {i + 1}
-            <select value={rule.matchType} onChange={(e) => set(i, { ...rule, matchType: e.target.value as ElementContainsRule['matchType'] })}>
-              {MATCH_TYPES.map((m) => (
-                <option key={m.type} value={m.type}>
-                  {m.label}
-                </option>
-              ))}
-            </select>
-          </label>
+        <div className="rule" key={i} data-testid="contains-rule">
+          <div className="row">
+            <label>
+              Rule {i + 1}
+              <select value={rule.matchType} onChange={(e) => set(i, { ...rule, matchType: e.target.value as ElementContainsRule['matchType'] })}>
+                {MATCH_TYPES.map((m) => (
+                  <option key={m.type} value={m.type}>
+                    {m.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Compared as
+              <select value={rule.dataType ?? 'string'} onChange={(e) => set(i, { ...rule, dataType: e.target.value as 'string' | 'number' })}>
+                <option value="string">text</option>
+                <option value="number">number</option>
+              </select>
+            </label>
+            <button type="button" className="icon" aria-label={`Remove rule ${i + 1}`} onClick={() => set(i, null)}>
+              ✕
+            </button>
+          </div>
           <label>
             Value
             <input value={String(rule.matchValue)} onChange={(e) => set(i, { ...rule, matchValue: e.target.value })} />
           </label>
-          <label>
-            Compared as
-            <select value={rule.dataType ?? 'string'} onChange={(e) => set(i, { ...rule, dataType: e.target.value as 'string' | 'number' })}>
-              <option value="string">text</option>
-              <option value="number">number</option>
-            </select>
-          </label>
-          <button type="button" className="icon" aria-label={`Remove rule ${i + 1}`} onClick={() => set(i, null)}>
-            ✕
-          </button>
         </div>
       ))}
       <button type="button" onClick={() => onChange([...rules, { matchType: 'contains', matchValue: '', dataType: 'string' }])}>
