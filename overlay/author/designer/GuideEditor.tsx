@@ -10,6 +10,7 @@ import type { AuthorHost } from '../api';
 import { ApiError, type ConsoleApi, type GuideState } from './consoleApi';
 import { LAUNCH_METHODS, newStep, stepContent, toGuide, type DesignerGuide, type DesignerStep } from './designerGuide';
 import { StepEditor } from './StepEditor';
+import { StepList } from './StepList';
 
 interface Props {
   host: AuthorHost;
@@ -32,8 +33,6 @@ export function GuideEditor({ host, api, initial, stored, state: initialState, o
   const [base, setBase] = useState(stored);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ text: string; error?: boolean; field?: string } | null>(null);
-  const [dragged, setDragged] = useState<number | null>(null);
-  const [over, setOver] = useState<number | null>(null);
   const step = guide.steps[Math.min(current, guide.steps.length - 1)];
 
   useLiveStep(host, guide, step, current);
@@ -126,61 +125,7 @@ export function GuideEditor({ host, api, initial, stored, state: initialState, o
             </label>
           </div>
         </fieldset>
-        <fieldset>
-          <legend>Steps</legend>
-          <ol className="steps">
-            {guide.steps.map((s, i) => (
-              <li
-                key={s.id}
-                className={[i === current ? 'current' : '', i === over && dragged !== null && dragged !== i ? 'drop' : ''].join(' ').trim()}
-                data-testid="step-item"
-                // HTML5 drag and drop; the arrow buttons stay for the keyboard.
-                draggable
-                onDragStart={(e) => {
-                  setDragged(i);
-                  e.dataTransfer.effectAllowed = 'move';
-                  e.dataTransfer.setData('text/plain', String(i));
-                }}
-                onDragOver={(e) => {
-                  if (dragged === null) return;
-                  e.preventDefault();
-                  e.dataTransfer.dropEffect = 'move';
-                  setOver(i);
-                }}
-                onDragLeave={() => setOver((o) => (o === i ? null : o))}
-                onDrop={(e) => {
-                  e.preventDefault();
-                  if (dragged !== null) move(dragged, i);
-                  setDragged(null);
-                  setOver(null);
-                }}
-                onDragEnd={() => {
-                  setDragged(null);
-                  setOver(null);
-                }}
-              >
-                <span className="grip" aria-hidden="true" title="Drag to reorder">
-                  ⠿
-                </span>
-                <button type="button" className="name" aria-current={i === current} onClick={() => setCurrent(i)}>
-                  {i + 1}. {s.title || s.type}
-                </button>
-                <button type="button" className="icon" aria-label={`Move step ${i + 1} up`} disabled={i === 0} onClick={() => move(i, i - 1)}>
-                  ↑
-                </button>
-                <button type="button" className="icon" aria-label={`Move step ${i + 1} down`} disabled={i === guide.steps.length - 1} onClick={() => move(i, i + 1)}>
-                  ↓
-                </button>
-                <button type="button" className="icon" aria-label={`Remove step ${i + 1}`} disabled={guide.steps.length === 1} onClick={() => removeStep(i)}>
-                  ✕
-                </button>
-              </li>
-            ))}
-          </ol>
-          <button type="button" onClick={addStep}>
-            Add a step
-          </button>
-        </fieldset>
+        <StepList steps={guide.steps} current={current} onSelect={setCurrent} onMove={move} onRemove={removeStep} onAdd={addStep} />
         {step && (
           <StepEditor
             key={step.id}
