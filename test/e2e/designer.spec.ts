@@ -141,7 +141,7 @@ test.describe('issue #15 the designer writes polls', () => {
     await designer.getByLabel('Title', { exact: true }).fill('How likely are you to recommend us?');
     await designer.getByLabel('Text', { exact: true }).fill('');
     await designer.getByRole('button', { name: 'Remove button 1' }).click();
-    await designer.getByLabel('Ask an NPS question (0-10, with a reason)').check();
+    await designer.getByRole('combobox', { name: /^Asks/ }).selectOption('nps');
     const live = page.locator('[data-waymark-overlay] .wm-lightbox');
     await expect(live.getByRole('radio')).toHaveCount(11);
     await designer.getByRole('button', { name: 'Publish' }).click();
@@ -167,3 +167,170 @@ test.describe('issue #15 the designer writes polls', () => {
     await expect(page.getByTestId('nps-score')).toHaveText('100');
   });
 });
+
+test.describe('issue #15 the designer writes other questions', () => {
+  test.use({ allowAgentErrors: [/status of 401 \(Unauthorized\)/] });
+
+  test("a multiple-choice lightbox built in the designer is answered by a visitor; the answer is in the guide's poll results", async ({ page, browser, context, openHostPage, serverUrl }) => {
+    const apiKey = uniqueId('e2e-designer-choice');
+    await context.request.post(`${serverUrl}/api/login`, { data: { token: E2E_ADMIN_TOKEN } });
+    await openHostPage('/e2e/designer-choice?waymark-designer=e30', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}' });`, body }));
+    await agentReady(page);
+    const designer = page.getByTestId('waymark-designer');
+    await designer.getByRole('button', { name: 'New guide on this page' }).click();
+    await designer.getByRole('combobox', { name: /^Type/ }).selectOption('lightbox');
+    await designer.getByLabel('Title', { exact: true }).fill('A quick question');
+    await designer.getByLabel('Text', { exact: true }).fill('');
+    await designer.getByRole('button', { name: 'Remove button 1' }).click();
+    await designer.getByRole('combobox', { name: /^Asks/ }).selectOption('choice');
+    await designer.getByLabel('Question text', { exact: true }).fill('What do you use most?');
+    await designer.getByLabel('Option 3', { exact: true }).fill('Dashboards');
+    await designer.getByRole('button', { name: 'Add an option' }).click();
+    await designer.getByLabel('Option 4', { exact: true }).fill('Alerts');
+    const live = page.locator('[data-waymark-overlay] .wm-lightbox');
+    await expect(live.getByRole('radio')).toHaveCount(4);
+    await expect(live.getByRole('radiogroup', { name: 'What do you use most?' })).toBeVisible();
+    await page.screenshot({ path: 'test-results/screens/designer-choice-live.png' });
+    await designer.getByRole('button', { name: 'Publish' }).click();
+    await expect(designer.getByRole('status').filter({ hasText: 'Published' })).toBeVisible();
+    const [{ id: guideId }] = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides`)).json();
+    const stored = (await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${guideId}`)).json()).guide;
+    const pollId = `${stored.steps[0].id}-choice`;
+    expect(stored.polls).toEqual([{ id: pollId, attributes: { type: 'PickList' } }]);
+
+    const visitor = await browser.newContext();
+    const visit = await visitor.newPage();
+    try {
+      await visit.route(`${serverUrl}/e2e/designer-choice`, (route) => route.fulfill({ contentType: 'text/html', body: hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'choice-visitor' } });`, body }) }));
+      await visit.goto(`${serverUrl}/e2e/designer-choice`);
+      await agentReady(visit);
+      const box = visit.locator('[data-waymark-overlay] .wm-lightbox');
+      await box.getByRole('radio', { name: 'Dashboards' }).check();
+      await box.getByRole('button', { name: 'Send' }).click();
+      await visit.evaluate(() => (window as any).waymark.flushNow());
+      const events = await waitForEvents(serverUrl, { apiKey, visitorId: 'choice-visitor' }, (list) => list.some((e) => e.type === 'pollResponse'));
+      expect(events.find((e) => e.type === 'pollResponse')?.props).toMatchObject({ poll_id: pollId, poll_response: 'Dashboards', poll_type: 'PickList' });
+    } finally {
+      await visitor.close();
+    }
+    // The console's poll results: the guide stats API, with the admin token.
+    await expect
+      .poll(async () => (await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${guideId}/stats`)).json()).polls, { timeout: 10_000 })
+      .toEqual([{ pollId, responses: [{ value: 'Dashboards', count: 1 }] }]);
+  });
+
+  test('steps reordered by dragging in the step list are saved in the new order', async ({ page, context, openHostPage, serverUrl }) => {
+    const apiKey = uniqueId('e2e-designer-drag');
+    await context.request.post(`${serverUrl}/api/login`, { data: { token: E2E_ADMIN_TOKEN } });
+    await openHostPage('/e2e/designer-drag?waymark-designer=e30', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}' });`, body }));
+    await agentReady(page);
+    const designer = page.getByTestId('waymark-designer');
+    await designer.getByRole('button', { name: 'New guide on this page' }).click();
+    await designer.getByLabel('Title', { exact: true }).fill('First');
+    for (const title of ['Second', 'Third']) {
+      await designer.getByRole('button', { name: 'Add a step' }).click();
+      await designer.getByLabel('Title', { exact: true }).fill(title);
+    }
+    const items = designer.getByTestId('step-item');
+    await expect(items).toHaveText([/1\. First/, /2\. Second/, /3\. Third/]);
+    // Third dropped on First: it goes first, the others move down.
+    await designer.getByRole('group', { name: 'Steps' }).scrollIntoViewIfNeeded();
+    await items.nth(2).locator('.grip').dragTo(items.nth(0), { steps: 5 });
+    await expect(items).toHaveText([/1\. Third/, /2\. First/, /3\. Second/]);
+    await designer.getByRole('group', { name: 'Steps' }).screenshot({ path: 'test-results/screens/designer-steps.png' });
+    // First dropped on Second: down one.
+    await items.nth(1).locator('.grip').dragTo(items.nth(2), { steps: 5 });
+    await expect(items).toHaveText([/1\. Third/, /2\. Second/, /3\. First/]);
+    await designer.getByRole('button', { name: 'Save' }).click();
+    await expect(designer.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+    const [{ id: guideId }] = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides`)).json();
+    const stored = (await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${guideId}`)).json()).guide;
+    expect(stored.steps.map((s: { domJson: { children: Array<{ content?: string }> } }) => s.domJson.children[0]!.content)).toEqual(['Third', 'Second', 'First']);
+  });
+
+  test("a tooltip with an element contains rule written in the designer shows to a visitor only while the element's text passes", async ({ page, browser, context, openHostPage, serverUrl }) => {
+    const apiKey = uniqueId('e2e-designer-contains');
+    await context.request.post(`${serverUrl}/api/login`, { data: { token: E2E_ADMIN_TOKEN } });
+    const cart = (count: string) => `<main style="padding:200px 0 0 480px"><span id="cart-count">${count}</span></main>`;
+    await openHostPage('/e2e/designer-contains?waymark-designer=e30', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}' });`, body: cart('3') }));
+    await agentReady(page);
+    const designer = page.getByTestId('waymark-designer');
+    await designer.getByRole('button', { name: 'New guide on this page' }).click();
+    await designer.getByLabel('Element', { exact: true }).fill('#cart-count');
+    await designer.getByLabel('Title', { exact: true }).fill('A full cart');
+    await designer.getByLabel(/^Caret gap/).fill('24');
+    await designer.getByRole('button', { name: 'Add a text rule' }).click();
+    await designer.getByRole('combobox', { name: /^Rule 1/ }).selectOption('greaterThan');
+    await designer.getByLabel('Value', { exact: true }).fill('5');
+    await designer.getByRole('combobox', { name: /^Compared as/ }).selectOption('number');
+    // The agent's own judge, on the element as it is now.
+    await expect(designer.getByTestId('contains-check')).toHaveText('Not now: contains rule 1 (number greaterThan \'5\'): 3 is not greater than 5');
+    await designer.getByRole('group', { name: "Show only when the element's text" }).screenshot({ path: 'test-results/screens/designer-contains.png' });
+    await designer.getByRole('button', { name: 'Publish' }).click();
+    await expect(designer.getByRole('status').filter({ hasText: 'Published' })).toBeVisible();
+    const [{ id: guideId }] = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides`)).json();
+    const stored = (await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${guideId}`)).json()).guide;
+    expect(stored.steps[0].elementContainsRulesList).toEqual([{ matchType: 'greaterThan', matchValue: '5', dataType: 'number' }]);
+    expect(stored.steps[0].attributes.arrowSize).toBe(24);
+
+    const visitor = await browser.newContext();
+    const visit = await visitor.newPage();
+    try {
+      await visit.route(`${serverUrl}/e2e/designer-contains`, (route) => route.fulfill({ contentType: 'text/html', body: hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'contains-visitor' } });`, body: cart('3') }) }));
+      await visit.goto(`${serverUrl}/e2e/designer-contains`);
+      await agentReady(visit);
+      // 3 items: the rule fails, the step waits; 7 items (the page changes): it shows.
+      await visit.waitForTimeout(1500);
+      await expect(visit.locator(tooltip)).toHaveCount(0);
+      await visit.locator('#cart-count').evaluate((el) => (el.textContent = '7'));
+      await expect(visit.locator(tooltip)).toContainText('A full cart');
+    } finally {
+      await visitor.close();
+    }
+  });
+
+  test("a what's-new item written in the designer is in the visitor's launcher feed, with its title, date and text", async ({ page, browser, context, openHostPage, serverUrl }) => {
+    const apiKey = uniqueId('e2e-designer-whatsnew');
+    await context.request.post(`${serverUrl}/api/login`, { data: { token: E2E_ADMIN_TOKEN } });
+    // The app's launcher, with its what's-new feed on (console settings).
+    const put = await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ launcher: { enabled: true, data: { whatsnew: true } } }),
+    });
+    expect(put.status).toBe(200);
+    await openHostPage('/e2e/designer-whatsnew?waymark-designer=e30', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}' });`, body }));
+    await agentReady(page);
+    const designer = page.getByTestId('waymark-designer');
+    await designer.getByRole('button', { name: 'New guide on this page' }).click();
+    await designer.getByLabel('Name', { exact: true }).fill('March release');
+    await designer.getByRole('combobox', { name: /^Type/ }).selectOption('whatsnew');
+    await expect(designer.getByText("A what's-new item is listed by the launcher")).toBeVisible();
+    await designer.getByRole('combobox', { name: /^Shows/ }).selectOption('launcher');
+    await expect(designer.getByText("A what's-new item is listed by the launcher")).toHaveCount(0);
+    await designer.getByLabel('Title', { exact: true }).fill('Exports are faster');
+    await designer.getByLabel(/^Date/).fill('2026-03-01');
+    await designer.getByLabel('Text', { exact: true }).fill('Up to ten times on large reports.');
+    await designer.getByRole('button', { name: 'Remove button 1' }).click();
+    await designer.getByRole('group', { name: 'Step', exact: true }).screenshot({ path: 'test-results/screens/designer-whatsnew.png' });
+    await designer.getByRole('button', { name: 'Publish' }).click();
+    await expect(designer.getByRole('status').filter({ hasText: 'Published' })).toBeVisible();
+
+    const visitor = await browser.newContext();
+    const visit = await visitor.newPage();
+    try {
+      await visit.route(`${serverUrl}/e2e/designer-whatsnew`, (route) => route.fulfill({ contentType: 'text/html', body: hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'news-visitor' } });`, body }) }));
+      await visit.goto(`${serverUrl}/e2e/designer-whatsnew`);
+      await agentReady(visit);
+      await visit.locator('[data-waymark-overlay] .wm-launcher-badge').click();
+      const item = visit.locator('[data-waymark-overlay] .wm-launcher .wm-whatsnew-item');
+      await expect(item).toHaveAttribute('aria-label', /^March release/);
+      await expect(item.getByRole('heading', { name: 'Exports are faster' })).toBeVisible();
+      await expect(item).toContainText('2026-03-01');
+      await expect(item).toContainText('Up to ten times on large reports.');
+    } finally {
+      await visitor.close();
+    }
+  });
+});
+

@@ -6,6 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { checkGuideBody } from '../../server/guides/checkGuideBody';
 import { fromGuide, newGuide, newStep, pageRuleFor, toGuide } from '../../overlay/author/designer/designerGuide';
 import { checkRule, isGenerated, proposeRule, type ElementFacts } from '../../overlay/author/designer/proposeRule';
+import { pollValue } from '../../worker/guides/createStepActions';
+import { matchesContainsRules } from '../../shared/eligibility/matchesContainsRules';
+import { whatsNewItems } from '../../shared/surfaces/launcherPanel';
+import type { DomNode, Guide } from '../../shared/guides/guides';
 
 const el = (tag: string, extra: Partial<ElementFacts> = {}): ElementFacts => ({ tag, classes: [], attributes: {}, nthOfType: 1, ...extra });
 /** A page where each selector matches as many elements as this table says (0 when absent). */
@@ -81,7 +85,7 @@ describe('issue #15 designer: the guide it writes', () => {
 
   it('an NPS step asks 0-10 and a reason, sent with submitPoll; the guide lists both polls and reads back', () => {
     const d = newGuide('https://app.example/', fixed);
-    d.steps[0] = { ...d.steps[0]!, type: 'lightbox', nps: { reasonLabel: 'Why?' }, buttons: [] };
+    d.steps[0] = { ...d.steps[0]!, type: 'lightbox', poll: { kind: 'nps', reasonLabel: 'Why?' }, buttons: [] };
     const guide = toGuide(d);
     expect(checkGuideBody(guide, d.id)).toBeNull();
     const id = d.steps[0]!.id;
@@ -92,9 +96,11 @@ describe('issue #15 designer: the guide it writes', () => {
     const blocks = JSON.stringify(guide.steps[0]!.domJson);
     expect(blocks.match(/"data-poll-id":"[^"]+-nps"/g)).toHaveLength(11);
     expect(blocks).toContain('"action":"submitPoll"');
-    expect(fromGuide(guide).steps[0]!.nps).toEqual({ reasonLabel: 'Why?' });
+    expect(fromGuide(guide).steps[0]!.poll).toEqual({ kind: 'nps', reasonLabel: 'Why?' });
+    // Its Send button is the question's, not one of the step's buttons.
+    expect(fromGuide(guide).steps[0]!.buttons).toEqual([]);
     // Turned off again, the polls go.
-    expect(toGuide({ ...d, steps: [{ ...d.steps[0]!, nps: null }] }, guide).polls).toBeUndefined();
+    expect(toGuide({ ...d, steps: [{ ...d.steps[0]!, poll: null }] }, guide).polls).toBeUndefined();
   });
 
   it('a lightbox has no element rule; an empty page rule means every page', () => {
@@ -105,4 +111,96 @@ describe('issue #15 designer: the guide it writes', () => {
     expect(step.elementPathRule).toBeUndefined();
     expect(step.regexUrlRule).toBeUndefined();
   });
+
+  it('a multiple-choice step: one radio per option of a PickList poll, sent with submitPoll; read back as written', () => {
+    const d = newGuide('https://app.example/', fixed);
+    d.steps[0] = { ...d.steps[0]!, type: 'lightbox', body: 'Tell us.', poll: { kind: 'choice', question: 'Which do you use?', options: ['Reports', 'Exports', 'Sharing'] } };
+    const guide = toGuide(d);
+    expect(checkGuideBody(guide, d.id)).toBeNull();
+    const id = d.steps[0]!.id;
+    expect(guide.polls).toEqual([{ id: `${id}-choice`, attributes: { type: 'PickList' } }]);
+    const radios = flat(guide.steps[0]!.domJson!).filter((b) => b.type === 'input');
+    expect(radios.map((r) => [r.props!.type, r.props!.name, r.props!['data-poll-id'], r.props!.value])).toEqual([
+      ['radio', `${id}-choice`, `${id}-choice`, 'Reports'],
+      ['radio', `${id}-choice`, `${id}-choice`, 'Exports'],
+      ['radio', `${id}-choice`, `${id}-choice`, 'Sharing'],
+    ]);
+    expect(flat(guide.steps[0]!.domJson!).find((b) => b.actions?.some((a) => a.action === 'submitPoll'))?.content).toBe('Send');
+    // The worker keeps a PickList answer as the option's text (not parsed as a number).
+    expect(pollValue('Exports', 'PickList', guide.polls![0]!.numericResponses)).toBe('Exports');
+    const back = fromGuide(guide).steps[0]!;
+    expect(back).toEqual(d.steps[0]);
+    // The question's words are not read back as the step's text, even with no text of its own.
+    const noBody = toGuide({ ...d, steps: [{ ...d.steps[0]!, body: '' }] });
+    expect(fromGuide(noBody).steps[0]!.body).toBe('');
+    // Empty options are left out of the step.
+    const blank = toGuide({ ...d, steps: [{ ...d.steps[0]!, poll: { kind: 'choice', question: 'Q', options: ['A', ' ', 'B'] } }] });
+    expect(fromGuide(blank).steps[0]!.poll).toEqual({ kind: 'choice', question: 'Q', options: ['A', 'B'] });
+  });
+
+  it('an open-text step: a FreeForm text area sent with submitPoll; switching the question replaces its polls, others stay', () => {
+    const d = newGuide('https://app.example/', fixed);
+    d.steps[0] = { ...d.steps[0]!, type: 'lightbox', poll: { kind: 'text', question: 'What could we do better?' }, buttons: [] };
+    const handPoll = { id: 'hand-written', attributes: { type: 'YesNo' } };
+    const stored: Guide = { ...toGuide(d), polls: [...toGuide(d).polls!, handPoll] };
+    const id = d.steps[0]!.id;
+    expect(checkGuideBody(stored, d.id)).toBeNull();
+    expect(flat(stored.steps[0]!.domJson!).find((b) => b.type === 'textarea')?.props).toEqual({ id: `${id}-text`, 'data-poll-id': `${id}-text` });
+    expect(fromGuide(stored).steps[0]).toEqual(d.steps[0]);
+    const asNps = toGuide({ ...d, steps: [{ ...d.steps[0]!, poll: { kind: 'nps', reasonLabel: 'Why?' } }] }, stored);
+    expect(asNps.polls!.map((p) => p.id)).toEqual(['hand-written', `${id}-nps`, `${id}-reason`]);
+    expect(toGuide({ ...d, steps: [{ ...d.steps[0]!, poll: null }] }, stored).polls).toEqual([handPoll]);
+  });
+
+  it("a tooltip's caret gap and element contains rules are written where the agent reads them, and read back", () => {
+    const d = newGuide('https://app.example/', fixed);
+    d.steps[0] = {
+      ...d.steps[0]!,
+      elementPathRule: '#total',
+      arrowSize: 24,
+      containsRules: [
+        { matchType: 'greaterThan', matchValue: '10', dataType: 'number' },
+        { matchType: 'notContains', matchValue: 'N/A', dataType: 'string' },
+        { matchType: 'contains', matchValue: '  ', dataType: 'string' },
+      ],
+    };
+    const guide = toGuide(d);
+    expect(checkGuideBody(guide, d.id)).toBeNull();
+    const step = guide.steps[0]!;
+    expect(step.attributes).toMatchObject({ arrowSize: 24 });
+    // The blank rule is left out; the rest are the shim's to judge.
+    expect(step.elementContainsRulesList).toEqual([
+      { matchType: 'greaterThan', matchValue: '10', dataType: 'number' },
+      { matchType: 'notContains', matchValue: 'N/A', dataType: 'string' },
+    ]);
+    expect(matchesContainsRules(step.elementContainsRulesList, ' 42 ').pass).toBe(true);
+    expect(matchesContainsRules(step.elementContainsRulesList, '7').pass).toBe(false);
+    expect(fromGuide(guide).steps[0]).toEqual({ ...d.steps[0], containsRules: d.steps[0]!.containsRules.slice(0, 2) });
+    // Cleared, both fields go; a hand-written attribute beside them stays.
+    const stored = { ...guide, steps: [{ ...step, attributes: { ...step.attributes, blockOutUI: { enabled: true } } }] };
+    const cleared = toGuide({ ...d, steps: [{ ...d.steps[0]!, arrowSize: 0, containsRules: [] }] }, stored).steps[0]!;
+    expect(cleared.attributes).not.toHaveProperty('arrowSize');
+    expect(cleared.attributes).toMatchObject({ blockOutUI: { enabled: true } });
+    expect(cleared).not.toHaveProperty('elementContainsRulesList');
+  });
+
+  it("a what's-new step of a launcher guide: title, date and text; listed as the launcher's feed item", () => {
+    const d = { ...newGuide('https://app.example/', fixed), name: 'March release', launchMethod: 'launcher' };
+    d.steps[0] = { ...newStep(d.id, 0, 'whatsnew', fixed), title: 'Exports are faster', date: '2025-03-01', body: 'Up to ten times.', buttons: [] };
+    const guide = toGuide(d);
+    expect(checkGuideBody(guide, d.id)).toBeNull();
+    expect(guide.steps[0]!.type).toBe('whatsnew');
+    expect(guide.steps[0]!.attributes).not.toHaveProperty('width');
+    expect(guide.steps[0]!.domJson!.children!.map((c) => [c.type, c.content])).toEqual([
+      ['h3', 'Exports are faster'],
+      ['small', '2025-03-01'],
+      ['p', 'Up to ten times.'],
+    ]);
+    expect(whatsNewItems([guide])).toEqual([{ guideId: d.id, stepId: d.steps[0]!.id, name: 'March release', seen: false }]);
+    expect(fromGuide(guide)).toEqual({ ...d });
+  });
 });
+
+function flat(node: DomNode): DomNode[] {
+  return [node, ...(node.children ?? []).flatMap(flat)];
+}

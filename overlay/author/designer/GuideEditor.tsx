@@ -1,6 +1,6 @@
 /**
  * A guide in the designer (issue #15): targeting (name, launch method, page rule, priority, throttling), its steps
- * (add, remove, reorder, pick one to edit), the chosen step drawn live on the page by the visitor's renderer as the
+ * (add, remove, reorder by drag or by buttons, pick one to edit), the chosen step drawn live on the page by the visitor's renderer as the
  * author types, and save, publish, unpublish and preview through the console's API.
  */
 import { useEffect, useRef, useState } from 'react';
@@ -10,6 +10,7 @@ import type { AuthorHost } from '../api';
 import { ApiError, type ConsoleApi, type GuideState } from './consoleApi';
 import { LAUNCH_METHODS, newStep, stepContent, toGuide, type DesignerGuide, type DesignerStep } from './designerGuide';
 import { StepEditor } from './StepEditor';
+import { StepList } from './StepList';
 
 interface Props {
   host: AuthorHost;
@@ -124,31 +125,17 @@ export function GuideEditor({ host, api, initial, stored, state: initialState, o
             </label>
           </div>
         </fieldset>
-        <fieldset>
-          <legend>Steps</legend>
-          <ol className="steps">
-            {guide.steps.map((s, i) => (
-              <li key={s.id} className={i === current ? 'current' : ''}>
-                <button type="button" className="name" aria-current={i === current} onClick={() => setCurrent(i)}>
-                  {i + 1}. {s.title || s.type}
-                </button>
-                <button type="button" className="icon" aria-label={`Move step ${i + 1} up`} disabled={i === 0} onClick={() => move(i, i - 1)}>
-                  ↑
-                </button>
-                <button type="button" className="icon" aria-label={`Move step ${i + 1} down`} disabled={i === guide.steps.length - 1} onClick={() => move(i, i + 1)}>
-                  ↓
-                </button>
-                <button type="button" className="icon" aria-label={`Remove step ${i + 1}`} disabled={guide.steps.length === 1} onClick={() => removeStep(i)}>
-                  ✕
-                </button>
-              </li>
-            ))}
-          </ol>
-          <button type="button" onClick={addStep}>
-            Add a step
-          </button>
-        </fieldset>
-        {step && <StepEditor key={step.id} step={step} onChange={setStep} onPick={() => onPick((rule) => setStep({ ...step, elementPathRule: rule }))} />}
+        <StepList steps={guide.steps} current={current} onSelect={setCurrent} onMove={move} onRemove={removeStep} onAdd={addStep} />
+        {step && (
+          <StepEditor
+            key={step.id}
+            step={step}
+            launchMethod={guide.launchMethod}
+            query={host.query}
+            onChange={setStep}
+            onPick={() => onPick((rule) => setStep({ ...step, elementPathRule: rule }))}
+          />
+        )}
       </div>
       <footer>
         {message && (
@@ -197,6 +184,7 @@ function useLiveStep(host: AuthorHost, guide: DesignerGuide, step: DesignerStep 
         if (step.type === 'tooltip' && !target) return overlay.hide();
         const attributes: Record<string, unknown> = { layoutDir: step.layoutDir };
         if (step.width > 0) attributes.width = step.width;
+        if (step.arrowSize > 0) attributes.arrowSize = step.arrowSize;
         const shown: StepToShow = {
           guideId: guide.id,
           guideName: guide.name,

@@ -1,11 +1,14 @@
 /**
  * One step in the designer (issue #15): its type, the element it points at (picked on the page or written by
- * hand, with the match count and warnings live), its title, body, image and buttons, and a tooltip's placement.
+ * hand, with the match count and warnings live) and its text rules, its title, body, image and buttons, a
+ * tooltip's placement and caret, a what's-new item's date, and the question it asks (PollEditor).
  */
 import { useEffect, useState } from 'react';
 import { STEP_TYPES, type ButtonAction, type DesignerButton, type DesignerStep, type DesignerStepType } from './designerGuide';
 import { checkRule } from './proposeRule';
 import { countDeep, countInFrames } from './pickElement';
+import { ContainsRulesEditor } from './ContainsRulesEditor';
+import { PollEditor } from './PollEditor';
 
 const ACTIONS: Array<{ action: ButtonAction; label: string }> = [
   { action: 'next', label: 'Next step (or finish)' },
@@ -14,7 +17,17 @@ const ACTIONS: Array<{ action: ButtonAction; label: string }> = [
   { action: 'link', label: 'Open a link' },
 ];
 
-export function StepEditor({ step, onChange, onPick }: { step: DesignerStep; onChange(next: DesignerStep): void; onPick(): void }) {
+interface Props {
+  step: DesignerStep;
+  /** The guide's launch method: a what's-new item is listed only by a launcher. */
+  launchMethod: string;
+  /** The agent's element lookup (shadow roots included). */
+  query(rule: string): Element | null;
+  onChange(next: DesignerStep): void;
+  onPick(): void;
+}
+
+export function StepEditor({ step, launchMethod, query, onChange, onPick }: Props) {
   const set = <K extends keyof DesignerStep>(key: K, value: DesignerStep[K]) => onChange({ ...step, [key]: value });
   const [check, setCheck] = useState(() => checkRule(step.elementPathRule, countDeep(document, step.elementPathRule)));
   const [inFrames, setInFrames] = useState(0);
@@ -85,12 +98,28 @@ export function StepEditor({ step, onChange, onPick }: { step: DesignerStep; onC
               ))}
             </select>
           </label>
+          <label>
+            Caret gap (px) <span className="muted">(between the element and the tooltip; empty: 15)</span>
+            <input type="number" min={0} max={60} value={step.arrowSize || ''} onChange={(e) => set('arrowSize', Math.max(0, Number(e.target.value) || 0))} />
+          </label>
+          <ContainsRulesEditor rules={step.containsRules} elementPathRule={step.elementPathRule} query={query} onChange={(rules) => set('containsRules', rules)} />
         </>
+      )}
+      {step.type === 'whatsnew' && !/(^|[-,\s])launcher($|[-,\s])/.test(launchMethod) && (
+        <p className="warn" role="status">
+          A what's-new item is listed by the launcher: choose "From the launcher" under Shows (and turn the launcher's what's new on in the console's settings).
+        </p>
       )}
       <label>
         Title
         <input value={step.title} onChange={(e) => set('title', e.target.value)} />
       </label>
+      {step.type === 'whatsnew' && (
+        <label>
+          Date <span className="muted">(shown under the title)</span>
+          <input value={step.date} placeholder="2025-03-01" onChange={(e) => set('date', e.target.value)} />
+        </label>
+      )}
       <label>
         Text
         <textarea aria-label="Text" value={step.body} onChange={(e) => set('body', e.target.value)} />
@@ -99,17 +128,8 @@ export function StepEditor({ step, onChange, onPick }: { step: DesignerStep; onC
         Image address <span className="muted">(optional)</span>
         <input type="url" value={step.imageUrl} placeholder="https://…" onChange={(e) => set('imageUrl', e.target.value)} />
       </label>
-      <label className="inline">
-        <input type="checkbox" checked={step.nps !== null} onChange={(e) => set('nps', e.target.checked ? { reasonLabel: 'What is the main reason for your score?' } : null)} />
-        Ask an NPS question (0-10, with a reason)
-      </label>
-      {step.nps && (
-        <label>
-          Reason question
-          <input value={step.nps.reasonLabel} onChange={(e) => set('nps', { reasonLabel: e.target.value })} />
-        </label>
-      )}
-      {step.type !== 'banner' && (
+      <PollEditor poll={step.poll} onChange={(poll) => set('poll', poll)} />
+      {step.type !== 'banner' && step.type !== 'whatsnew' && (
         <label>
           Width (px)
           <input type="number" min={120} max={1200} value={step.width || ''} onChange={(e) => set('width', Number(e.target.value) || 0)} />

@@ -1,12 +1,16 @@
 /**
  * What the designer edits, and its two-way mapping to the guide JSON the agent and the server use (issue #15):
- * a guide is a name, a launch method, a page rule, a priority and steps; a step is its type, element rule,
- * title, body, image and buttons. Writing keeps every field of the stored guide the designer does not edit, so
+ * a guide is a name, a launch method, a page rule, a priority and steps; a step is its type, element rule and
+ * its element contains rules, title, body, image, buttons, a question (designerPolls.ts), a tooltip's caret
+ * size and a what's-new item's date. Writing keeps every field of the stored guide the designer does not edit, so
  * a guide written by hand and opened in the designer loses nothing. Pure.
  */
-import type { DomNode, Guide, GuideStep } from '../../../shared/guides/guides';
+import type { DomNode, ElementContainsRule, Guide, GuideStep } from '../../../shared/guides/guides';
+import { designedPollIds, isPollBlock, pollBlocks, pollRecords, readPoll, type DesignerPoll } from './designerPolls';
 
-export type DesignerStepType = 'tooltip' | 'lightbox' | 'mobile-lightbox' | 'banner';
+export { npsPollIds, pollIds } from './designerPolls';
+
+export type DesignerStepType = 'tooltip' | 'lightbox' | 'mobile-lightbox' | 'banner' | 'whatsnew';
 export type ButtonAction = 'next' | 'previous' | 'dismiss' | 'link';
 
 export interface DesignerButton {
@@ -28,10 +32,22 @@ export interface DesignerStep {
   layoutDir: 'auto' | 'top' | 'bottom' | 'left' | 'right';
   width: number;
   /**
-   * guides §2 polls: the step asks an NPS question (0-10) with an optional free-form reason, sent by a Send
-   * button (submitPoll); its answers reach the console's poll results. Null: no poll.
+   * guides §2 "Defaults ... arrow size 15 (configurable)": attributes.arrowSize, the gap in px the tooltip
+   * keeps from its element, the caret in between; 0: the agent's default.
    */
-  nps: { reasonLabel: string } | null;
+  arrowSize: number;
+  /**
+   * guides §3 elementContainsRulesList: the tooltip shows only while its element's text passes every rule
+   * (guides §5, judged by the shim with shared/eligibility/matchesContainsRules).
+   */
+  containsRules: ElementContainsRule[];
+  /** A what's-new item's date, as the author writes it (shown under the title); '' for none. */
+  date: string;
+  /**
+   * guides §2 polls: the question the step asks (NPS, multiple choice or open text), sent by a Send button
+   * (submitPoll); its answers reach the console's poll results. Null: no question.
+   */
+  poll: DesignerPoll | null;
 }
 
 export interface DesignerGuide {
@@ -50,6 +66,7 @@ export const STEP_TYPES: Array<{ type: DesignerStepType; label: string }> = [
   { type: 'lightbox', label: 'Lightbox' },
   { type: 'mobile-lightbox', label: 'Mobile lightbox' },
   { type: 'banner', label: 'Banner' },
+  { type: 'whatsnew', label: "What's new (an item of the launcher's feed)" },
 ];
 
 export const LAUNCH_METHODS = ['auto', 'api', 'badge', 'dom', 'launcher'] as const;
@@ -85,40 +102,22 @@ export function newStep(guideId: string, index: number, type: DesignerStepType, 
     imageUrl: '',
     buttons: [{ label: 'Next', action: 'next' }],
     layoutDir: 'auto',
-    width: type === 'banner' ? 0 : type === 'tooltip' ? 320 : 480,
-    nps: null,
+    width: type === 'banner' || type === 'whatsnew' ? 0 : type === 'tooltip' ? 320 : 480,
+    arrowSize: 0,
+    containsRules: [],
+    date: '',
+    poll: null,
   };
 }
 
-/** The poll ids of a step's NPS question and its reason. */
-export const npsPollIds = (stepId: string) => ({ score: `${stepId}-nps`, reason: `${stepId}-reason` });
-
-/** guides §2 NPS: 0-10 as radio buttons of the score poll, the reason's text area, and Send (submitPoll). */
-function npsBlocks(step: DesignerStep): DomNode[] {
-  const ids = npsPollIds(step.id);
-  const scores: DomNode[] = Array.from({ length: 11 }, (_, n) => ({
-    type: 'label',
-    props: {},
-    children: [
-      { type: 'input', props: { type: 'radio', name: ids.score, value: String(n), 'data-poll-id': ids.score, 'aria-label': String(n) } },
-      { type: 'span', props: {}, content: String(n) },
-    ],
-  }));
-  return [
-    { type: 'div', props: { role: 'radiogroup', 'aria-label': '0 means not at all, 10 means extremely likely' }, children: scores },
-    { type: 'label', props: { for: ids.reason }, content: step.nps!.reasonLabel },
-    { type: 'textarea', props: { id: ids.reason, 'data-poll-id': ids.reason, placeholder: 'Optional' } },
-    { type: 'button', props: { id: `${step.id}-send` }, content: 'Send', actions: [{ action: 'submitPoll', eventType: 'click', parameters: [] }] },
-  ];
-}
-
-/** The building blocks of a step: title, image, body, buttons, under the guide-base root. */
+/** The building blocks of a step: title, date, image, body, question, buttons, under the guide-base root. */
 export function stepContent(step: DesignerStep): DomNode {
   const children: DomNode[] = [];
   if (step.title) children.push({ type: 'h3', props: { id: `${step.id}-title` }, content: step.title });
+  if (step.date.trim()) children.push({ type: 'small', props: { id: `${step.id}-date` }, content: step.date.trim() });
   if (step.imageUrl) children.push({ type: 'img', props: { id: `${step.id}-image`, src: step.imageUrl, alt: '' }, children: [] });
   if (step.body) children.push({ type: 'p', props: { id: `${step.id}-body` }, content: step.body });
-  if (step.nps) children.push(...npsBlocks(step));
+  if (step.poll) children.push(...pollBlocks(step.id, step.poll));
   step.buttons.forEach((b, i) => {
     const id = `${step.id}-button-${i + 1}`;
     const parameters = b.action === 'link' && b.url ? [b.url] : [];
@@ -135,9 +134,16 @@ export function toGuide(d: DesignerGuide, base?: Guide): Guide {
     const attributes: Record<string, unknown> = { ...(kept.attributes ?? {}), layoutDir: s.layoutDir };
     if (s.width > 0) attributes.width = s.width;
     else delete attributes.width;
+    if (s.arrowSize > 0) attributes.arrowSize = s.arrowSize;
+    else delete attributes.arrowSize;
     const step = { ...kept, id: s.id, guideId: d.id, type: s.type, attributes, domJson: stepContent(s) } as GuideStep;
     if (s.elementPathRule.trim() && s.type === 'tooltip') step.elementPathRule = s.elementPathRule.trim();
     else delete step.elementPathRule;
+    // Only a tooltip's element is judged (the shim's targetOf); rules are written whatever the type so a
+    // type switched back and forth keeps them.
+    const rules = s.containsRules.filter((r) => String(r.matchValue).trim() !== '');
+    if (rules.length) step.elementContainsRulesList = rules.map((r) => ({ ...r, matchValue: String(r.matchValue).trim() }));
+    else delete step.elementContainsRulesList;
     if (d.pageRule.trim()) step.regexUrlRule = d.pageRule.trim();
     else delete step.regexUrlRule;
     return step;
@@ -145,14 +151,10 @@ export function toGuide(d: DesignerGuide, base?: Guide): Guide {
   const attributes = { ...(base?.attributes ?? {}), priority: d.priority };
   if (d.overrideThrottling) attributes.overrideAutoThrottling = true;
   else delete attributes.overrideAutoThrottling;
-  // The guide's polls: those of its NPS steps (numeric 0-10 and a free-form reason), besides any it had.
-  const designed = new Set(d.steps.flatMap((s) => Object.values(npsPollIds(s.id))));
+  // The guide's polls: those of its steps' questions, besides any it had that the designer did not write.
+  const designed = new Set(d.steps.flatMap((s) => designedPollIds(s.id)));
   const polls = (base?.polls ?? []).filter((p) => !designed.has(p.id));
-  for (const s of d.steps) {
-    if (!s.nps) continue;
-    const ids = npsPollIds(s.id);
-    polls.push({ id: ids.score, numericResponses: Array.from({ length: 11 }, (_, n) => n), attributes: { type: 'NPSRating' } }, { id: ids.reason, attributes: { type: 'FreeForm' } });
-  }
+  for (const s of d.steps) if (s.poll) polls.push(...pollRecords(s.id, s.poll));
   const guide: Guide = { ...base, id: d.id, name: d.name, launchMethod: d.launchMethod, isMultiStep: steps.length > 1, attributes, steps, lastUpdatedAt: Date.now() };
   if (polls.length) guide.polls = polls;
   else delete guide.polls;
@@ -174,7 +176,9 @@ export function fromGuide(g: Guide): DesignerGuide {
 
 function fromStep(s: GuideStep): DesignerStep {
   const blocks = flatten((s.domJson as DomNode | undefined) ?? { type: 'div' });
-  const text = (type: string) => blocks.find((b) => b.type === type && typeof b.content === 'string')?.content ?? '';
+  // The question's own words are not the step's title or text.
+  const own = blocks.filter((b) => !isPollBlock(b));
+  const text = (type: string) => own.find((b) => b.type === type && typeof b.content === 'string')?.content ?? '';
   const image = blocks.find((b) => b.type === 'img')?.props?.src;
   const attributes = (s.attributes ?? {}) as Record<string, unknown>;
   const type: DesignerStepType = STEP_TYPES.some((t) => t.type === s.type) ? (s.type as DesignerStepType) : 'lightbox';
@@ -183,10 +187,11 @@ function fromStep(s: GuideStep): DesignerStep {
     type,
     elementPathRule: typeof s.elementPathRule === 'string' ? s.elementPathRule : '',
     title: text('h3') || text('h2') || text('h1'),
-    body: text('p'),
+    body: own.find((b) => b.props?.id === `${s.id}-body`)?.content ?? text('p'),
     imageUrl: typeof image === 'string' ? image : '',
     buttons: blocks
-      .filter((b) => b.type === 'button')
+      // A question's Send button is the question's (written again with it), not one of the step's buttons.
+      .filter((b) => b.type === 'button' && !b.actions?.some((a) => a.action === 'submitPoll'))
       .map((b) => {
         const action = Object.entries(ACTION_OF).find(([, name]) => b.actions?.some((a) => a.action === name))?.[0] as ButtonAction | undefined;
         const url = b.actions?.find((a) => a.action === 'openLink')?.parameters?.[0];
@@ -194,9 +199,10 @@ function fromStep(s: GuideStep): DesignerStep {
       }),
     layoutDir: (['auto', 'top', 'bottom', 'left', 'right'] as const).find((d) => d === attributes.layoutDir) ?? 'auto',
     width: typeof attributes.width === 'number' ? attributes.width : 0,
-    nps: blocks.some((b) => b.props?.['data-poll-id'] === npsPollIds(s.id).score)
-      ? { reasonLabel: blocks.find((b) => b.type === 'label' && b.props?.for === npsPollIds(s.id).reason)?.content ?? '' }
-      : null,
+    arrowSize: typeof attributes.arrowSize === 'number' ? attributes.arrowSize : 0,
+    containsRules: Array.isArray(s.elementContainsRulesList) ? s.elementContainsRulesList.map((r) => ({ ...r })) : [],
+    date: own.find((b) => b.props?.id === `${s.id}-date`)?.content ?? '',
+    poll: readPoll(s.id, blocks),
   };
 }
 

@@ -42,6 +42,10 @@ legend { font-weight: 600; padding: 0 4px; }
 .steps { display: flex; flex-direction: column; gap: 6px; list-style: none; margin: 0; padding: 0; }
 .steps li { display: flex; align-items: center; gap: 6px; padding: 6px 8px; border: 1px solid #e2e8f0; border-radius: 6px; }
 .steps li.current { border-color: #4f46e5; background: #eef2ff; }
+.steps li[draggable] { cursor: grab; }
+.steps li.drop { box-shadow: 0 -3px 0 #4f46e5; }
+.steps li .grip { color: #94a3b8; user-select: none; }
+.rule { display: flex; flex-direction: column; gap: 6px; padding-bottom: 8px; border-bottom: 1px dashed #e2e8f0; }
 .steps li .name { flex: 1; cursor: pointer; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; background: none; border: 0; text-align: start; padding: 0; }
 .guides { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 6px; }
 .guides button { width: 100%; text-align: start; display: flex; justify-content: space-between; }
