@@ -25,3 +25,8 @@ mkdirSync(target, { recursive: true });
 const files = readdirSync(source).filter((name) => statSync(join(source, name)).isFile());
 for (const name of files) copyFileSync(join(source, name), join(target, name));
 console.log(`waymark-copy-agent: ${files.length} files copied to ${resolve(target)}; initialize with workerUrl: '<its URL>/waymark.worker.js'`);
+// Issue #16: on a cross-origin isolated page the worker starts only when its script says require-corp too.
+console.log(
+  'waymark-copy-agent: if your pages are cross-origin isolated (COOP same-origin + COEP require-corp), serve waymark.worker.js ' +
+    "with the header 'Cross-Origin-Embedder-Policy: require-corp', or the agent runs on the main thread (it logs why)",
+);

@@ -67,6 +67,9 @@ export function createStaticHandler(options: StaticHandlerOptions) {
       // The overlay is a module imported by the shim: cross-origin module loads need CORS, and a host under
       // cross-origin isolation (COEP) needs CORP to load any of the agent's files.
       reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
+      // A cross-origin isolated host (COOP + COEP require-corp) starts a dedicated worker only from a script that
+      // says require-corp itself (issue #16); without it the agent falls back to the main thread.
+      if (segments.at(-1) === 'waymark.worker.js') reply.header('cross-origin-embedder-policy', 'require-corp');
       return sendFile(reply, agentFile);
     }
     if (segments.length === 1 && AGENT_FILE.test(segments[0]) && !(await isDirectory(options.agentDir))) {

@@ -25,6 +25,8 @@ export const PROTOCOL_VERSION = 2;
 
 /** Everything the worker needs to start, sent once by `init`. */
 export interface WorkerInit {
+  /** The shim's PROTOCOL_VERSION: the worker logs a mismatch (a page holding an old shim after a deploy). */
+  protocolVersion?: number;
   apiKey: string;
   /** Origin of the collector, without a trailing slash. */
   dataHost: string;

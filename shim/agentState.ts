@@ -15,6 +15,7 @@ import type { sessionStore } from './loadIdentity';
 import type { Frames } from './startFrames';
 import type { WorkerMode } from './startWorker';
 import type { ClickEffectWatcher } from './watchClickEffects';
+import type { Ticker } from './createTicker';
 
 export interface Running {
   options: InitializeOptions;
@@ -34,6 +35,8 @@ export interface Running {
   sessionSavedAt: number;
   /** Dead and error click detection (analytics §4). */
   clicks: ClickEffectWatcher;
+  /** The one timer of the periodic checks (URL poll, iframe rescan, guide loop): shim/createTicker. */
+  ticker: Ticker;
   /** Undo functions of hooks installed in the host page (teardown, issue #7). */
   uninstall: Array<() => void>;
   workerMode: WorkerMode | null;

@@ -80,14 +80,9 @@ export function createBridge(
 
   const remote = wrap<WorkerApi>(endpoint);
   const api = remote as unknown as RemoteWorker;
-  // Comlink messages are delivered in order and the browser holds them until the worker script has run,
-  // so hello and init need not be awaited before the first batch is posted.
-  // A worker that never starts leaves this unanswered (startWorker falls back); the worker's hello cannot throw.
-  void api.hello(PROTOCOL_VERSION).then((hello) => {
-    if (hello.protocolVersion !== PROTOCOL_VERSION) {
-      log('error', `the Waymark worker speaks protocol ${hello.protocolVersion}, the shim ${PROTOCOL_VERSION}: reload the page`);
-    }
-  });
+  // Comlink messages are delivered in order and the browser holds them until the worker script has run, so
+  // init need not be awaited before the first batch is posted. The worker checks the protocol version init
+  // carries and logs a mismatch through the log callback (no handshake round trip at start, issue #16).
   endpoint.addEventListener('message', (event) => {
     const data = (event as MessageEvent).data as DeliveredMessage | null;
     if (data?.type === DELIVERED_MESSAGE) delivered(data.upTo);
@@ -99,7 +94,7 @@ export function createBridge(
     segmentFlags: on.segmentFlags ?? ignore,
     guideState: on.guideState ?? ignore,
   };
-  void api.init(init, proxy(callbacks));
+  void api.init({ ...init, protocolVersion: PROTOCOL_VERSION }, proxy(callbacks));
 
   let buffer: CapturedEvent[] = [];
   let verdicts: ClickVerdictMessage[] = [];

@@ -25,6 +25,7 @@ import { trustedScriptUrl } from './trustedScriptUrl';
 import { watchClickEffects } from './watchClickEffects';
 import { watchTabClones } from './watchTabClones';
 import { watchUrl } from './watchUrl';
+import { createTicker, TICK_MS } from './createTicker';
 
 /** What starting needs of the agent. */
 export interface StartHost {
@@ -136,6 +137,7 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
     prepare: privacy?.prepare ?? ((event, ctx) => enrichEvent(event, ctx).json),
     session: session.record,
     sessionSavedAt: now,
+    ticker: createTicker(),
     uninstall: [],
     workerMode: null,
     clicks: watchClickEffects(
@@ -155,9 +157,10 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
       running.clicks.effect();
       if (top) rememberPage(url, Date.now());
       capture({ type: 'load', props: {} });
-    }),
+    }, running.ticker),
     clones.stop,
     running.clicks.stop,
+    running.ticker.stop!,
   );
 
   // wire-protocol.md: on initialization the agent sends identify, meta and load in its first beacon.
@@ -225,11 +228,11 @@ function startFramesWhenDue(r: Running, host: StartHost): void {
   const iframes = document.getElementsByTagName('iframe');
   const due = () => {
     if (r.frame.isTop && !iframes.length) return;
-    clearInterval(poll);
+    stopPoll();
     void host.loadChunk<FramesModule, void>('frames', (m) => host.guard(() => host.isCurrent(r) && m.startFrames(r, host.env, host.log, trustedScriptUrl, (next) => host.capture.changeIdentity(r, next, true))));
   };
-  const poll = setInterval(due, IFRAME_RESCAN_MS);
-  r.uninstall.push(() => clearInterval(poll));
+  const stopPoll = r.ticker.every(IFRAME_RESCAN_MS / TICK_MS, due);
+  r.uninstall.push(stopPoll);
   due();
 }
 

@@ -23,6 +23,7 @@ import { installAgentIntoFrame, type FrameInstall } from './frames/installAgentI
 import { postFrameMessage, tabWindows } from './frames/postFrameMessage';
 import { watchFrameVisibility } from './frames/watchFrameVisibility';
 import type { Running } from './agentState';
+import { TICK_MS } from './createTicker';
 
 /** What the agent calls on the frames chunk. */
 export interface Frames {
@@ -42,7 +43,7 @@ export interface FramesModule {
 }
 
 /** What of the running agent the frames chunk reads (its options, identity, guides) and keeps up to date (`frame`). */
-export type FramesHost = Pick<Running, 'options' | 'init' | 'identity' | 'frame' | 'frames' | 'guides' | 'uninstall'>;
+export type FramesHost = Pick<Running, 'options' | 'init' | 'identity' | 'frame' | 'frames' | 'guides' | 'uninstall' | 'ticker'>;
 
 /**
  * Starts this frame's part in the tab's frames: sets `agent.frames`, adds its stop to `agent.uninstall`.
@@ -207,13 +208,13 @@ export function startFrames(
   };
   addEventListener('message', onMessage);
   addEventListener('pagehide', leave);
-  const rescan = setInterval(() => {
+  const stopRescan = agent.ticker.every(IFRAME_RESCAN_MS / TICK_MS, () => {
     try {
       scan();
     } catch (err) {
       log('debug', `frame scan: ${(err as Error)?.message ?? String(err)}`);
     }
-  }, IFRAME_RESCAN_MS);
+  });
   scan();
   announce();
   scheduleElection();
@@ -231,7 +232,7 @@ export function startFrames(
       if (stopped) return;
       leave();
       stopped = true;
-      clearInterval(rescan);
+      stopRescan();
       clearTimeout(election);
       visibility.disconnect();
       removeEventListener('message', onMessage);

@@ -20,6 +20,8 @@ export type WorkerMode = 'worker' | 'blob' | 'main-thread';
 /** What waymark.inpage.js exports: the worker API served on a port of the page's own MessageChannel. */
 export interface InPageModule {
   startInPage(port: MessagePort): { stop(): void };
+  /** Why no worker could start, in words for the console. */
+  fallbackNotice(): string;
 }
 
 export interface StartWorkerOptions {
@@ -60,9 +62,9 @@ export function startWorker({ scriptUrl, workerUrl, inPageUrl, log, onMode }: St
   const next = (): void => {
     const attempt = attempts.shift();
     if (!attempt) {
-      log('warn', 'Waymark runs its worker code on the main thread: no worker could start (a cross-origin agent without workerUrl, CSP without worker-src blob:?)');
       void importChunk<InPageModule>(inPageUrl).then(
         (m) => {
+          log('warn', m.fallbackNotice());
           const channel = new MessageChannel();
           const running = m.startInPage(channel.port2);
           channel.port1.start();

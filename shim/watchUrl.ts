@@ -8,8 +8,9 @@
  * their arguments, return value, `this` and exceptions exactly, and is undone by the returned function.
  */
 import { URL_POLL_INTERVAL_MS } from '../shared/constants';
+import { TICK_MS, type Ticker } from './createTicker';
 
-export function watchUrl(onChange: (url: string, previous: string) => void): () => void {
+export function watchUrl(onChange: (url: string, previous: string) => void, ticker: Ticker): () => void {
   let last = document.URL;
   const check = () => {
     const url = document.URL;
@@ -35,7 +36,7 @@ export function watchUrl(onChange: (url: string, previous: string) => void): () 
   }
   addEventListener('popstate', check);
   addEventListener('hashchange', check);
-  const timer = setInterval(check, URL_POLL_INTERVAL_MS);
+  const stopPoll = ticker.every(URL_POLL_INTERVAL_MS / TICK_MS, check);
 
   return () => {
     active = false;
@@ -44,6 +45,6 @@ export function watchUrl(onChange: (url: string, previous: string) => void): () 
     for (const name of names) if (history[name] === wrappers[name]) history[name] = originals[name];
     removeEventListener('popstate', check);
     removeEventListener('hashchange', check);
-    clearInterval(timer);
+    stopPoll();
   };
 }

@@ -92,6 +92,9 @@ export function createWorkerApi(ports: WorkerPorts, toPage: (message: DeliveredM
 
     init(options: WorkerInit, shimCallbacks: ShimCallbacks): Outcome<null> {
       callbacks = shimCallbacks;
+      if (options.protocolVersion !== undefined && options.protocolVersion !== PROTOCOL_VERSION) {
+        log('error', `the Waymark worker speaks protocol ${PROTOCOL_VERSION}, the shim ${options.protocolVersion}: reload the page`);
+      }
       // Each full page load has a worker of its own: replay the tab's previous loads so A -> B -> A across
       // navigations is seen as the U-turn it is.
       for (const page of options.recentPages ?? []) uTurn.observe(page);

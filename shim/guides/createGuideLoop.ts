@@ -11,13 +11,14 @@ import { GUIDE_LOOP_BUSY_MS, GUIDE_LOOP_IDLE_MS, GUIDE_REQUEST_STALE_MS, STEP_SE
 import { ERROR_CODES } from '../../shared/errors';
 import { mayShowGuidesInFrame } from '../../shared/frames/frameVisibility';
 import { MESSAGES } from '../../shared/messages';
-import type { BadgeToShow } from '../../shared/protocol';
+import type { BadgeToShow, GuideLoadResult } from '../../shared/protocol';
 import { collectEventProperties } from '../collectEventProperties';
 import type { LauncherView } from './createLauncherView';
 import type { ResourceCenterView } from './createResourceCenterView';
 import { keyOf, type StepFlow } from './createStepFlow';
 import type { DisplayContext } from './displayContext';
 import type { GuideDisplayOptions } from './guideDisplayTypes';
+import { TICK_MS, type Ticker } from '../createTicker';
 import { openPermalink } from './openPermalink';
 import { watchActivations, type Activation } from './watchActivations';
 
@@ -39,9 +40,17 @@ export interface GuideLoopParts {
   resourceCenter: ResourceCenterView;
 }
 
+/** Without a running agent (tests), the loop keeps a timer of its own. */
+const ownTicker: Ticker = {
+  every(ticks, job) {
+    const timer = setInterval(job, ticks * TICK_MS);
+    return () => clearInterval(timer);
+  },
+};
+
 export function createGuideLoop(
   { ctx, flow, launcher, resourceCenter }: GuideLoopParts,
-  { delayed, seenTimeoutMs, onEventPropertyRules }: Pick<GuideDisplayOptions, 'delayed' | 'seenTimeoutMs' | 'onEventPropertyRules'>,
+  { delayed, seenTimeoutMs, onEventPropertyRules, running }: Pick<GuideDisplayOptions, 'delayed' | 'seenTimeoutMs' | 'onEventPropertyRules' | 'running'>,
 ): GuideLoop {
   const { bridge, log, query } = ctx;
   /** When the loop started: a child frame of unknown visibility waits a while for its parent to say (guides §4). */
@@ -56,7 +65,10 @@ export function createGuideLoop(
   let stopped = false;
   /** guides §4 Guide loop: skipped while paused (stopGuides, delayGuides). */
   let paused = delayed === true;
+  /** A tick 50 ms on, when the auto-display phase ran out of its time. */
   let timer: ReturnType<typeof setTimeout> | null = null;
+  // The idle ticks ride on the agent's one periodic timer (shim/createTicker, issue #16).
+  const stopTicks = (running?.ticker ?? ownTicker).every(GUIDE_LOOP_IDLE_MS / TICK_MS, () => tick());
   /** Where the auto-display phase goes on after a tick ran out of its 50 ms. */
   let resumeAt = 0;
   /** Addresses whose permalink was already opened. */
@@ -72,10 +84,16 @@ export function createGuideLoop(
     loading = true;
     loadedUrl = url;
     loadedAt = Date.now();
+    // Issue #16: the overlay chunk loads beside guide.json when this app has had guides to show here.
+    if (ctx.hadGuides.read()) ctx.prefetchOverlay();
     try {
       const result = await bridge.call((api) => api.loadGuides(url));
       if (loadedUrl !== url) return;
       if (!result.ok && result.error.code === ERROR_CODES.notInSubscription) notInSubscription = true;
+      if (result.ok && mayDraw(result.value)) {
+        ctx.hadGuides.write(true);
+        ctx.prefetchOverlay();
+      } else if (notInSubscription) ctx.hadGuides.write(false);
       flow.candidates = result.ok ? result.value.candidates : [];
       const activations: Activation[] = result.ok ? result.value.activations.map((a) => ({ ...a, run: () => void activate(a.guideId) })) : [];
       // guides §4 a resource center launched by dom: the visitor's event on its element opens or closes it.
@@ -96,6 +114,11 @@ export function createGuideLoop(
     }
     // The same page after its address was cleaned (waymark_once): no new guide load for it.
     if (await openPermalink(handledPermalinks, ctx.showGuide, log)) loadedUrl = location.href;
+  }
+
+  /** Whether a load brought anything the overlay may draw on this page. */
+  function mayDraw(r: GuideLoadResult): boolean {
+    return Boolean(r.candidates.length || r.badges.length || r.activations.length || r.launcher || r.resourceCenter);
   }
 
   /** An activated guide shows as soon as its step can; past the step seen timeout it gives up with a warning. */
@@ -161,9 +184,9 @@ export function createGuideLoop(
   }
 
   function tick(): void {
-    if (timer !== null) clearTimeout(timer);
-    if (notInSubscription || stopped) return;
-    timer = setTimeout(tick, GUIDE_LOOP_IDLE_MS);
+    clearTimeout(timer!);
+    timer = null;
+    if (notInSubscription || stopped) return void stopTicks();
     // guides §4 Guide loop: skipped while loading, disabled or delayed, and while the tab is in the background
     // (a step shown there would count as seen by nobody).
     if (loading || paused || document.visibilityState === 'hidden') return;
@@ -200,7 +223,8 @@ export function createGuideLoop(
     supported: () => !notInSubscription,
     stop() {
       stopped = true;
-      if (timer !== null) clearTimeout(timer);
+      stopTicks();
+      clearTimeout(timer!);
       timer = null;
       undoActivations();
     },

@@ -153,7 +153,9 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
       log('info', `guide ${step.guideId}: ${hook} canceled ${action}`);
       return false;
     }
-    if (ui) await act('activity', step, { uiElement: ui });
+    // Not waited for (issue #16: one worker round trip before the next step shows): the worker records an
+    // activity synchronously, and handles calls in the order they were posted, so it precedes the transition.
+    if (ui) void act('activity', step, { uiElement: ui });
     const result = await act(action, step, extra);
     if (!result.ok) {
       log('warn', result.error.message);

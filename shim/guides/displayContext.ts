@@ -16,6 +16,14 @@ export interface DisplayContext {
   overlay(): Promise<Overlay>;
   /** Whether the overlay was asked for yet: with none, there is nothing to clear. */
   hasOverlay(): boolean;
+  /**
+   * Issue #16: fetches and evaluates the overlay chunk without drawing anything, so a guide that comes is drawn
+   * without waiting for it. Called while guide.json is in flight when this app had something to show in this
+   * browser before, and at once when a load brings something.
+   */
+  prefetchOverlay(): void;
+  /** Whether a guide load of this app, in this browser, last brought something to show (kept in localStorage). */
+  hadGuides: { read(): boolean; write(had: boolean): void };
   /** The first element matching an author's selector (`host >>> inner` reaches into shadow roots), or null. */
   query(selector: string): Element | null;
   /** analytics §4 Frames: leadership, visibility, another frame's guide; kept up to date by the frames chunk. */

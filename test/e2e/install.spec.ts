@@ -239,3 +239,52 @@ test.describe('issue #7 a lazy chunk whose fetch fails once', () => {
     await waitForEvents(serverUrl, { apiKey: 'e2e-install', visitorId: visitor }, (e) => e.some((x) => x.type === 'guideSeen'));
   });
 });
+
+test.describe('issue #16 a cross-origin isolated host (COOP same-origin, COEP require-corp)', () => {
+  const isolatedHeaders = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
+
+  /** The host page on the server's origin with the isolation headers; `stripWorkerCoep` takes COEP off the worker file. */
+  async function openIsolated(page: Page, serverUrl: string, visitor: string, stripWorkerCoep: boolean): Promise<void> {
+    const target = `${serverUrl}/e2e/isolated-${stripWorkerCoep ? 'bare' : 'coep'}`;
+    await page.route(
+      (url) => url.href === target,
+      (route) => route.fulfill({ contentType: 'text/html', headers: isolatedHeaders, body: hostPage({ init: `waymark.initialize({ apiKey: 'e2e-install', visitor: { id: '${visitor}' } });`, body: '<button id="b">B</button>' }) }),
+    );
+    if (stripWorkerCoep) {
+      await page.route('**/waymark.worker.js', async (route) => {
+        const response = await route.fetch();
+        const headers = { ...response.headers() };
+        delete headers['cross-origin-embedder-policy'];
+        await route.fulfill({ response, headers });
+      });
+    }
+    await page.goto(target);
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    await agentReady(page);
+  }
+
+  test('the reference server sends COEP on the worker file: the agent runs in a worker, and events are stored', async ({ page, serverUrl }) => {
+    const visitor = uniqueId('isolated');
+    await openIsolated(page, serverUrl, visitor, false);
+    await expect.poll(() => page.evaluate(() => (window as any).waymark.getWorkerMode())).toBe('worker');
+    await page.click('#b');
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    await waitForEvents(serverUrl, { apiKey: 'e2e-install', visitorId: visitor }, (e) => e.some((x) => x.type === 'click'));
+  });
+
+  test.describe('a worker file without COEP', () => {
+    test.use({ allowAgentErrors: [/Cross-Origin-Embedder-Policy|worker/i] });
+
+    test('the worker is blocked; the agent says why in the console (the header the worker file needs) and runs on the main thread', async ({ page, serverUrl, consoleLines }) => {
+      const visitor = uniqueId('isolated-bare');
+      await openIsolated(page, serverUrl, visitor, true);
+      await expect.poll(() => page.evaluate(() => (window as any).waymark.getWorkerMode())).toBe('main-thread');
+      const notice = consoleLines.find((l) => l.includes('Waymark runs its worker code on the main thread'));
+      expect(notice).toContain("'Cross-Origin-Embedder-Policy: require-corp'");
+      expect(notice).toContain('cross-origin isolated');
+      await page.click('#b');
+      await page.evaluate(() => (window as any).waymark.flushNow());
+      await waitForEvents(serverUrl, { apiKey: 'e2e-install', visitorId: visitor }, (e) => e.some((x) => x.type === 'click'));
+    });
+  });
+});

@@ -8,6 +8,7 @@ import { PROTOCOL_VERSION, type WorkerInit } from '../../shared/protocol';
 import type { WireEvent } from '../../shared/events/events';
 import { createBridge, type Bridge } from '../../shim/createBridge';
 import { serveWorkerApi } from '../../worker/serveWorkerApi';
+import { createWorkerApi } from '../../worker/createWorkerApi';
 import { createFakeTransport, queryOf } from './fakes';
 import { systemClock } from '../../worker/ports';
 import { CAPTURE_BATCH_MS, DELIVERED_MESSAGE, PUSH_MESSAGE } from '../../shared/constants';
@@ -163,6 +164,17 @@ describe('shim-worker contract (STYLE §2)', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(traffic.toWorker).toEqual([]);
     await expect.poll(() => traffic.toWorker, { timeout: 1000 }).toEqual([PUSH_MESSAGE]);
+  });
+
+  it('a shim of another protocol version is told in the log: the version rides on init, no handshake round trip', () => {
+    const logs: string[] = [];
+    const api = createWorkerApi({ transport: createFakeTransport(), clock: systemClock });
+    const callbacks = { log: (_l: string, m: string) => void logs.push(m), campaign() {}, segmentFlags() {}, guideState() {} };
+    api.init({ ...init, protocolVersion: PROTOCOL_VERSION - 1 }, callbacks);
+    expect(logs).toContain(`the Waymark worker speaks protocol ${PROTOCOL_VERSION}, the shim ${PROTOCOL_VERSION - 1}: reload the page`);
+    logs.length = 0;
+    createWorkerApi({ transport: createFakeTransport(), clock: systemClock }).init({ ...init, protocolVersion: PROTOCOL_VERSION }, callbacks);
+    expect(logs.filter((l) => l.includes('speaks protocol'))).toEqual([]);
   });
 
   it('returns errors as { code, message } values, never as thrown objects', async () => {
