@@ -5,6 +5,7 @@ import type { MachineLoad } from './measureMachineLoad';
 import { MAIN_THREAD_METRICS, type MainThreadMetric } from './measureMainThread';
 import { summarizePipeline, type PipelineRun, type PipelineSummary } from './measurePipeline';
 import type { IsolatedClickRun } from './measureIsolatedClicks';
+import type { GuideTimeRun } from './measureGuideTime';
 import type { LongTask } from './observeLongTasks';
 import { count, kb, spreadOf, type Spread } from './summarize';
 import { repoRoot, CONFIG, type Variant, type PageSample } from './benchConfig';
@@ -73,6 +74,8 @@ export interface Report {
   pipelines: Array<PipelineRun & { summary: PipelineSummary }>;
   /** Issue #7: the price of one isolated click per install mode. */
   isolatedClicks: IsolatedClickRun;
+  /** Issue #16: a lightbox's time to visible after guide.json, cold and warm. */
+  guideTime: GuideTimeRun;
   bundles: Array<BundleSize & { withinBudget: boolean }>;
   targets: Array<{ name: string; target: string; value: string; pass: boolean }>;
 }
@@ -132,6 +135,7 @@ export function buildReport(
   largeSamples: PageSample[],
   pipelineRuns: PipelineRun[],
   isolated: IsolatedClickRun,
+  guideTime: GuideTimeRun,
   bundles: BundleSize[],
   storedTotal: number,
   machineLoad: MachineLoad | null,
@@ -198,6 +202,18 @@ export function buildReport(
       value: String(burst.delivery.stored),
       pass: burst.delivery.stored === burst.delivery.fired,
     },
+    {
+      name: `one isolated click, worker mode, added main-thread time over its 2 s (p50 / p90, ${CONFIG.isolated.clicks} clicks)`,
+      target: `<= ${CONFIG.targets.isolatedClickP50Us} / ${CONFIG.targets.isolatedClickP90Us} µs`,
+      value: `${isolated.added.worker.p50.toFixed(0)} / ${isolated.added.worker.p90.toFixed(0)} µs`,
+      pass: isolated.added.worker.p50 <= CONFIG.targets.isolatedClickP50Us && isolated.added.worker.p90 <= CONFIG.targets.isolatedClickP90Us,
+    },
+    {
+      name: `lightbox visible after guide.json, warm (p90, ${guideTime.visibleMs.warm.length} runs; cold p90 beside)`,
+      target: `<= ${CONFIG.targets.guideVisibleP90Ms} ms`,
+      value: `${guideTime.summary.warm.p90.toFixed(1)} ms (cold ${guideTime.summary.cold.p90.toFixed(1)} ms)`,
+      pass: guideTime.summary.warm.p90 <= CONFIG.targets.guideVisibleP90Ms && guideTime.problems.length === 0,
+    },
     ...pipelines.map((pipeline) => {
       const rate = pipeline.summary.eventsPerSecond.hostFilters.median;
       return {
@@ -220,6 +236,7 @@ export function buildReport(
     large,
     pipelines,
     isolatedClicks: isolated,
+    guideTime,
     bundles: bundles.map((b) => ({ ...b, withinBudget: b.gzip <= b.budget })),
     targets,
   };

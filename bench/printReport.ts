@@ -120,6 +120,15 @@ export function printReport(report: Report): void {
       us(iso.idleSpreads['main-thread'].median), us(iso.added['main-thread'].p50), us(iso.added['main-thread'].p90)],
   ]));
 
+  const gt = report.guideTime;
+  console.log(`\nlightbox visible after its guide.json is handed to the browser, ms (${CONFIG.guideRuns} runs per case, a new visitor and browser context each)\n`);
+  console.log(formatTable([
+    ['case', 'median', 'p90', 'max'],
+    ...(['cold', 'warm'] as const).map((k) => [k === 'cold' ? 'cold (overlay fetched after guide.json)' : 'warm (overlay ready beside guide.json)',
+      gt.summary[k].median.toFixed(1), gt.summary[k].p90.toFixed(1), gt.summary[k].max.toFixed(1)]),
+  ]));
+  problems.push(...gt.problems.map((text) => `guide time: ${text}`));
+
   console.log('');
   const bundleRows: string[][] = [['bundle', 'raw KB', 'gzip KB', 'budget KB (gzip)', '']];
   for (const bundle of report.bundles) {

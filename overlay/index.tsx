@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
+import { flushSync } from 'react-dom';
 import { readBlockOut, type BlockOutOptions } from '../shared/surfaces/blockOutPanes';
 import { isRtlLanguage } from '../shared/surfaces/isRtlLanguage';
 import { MESSAGES } from '../shared/messages';
@@ -115,12 +116,13 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
         ) : (
           <Lightbox key={key} step={step} handlers={handlers} mobile={step.type === 'mobile-lightbox'} backdrop={!blockOut} />
         );
-      root.render(
+      // Rendered now, in the task that brought the step, not in a task React schedules later (issue #16).
+      flushSync(() => root.render(
         <>
           {blockOut && <BlockOut key={`${key}#blockout`} options={blockOut.options} elements={blockOut.elements} onError={blockOut.onError} />}
           {surface}
         </>,
-      );
+      ));
     },
     hide() {
       current = null;

@@ -40,17 +40,29 @@ export function useModalDialog(dialog: RefObject<HTMLElement | null>, key: strin
       const active = el.ownerDocument.activeElement;
       previous = active instanceof HTMLElement && active !== host && active !== el.ownerDocument.body ? active : null;
     }
-    const restorePage = host ? hidePageBeside(host) : () => {};
+    let restorePage = () => {};
 
     // guides §9 autofocus: a dialog that cannot take focus yet (still being laid out, or the host moved
     // focus back) is tried again, up to 100 times every 50 ms; once it has focus we leave it alone.
     let tries = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const attempt = () => {
+      clearTimeout(timer);
       el.focus({ preventScroll: true });
       if (!el.contains(root.activeElement) && ++tries < AUTOFOCUS_RETRIES) timer = setTimeout(attempt, AUTOFOCUS_RETRY_MS);
     };
-    attempt();
+    // The page goes inert and the first focus try comes after the frame that paints the dialog (issue #16):
+    // inert on <body> recomputes the style of the whole page, and focus needs an up-to-date layout, so doing
+    // both at once held the dialog's first paint back by ~18 ms here. The backdrop already takes the page's
+    // clicks meanwhile. The timer covers a frame that does not come.
+    let pageHidden = false;
+    const afterFirstFrame = () => {
+      if (!pageHidden && host) restorePage = hidePageBeside(host);
+      pageHidden = true;
+      attempt();
+    };
+    const frame = requestAnimationFrame(() => void (timer = setTimeout(afterFirstFrame)));
+    timer = setTimeout(afterFirstFrame, AUTOFOCUS_RETRY_MS);
 
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Tab' || event.altKey || event.ctrlKey || event.metaKey) return;
@@ -64,6 +76,7 @@ export function useModalDialog(dialog: RefObject<HTMLElement | null>, key: strin
     el.addEventListener('keydown', onKeyDown);
 
     return () => {
+      cancelAnimationFrame(frame);
       clearTimeout(timer);
       el.removeEventListener('keydown', onKeyDown);
       // The page first, so the element focus goes back to is no longer inert.

@@ -52,7 +52,8 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
     log,
     overlay: () => (overlay ??= loadOverlayModule().then((m) => m.createOverlay(document, { log }))),
     hasOverlay: () => overlay !== null,
-    prefetchOverlay: () => void loadOverlayModule().catch(() => undefined),
+    // Made ready, not only fetched: its shadow root and parsed stylesheet too, so the first step costs its render alone.
+    prefetchOverlay: () => void ctx.overlay().catch(() => (overlay = null)),
     hadGuides: {
       read: () => {
         try {

@@ -17,8 +17,8 @@ export interface DisplayContext {
   /** Whether the overlay was asked for yet: with none, there is nothing to clear. */
   hasOverlay(): boolean;
   /**
-   * Issue #16: fetches and evaluates the overlay chunk without drawing anything, so a guide that comes is drawn
-   * without waiting for it. Called while guide.json is in flight when this app had something to show in this
+   * Issue #16: fetches and evaluates the overlay chunk and makes its (empty) shadow root, without drawing
+   * anything, so a guide that comes costs its render alone. Called while guide.json is in flight when this app had something to show in this
    * browser before, and at once when a load brings something.
    */
   prefetchOverlay(): void;

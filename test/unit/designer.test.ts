@@ -103,13 +103,24 @@ describe('issue #15 designer: the guide it writes', () => {
     expect(toGuide({ ...d, steps: [{ ...d.steps[0]!, poll: null }] }, guide).polls).toBeUndefined();
   });
 
-  it('a lightbox has no element rule; an empty page rule means every page', () => {
+  it('a lightbox written by the designer has no element rule; an empty page rule means every page', () => {
     const d = newGuide('https://app.example/', fixed);
     d.pageRule = '';
     d.steps[0] = { ...d.steps[0]!, type: 'lightbox', elementPathRule: '#ignored' };
     const step = toGuide(d).steps[0]!;
     expect(step.elementPathRule).toBeUndefined();
     expect(step.regexUrlRule).toBeUndefined();
+  });
+
+  it("a hand-written lightbox keeps its element rule (its block-out's element) through a designer save", () => {
+    const d = newGuide('https://app.example/', fixed);
+    d.steps[0] = { ...d.steps[0]!, type: 'lightbox' };
+    const stored = toGuide(d);
+    stored.steps[0]!.elementPathRule = '#report-table';
+    stored.steps[0]!.attributes = { ...stored.steps[0]!.attributes, blockOutUI: { enabled: true } };
+    const saved = toGuide(fromGuide(stored), stored).steps[0]!;
+    expect(saved.elementPathRule).toBe('#report-table');
+    expect(saved.attributes.blockOutUI).toEqual({ enabled: true });
   });
 
   it('a multiple-choice step: one radio per option of a PickList poll, sent with submitPoll; read back as written', () => {

@@ -137,8 +137,12 @@ export function toGuide(d: DesignerGuide, base?: Guide): Guide {
     if (s.arrowSize > 0) attributes.arrowSize = s.arrowSize;
     else delete attributes.arrowSize;
     const step = { ...kept, id: s.id, guideId: d.id, type: s.type, attributes, domJson: stepContent(s) } as GuideStep;
-    if (s.elementPathRule.trim() && s.type === 'tooltip') step.elementPathRule = s.elementPathRule.trim();
-    else delete step.elementPathRule;
+    // A tooltip's element is the designer's to set. Other types keep what the stored step had: a hand-written
+    // lightbox's rule names the element its block-out leaves clear, and the designer does not edit it.
+    if (s.type === 'tooltip') {
+      if (s.elementPathRule.trim()) step.elementPathRule = s.elementPathRule.trim();
+      else delete step.elementPathRule;
+    }
     // Only a tooltip's element is judged (the shim's targetOf); rules are written whatever the type so a
     // type switched back and forth keeps them.
     const rules = s.containsRules.filter((r) => String(r.matchValue).trim() !== '');
