@@ -15,6 +15,8 @@ export interface BenchPageOptions {
   apiKey?: string;
   /** Visitor id given to `initialize`. @default 'bench-visitor' */
   visitorId?: string;
+  /** Issue #16: a peer agent's install instead of Waymark's (`withAgent` false). */
+  peerHead?: string;
   /**
    * Issue #7's large page: about 10,000 more elements (a long list, a 60-level nest) and a DOM mutation
    * every 16 ms, beside the same 60 targets. @default false
@@ -38,7 +40,7 @@ export function buildBenchPage(options: BenchPageOptions): string {
         visitor: { id: options.visitorId ?? 'bench-visitor' },
         initializeImmediately: true,
       })
-    : '';
+    : (options.peerHead ?? '');
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8"><title>Waymark bench host</title>',

@@ -209,6 +209,12 @@ export function buildReport(
       pass: isolated.added.worker.p50 <= CONFIG.targets.isolatedClickP50Us && isolated.added.worker.p90 <= CONFIG.targets.isolatedClickP90Us,
     },
     {
+      name: "one isolated click, worker mode, against Pendo's agent in the same run (added p50 ratio)",
+      target: `<= ${CONFIG.targets.isolatedClickPendoRatio}x`,
+      value: `${(isolated.added.worker.p50 / isolated.added.pendo.p50).toFixed(2)}x (${isolated.added.worker.p50.toFixed(0)} vs ${isolated.added.pendo.p50.toFixed(0)} µs)`,
+      pass: isolated.added.pendo.p50 > 0 && isolated.added.worker.p50 / isolated.added.pendo.p50 <= CONFIG.targets.isolatedClickPendoRatio,
+    },
+    {
       name: `lightbox visible after guide.json, warm (p90, ${guideTime.visibleMs.warm.length} runs; cold p90 beside)`,
       target: `<= ${CONFIG.targets.guideVisibleP90Ms} ms`,
       value: `${guideTime.summary.warm.p90.toFixed(1)} ms (cold ${guideTime.summary.cold.p90.toFixed(1)} ms)`,

@@ -1,8 +1,9 @@
 /**
- * The main-thread price of one isolated click, per install mode (issue #7): a click after 100 ms of quiet,
- * its window closed 100 ms later so the shim's 50 ms batch and its post to the worker fall inside it.
- * Three pages side by side: without the agent, with the agent in a dedicated worker, and with the agent
- * forced onto the main thread (the page's CSP says `worker-src 'none'`, as a strict host's might). Each
+ * The main-thread price of one isolated click, per install mode (issue #7) and against the peers (issue #16): a
+ * click after 100 ms of quiet, its window closed 2 s later (CONFIG.isolated.settleMs) so everything the click
+ * causes falls inside it. Five pages side by side: without an agent, with Waymark in a dedicated worker, with
+ * Waymark forced onto the main thread (the page's CSP says `worker-src 'none'`, as a strict host's might), with
+ * Pendo's agent, and with posthog-js (bench/peerAgents.ts). Each
  * click's window is read from Chromium's TaskDuration counter (bench/measureMainThread.ts). Between the
  * clicks, a window of the same length without a click measures what each page spends anyway (the agent's
  * 500 ms guide loop and URL poll land in some windows): a click's price is its window minus that, and the
@@ -11,9 +12,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { buildBenchPage, BENCH_TARGET_SELECTOR } from './benchPage';
 import { createMainThreadProbe } from './measureMainThread';
+import { peerHead, peerReady, PEERS, routePeers, type Peer } from './peerAgents';
 import { spreadOf, type Spread } from './summarize';
 
-export type IsolatedVariant = 'baseline' | 'worker' | 'main-thread';
+/** The page without an agent, Waymark in its two modes, and the peers (issue #16). */
+export type IsolatedVariant = 'baseline' | 'worker' | 'main-thread' | Peer;
+type AgentVariant = Exclude<IsolatedVariant, 'baseline'>;
+const VARIANTS: readonly IsolatedVariant[] = ['baseline', 'worker', 'main-thread', ...PEERS];
 
 export interface IsolatedClickOptions {
   /** Clicks per page. */
@@ -33,10 +38,10 @@ export interface IsolatedClickRun {
   /** What getWorkerMode() answered on the two agent pages. */
   modes: Record<'worker' | 'main-thread', string | null>;
   /**
-   * Per agent mode, µs: (click-window percentile − idle-window median) on its page, minus the same on the
-   * page without the agent.
+   * Per agent (Waymark's modes, the peers), µs: (click-window percentile − idle-window median) on its page,
+   * minus the same on the page without an agent.
    */
-  added: Record<'worker' | 'main-thread', { p50: number; p90: number }>;
+  added: Record<AgentVariant, { p50: number; p90: number }>;
   spreads: Record<IsolatedVariant, Spread & { p90: number }>;
   idleSpreads: Record<IsolatedVariant, Spread>;
   problems: string[];
@@ -51,14 +56,22 @@ export async function measureIsolatedClicks(browser: Browser, serverUrl: string,
   const idleWindowsUs = {} as IsolatedClickRun['idleWindowsUs'];
   const modes = { worker: null, 'main-thread': null } as IsolatedClickRun['modes'];
   const problems: string[] = [];
-  for (const variant of ['baseline', 'worker', 'main-thread'] as const) {
+  for (const variant of VARIANTS) {
     const context = await browser.newContext();
     let release: () => void = () => undefined;
     try {
       const page = await context.newPage();
       page.on('pageerror', (err) => problems.push(`${variant}: uncaught: ${err.message}`));
       const path = `${serverUrl}/bench/isolated-${variant}.html`;
-      const html = buildBenchPage({ withAgent: variant !== 'baseline', apiKey: options.apiKey, visitorId: `bench-isolated-${variant}` });
+      const peer = (PEERS as readonly string[]).includes(variant) ? (variant as Peer) : null;
+      const visitorId = `bench-isolated-${variant}`;
+      const html = buildBenchPage({
+        withAgent: variant === 'worker' || variant === 'main-thread',
+        peerHead: peer ? peerHead(peer, `${options.apiKey}-${peer}`, visitorId) : undefined,
+        apiKey: options.apiKey,
+        visitorId,
+      });
+      if (peer) await routePeers(page, serverUrl);
       // No worker may start on the main-thread page: its worker and blob: modes fail, the last mode runs.
       const headers: Record<string, string> = variant === 'main-thread' ? { 'content-security-policy': "worker-src 'none'" } : {};
       await page.route(`${path}*`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers, body: html }));
@@ -69,9 +82,15 @@ export async function measureIsolatedClicks(browser: Browser, serverUrl: string,
         if (holding) await held;
         await route.continue();
       });
+      // PostHog's endpoints (stubbed by routePeers) wait the same way.
+      await page.route(`${serverUrl}/peer-api/**`, async (route) => {
+        if (holding) await held;
+        await route.fallback();
+      });
       const probe = await createMainThreadProbe(page);
       await page.goto(path, { waitUntil: 'load' });
-      if (variant !== 'baseline') {
+      if (peer) await peerReady(page, peer);
+      else if (variant === 'worker' || variant === 'main-thread') {
         await page.waitForFunction(() => (window as unknown as AgentWindow).waymark?.isReady?.() === true);
         await page.evaluate(() => (window as unknown as AgentWindow).waymark!.flushNow());
         modes[variant] = await page.evaluate(() => (window as unknown as AgentWindow).waymark!.getWorkerMode?.() ?? null);
@@ -81,11 +100,12 @@ export async function measureIsolatedClicks(browser: Browser, serverUrl: string,
       const values: number[] = [];
       const idle: number[] = [];
       for (let i = 0; i < options.clicks; i++) {
+        const at = await targetPoint(page, i);
         await page.waitForTimeout(options.idleMs);
-        const measured = await probe.measure(() => clickNth(page, i), options.settleMs);
+        const measured = await probe.measure(() => page.mouse.click(at.x, at.y), options.settleMs);
         values.push(measured.deltas.TaskDuration * 1000);
         await page.waitForTimeout(options.idleMs);
-        const quiet = await probe.measure(() => noClick(page), options.settleMs);
+        const quiet = await probe.measure(() => noClick(page, at), options.settleMs);
         idle.push(quiet.deltas.TaskDuration * 1000);
       }
       windowsUs[variant] = values;
@@ -96,7 +116,7 @@ export async function measureIsolatedClicks(browser: Browser, serverUrl: string,
       const spread = spreadOf(values);
       log(`  isolated clicks ${variant.padEnd(11)} median window ${spread.median.toFixed(0)} µs, p90 ${percentile(values, 0.9).toFixed(0)} µs, ` +
         `idle window ${spreadOf(idle).median.toFixed(0)} µs` +
-        (variant === 'baseline' ? '' : ` (mode ${modes[variant] ?? 'unknown'})`));
+        (variant === 'worker' || variant === 'main-thread' ? ` (mode ${modes[variant] ?? 'unknown'})` : ''));
     } finally {
       release();
       await context.close();
@@ -104,34 +124,42 @@ export async function measureIsolatedClicks(browser: Browser, serverUrl: string,
   }
   const spreads = {} as IsolatedClickRun['spreads'];
   const idleSpreads = {} as IsolatedClickRun['idleSpreads'];
-  for (const variant of ['baseline', 'worker', 'main-thread'] as const) {
+  for (const variant of VARIANTS) {
     spreads[variant] = { ...spreadOf(windowsUs[variant]), p90: percentile(windowsUs[variant], 0.9) };
     idleSpreads[variant] = spreadOf(idleWindowsUs[variant]);
   }
   const clickPrice = (variant: IsolatedVariant, at: 'median' | 'p90') => spreads[variant][at] - idleSpreads[variant].median;
-  const addedOf = (variant: 'worker' | 'main-thread') => ({
+  const addedOf = (variant: AgentVariant) => ({
     p50: clickPrice(variant, 'median') - clickPrice('baseline', 'median'),
     p90: clickPrice(variant, 'p90') - clickPrice('baseline', 'p90'),
   });
   if (modes.worker !== 'worker') problems.push(`the worker page ran in mode ${modes.worker}, not worker`);
   if (modes['main-thread'] !== 'main-thread') problems.push(`the main-thread page ran in mode ${modes['main-thread']}, not main-thread`);
-  return { windowsUs, idleWindowsUs, modes, added: { worker: addedOf('worker'), 'main-thread': addedOf('main-thread') }, spreads, idleSpreads, problems };
+  const added = {} as IsolatedClickRun['added'];
+  for (const variant of VARIANTS) if (variant !== 'baseline') added[variant] = addedOf(variant);
+  return { windowsUs, idleWindowsUs, modes, added, spreads, idleSpreads, problems };
 }
 
-/** The i-th click target of the bench page, clicked from inside the page (a trusted-enough synthetic click). */
-function clickNth(page: Page, i: number): Promise<void> {
+/**
+ * Where to click the i-th target of the bench page, scrolled into view first (outside any window). The click
+ * itself is a real one (CDP Input: isTrusted), as a visitor's: posthog-js's autocapture ignores script clicks.
+ */
+async function targetPoint(page: Page, i: number): Promise<{ x: number; y: number }> {
   return page.evaluate(
     ({ selector, n }) => {
       const targets = document.querySelectorAll<HTMLElement>(selector);
-      targets[n % targets.length]!.click();
+      const el = targets[n % targets.length]!;
+      el.scrollIntoView({ block: 'center' });
+      const box = el.getBoundingClientRect();
+      return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
     },
     { selector: BENCH_TARGET_SELECTOR, n: i },
   );
 }
 
-/** A window's action without a click: the same DevTools round trip as a click's. */
-function noClick(page: Page): Promise<number> {
-  return page.evaluate(() => document.querySelectorAll('button').length);
+/** A window's action without a click: the same DevTools traffic as a click's (a move, then two more in place). */
+async function noClick(page: Page, at: { x: number; y: number }): Promise<void> {
+  for (let i = 0; i < 3; i++) await page.mouse.move(at.x, at.y);
 }
 
 /** The value below which `share` of `values` lie (nearest rank). */

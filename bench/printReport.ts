@@ -118,7 +118,12 @@ export function printReport(report: Report): void {
       us(iso.added.worker.p50), us(iso.added.worker.p90)],
     [`agent, main-thread mode (${iso.modes['main-thread'] ?? '?'})`, us(iso.spreads['main-thread'].median), us(iso.spreads['main-thread'].p90),
       us(iso.idleSpreads['main-thread'].median), us(iso.added['main-thread'].p50), us(iso.added['main-thread'].p90)],
+    ...(['pendo', 'posthog'] as const).map((peer) => [peer === 'pendo' ? 'Pendo agent (@pendo/agent)' : 'posthog-js', us(iso.spreads[peer].median),
+      us(iso.spreads[peer].p90), us(iso.idleSpreads[peer].median), us(iso.added[peer].p50), us(iso.added[peer].p90)]),
   ]));
+  const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
+  console.log(`\nWaymark (worker) against the peers, added p50: ${ratio(iso.added.worker.p50, iso.added.pendo.p50)} of Pendo's, ` +
+    `${ratio(iso.added.worker.p50, iso.added.posthog.p50)} of posthog-js's; p90: ${ratio(iso.added.worker.p90, iso.added.pendo.p90)} of Pendo's`);
 
   const gt = report.guideTime;
   console.log(`\nlightbox visible after its guide.json is handed to the browser, ms (${CONFIG.guideRuns} runs per case, a new visitor and browser context each)\n`);

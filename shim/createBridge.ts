@@ -140,8 +140,10 @@ export function createBridge(
       held.push({ event: numbered, identity, session });
       // One event in, so at most one over: the oldest goes.
       if (held.length > MAX_HELD_EVENTS) held.shift();
-      if (awaitsVerdict) awaiting.add(numbered.sequence);
-      if (timer === null) timer = setTimeout(flushWhenDue, awaiting.size ? MAX_BATCH_WAIT_MS : CAPTURE_BATCH_MS);
+      // A click joining a batch that waits only its 50 ms (a real click's focus event came first) moves the
+      // timer now, not from a task of its own at 50 ms.
+      if (awaitsVerdict) awaiting.add(numbered.sequence), clearTimeout(timer!), (timer = null);
+      if (timer === null) timer = setTimeout(flushWhenDue, (awaiting.size ? MAX_BATCH_WAIT_MS : CAPTURE_BATCH_MS) - (Date.now() - openedAt));
       return numbered.sequence;
     },
     verdict(v) {

@@ -143,6 +143,18 @@ describe('shim-worker contract (STYLE §2)', () => {
     expect(traffic.toPage).toEqual([DELIVERED_MESSAGE]);
   });
 
+  it("a real click's focus event, then the click: the batch waits for the click's verdict, not its 50 ms", async () => {
+    const { bridge, traffic } = connect();
+    await bridge.call((api) => api.hello(PROTOCOL_VERSION));
+    traffic.toWorker.length = 0;
+    bridge.capture({ type: 'focus', time: Date.now(), url: 'http://h/p', props: {} });
+    const sequence = bridge.capture({ type: 'click', time: Date.now(), url: 'http://h/p', props: {} }, true);
+    await new Promise((r) => setTimeout(r, CAPTURE_BATCH_MS * 3));
+    expect(traffic.toWorker).toEqual([]);
+    bridge.verdict({ sequence, frustrationTypes: [] });
+    await expect.poll(() => traffic.toWorker).toEqual([PUSH_MESSAGE]);
+  });
+
   it('a click judged alive ([]) goes without frustration marks and without the worker waiting for it', async () => {
     const { bridge, transport } = connect();
     const sequence = bridge.capture({ type: 'click', time: Date.now(), url: 'http://h/p', props: {} }, true);

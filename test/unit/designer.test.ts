@@ -120,7 +120,7 @@ describe('issue #15 designer: the guide it writes', () => {
     stored.steps[0]!.attributes = { ...stored.steps[0]!.attributes, blockOutUI: { enabled: true } };
     const saved = toGuide(fromGuide(stored), stored).steps[0]!;
     expect(saved.elementPathRule).toBe('#report-table');
-    expect(saved.attributes.blockOutUI).toEqual({ enabled: true });
+    expect(saved.attributes?.blockOutUI).toEqual({ enabled: true });
   });
 
   it('a multiple-choice step: one radio per option of a PickList poll, sent with submitPoll; read back as written', () => {
