@@ -27,6 +27,11 @@ export interface IsolatedClickOptions {
   idleMs: number;
   /** Time after each click still inside its window. */
   settleMs: number;
+  /**
+   * Unmeasured quiet after a click's window, before the idle window: what a click defers past its window
+   * (posthog-js sends its batch ~3 s after) must not land in the idle window and be taken off the click's price.
+   */
+  afterMs: number;
   apiKey: string;
 }
 
@@ -104,7 +109,7 @@ export async function measureIsolatedClicks(browser: Browser, serverUrl: string,
         await page.waitForTimeout(options.idleMs);
         const measured = await probe.measure(() => page.mouse.click(at.x, at.y), options.settleMs);
         values.push(measured.deltas.TaskDuration * 1000);
-        await page.waitForTimeout(options.idleMs);
+        await page.waitForTimeout(options.afterMs);
         const quiet = await probe.measure(() => noClick(page, at), options.settleMs);
         idle.push(quiet.deltas.TaskDuration * 1000);
       }
