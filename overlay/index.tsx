@@ -23,8 +23,13 @@ import { Tooltip } from './Tooltip';
 export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {}) => {
   const host = doc.createElement('div');
   host.setAttribute('data-waymark-overlay', '');
-  // On <html>, not <body>: a transform or filter on body would otherwise re-anchor our fixed layers.
-  doc.documentElement.appendChild(host);
+  /**
+   * Into the page the first time something is drawn, not when the overlay is made: it is made ahead of a guide
+   * (issue #16 prefetch), and a node added to the page then would be an effect of whatever the visitor had just
+   * clicked (a dead click judged alive). On <html>, not <body>: a transform or filter on body would otherwise
+   * re-anchor our fixed layers.
+   */
+  const attach = () => host.isConnected || doc.documentElement.appendChild(host);
   const shadow = host.attachShadow({ mode: 'open' });
   const sheet = new CSSStyleSheet();
   sheet.replaceSync(OVERLAY_CSS);
@@ -101,6 +106,7 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
 
   const overlay: Overlay = {
     show(step, target, handlers) {
+      attach();
       current = { step, handlers };
       stepSheet.replaceSync(step.css ?? '');
       // guides §2: steps are mirrored for right-to-left languages (he, ar), the page's or else the browser's.
@@ -129,6 +135,7 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
       root.render(null);
     },
     showBadges(badges, onOpen) {
+      if (badges.length) attach();
       badgeRoot.render(
         <>
           {badges.map(({ badge, target }) => (
@@ -140,12 +147,14 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
     showLauncher(launcher, open, anchor, handlers) {
       launcherHandlers = handlers;
       launcherSheet.replaceSync(launcher?.css ?? '');
+      if (launcher) attach();
       const rtl = isRtlLanguage(doc.documentElement.lang || doc.defaultView?.navigator.language);
       launcherLayer.render(launcher ? <Launcher launcher={launcher} open={open} anchor={anchor} rtl={rtl} handlers={handlers} /> : null);
     },
     showResourceCenter(resourceCenter, state, handlers) {
       rcHandlers = handlers;
       if (!resourceCenter) return rcLayer.render(null);
+      attach();
       const rtl = isRtlLanguage(doc.documentElement.lang || doc.defaultView?.navigator.language);
       rcLayer.render(<ResourceCenter resourceCenter={resourceCenter} state={state} rtl={rtl} handlers={handlers} />);
     },
