@@ -55,13 +55,17 @@ export function useModalDialog(dialog: RefObject<HTMLElement | null>, key: strin
     // inert on <body> recomputes the style of the whole page, and focus needs an up-to-date layout, so doing
     // both at once held the dialog's first paint back by ~18 ms here. The backdrop already takes the page's
     // clicks meanwhile. The timer covers a frame that does not come.
-    let pageHidden = false;
+    // Whichever comes first of the frame and the timer starts it, once; nothing runs after the dialog went.
+    let started = false;
+    let gone = false;
     const afterFirstFrame = () => {
-      if (!pageHidden && host) restorePage = hidePageBeside(host);
-      pageHidden = true;
+      if (started || gone) return;
+      started = true;
+      clearTimeout(timer);
+      if (host) restorePage = hidePageBeside(host);
       attempt();
     };
-    const frame = requestAnimationFrame(() => void (timer = setTimeout(afterFirstFrame)));
+    const frame = requestAnimationFrame(() => void setTimeout(afterFirstFrame));
     timer = setTimeout(afterFirstFrame, AUTOFOCUS_RETRY_MS);
 
     const onKeyDown = (event: KeyboardEvent) => {
@@ -76,6 +80,7 @@ export function useModalDialog(dialog: RefObject<HTMLElement | null>, key: strin
     el.addEventListener('keydown', onKeyDown);
 
     return () => {
+      gone = true;
       cancelAnimationFrame(frame);
       clearTimeout(timer);
       el.removeEventListener('keydown', onKeyDown);
