@@ -10,6 +10,7 @@ import type { MetricDeltas } from './measureMainThread';
 import type { ClickProfile } from './createClickSource';
 import type { PipelineOptions } from './measurePipeline';
 import type { IsolatedClickOptions } from './measureIsolatedClicks';
+import type { SideBySideOptions } from './measureAgentsSideBySide';
 import type { LongTask } from './observeLongTasks';
 import { runBackToBackBurst, type BackToBackSchedule } from './runBackToBackBurst';
 import { runClickBurst, type BurstResult, type ClickSchedule } from './runClickBurst';
@@ -73,11 +74,13 @@ export const CONFIG = {
    * page without the agent, with it in a worker, and with it on the main thread (CSP worker-src 'none').
    */
   isolated: { clicks: 16, idleMs: 100, settleMs: 2000, afterMs: 1500, apiKey: 'bench-isolated' } satisfies IsolatedClickOptions,
+  /** Issue #16: startup, a burst of real clicks, long tasks and heap per agent (bench/measureAgentsSideBySide.ts). */
+  sideBySide: { clicks: 300, gapMs: 0, apiKey: 'bench-side' } satisfies SideBySideOptions,
   /** Issue #16: guide time-to-visible, runs per case (cold and warm). */
   guideRuns: Math.max(1, Math.floor(Number(process.env.BENCH_GUIDE_RUNS)) || 10),
   /** The whole bench (all six parts) aborts (and cleans up) past this. */
   deadlineMs: 720_000,
-  targets: { addedMainThreadUsPerClick: 15, shimGzipKB: 12, pipelineEventsPerSecond: 70_000, longTasksAddedByAgent: 0, largePageRatio: 1.5, isolatedClickP50Us: 150, isolatedClickP90Us: 300, isolatedClickPendoRatio: 0.15, guideVisibleP90Ms: 30 },
+  targets: { addedMainThreadUsPerClick: 15, shimGzipKB: 12, pipelineEventsPerSecond: 70_000, longTasksAddedByAgent: 0, largePageRatio: 1.5, isolatedClickP50Us: 150, isolatedClickP90Us: 300, isolatedClickPendoRatio: 0.15, startupScriptMs: 5, heapMb: 3, guideVisibleP90Ms: 30 },
   chromium: {
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],

@@ -6,6 +6,7 @@ import { MAIN_THREAD_METRICS, type MainThreadMetric } from './measureMainThread'
 import { summarizePipeline, type PipelineRun, type PipelineSummary } from './measurePipeline';
 import type { IsolatedClickRun } from './measureIsolatedClicks';
 import type { GuideTimeRun } from './measureGuideTime';
+import type { SideBySideRun } from './measureAgentsSideBySide';
 import type { LongTask } from './observeLongTasks';
 import { count, kb, spreadOf, type Spread } from './summarize';
 import { repoRoot, CONFIG, type Variant, type PageSample } from './benchConfig';
@@ -76,6 +77,8 @@ export interface Report {
   isolatedClicks: IsolatedClickRun;
   /** Issue #16: a lightbox's time to visible after guide.json, cold and warm. */
   guideTime: GuideTimeRun;
+  /** Issue #16: startup, real-click burst, long tasks and heap per agent. */
+  sideBySide: SideBySideRun;
   bundles: Array<BundleSize & { withinBudget: boolean }>;
   targets: Array<{ name: string; target: string; value: string; pass: boolean }>;
 }
@@ -136,6 +139,7 @@ export function buildReport(
   pipelineRuns: PipelineRun[],
   isolated: IsolatedClickRun,
   guideTime: GuideTimeRun,
+  sideBySide: SideBySideRun,
   bundles: BundleSize[],
   storedTotal: number,
   machineLoad: MachineLoad | null,
@@ -215,6 +219,18 @@ export function buildReport(
       pass: isolated.added.pendo.p50 > 0 && isolated.added.worker.p50 / isolated.added.pendo.p50 <= CONFIG.targets.isolatedClickPendoRatio,
     },
     {
+      name: 'agent startup, main-thread script (worker mode, navigation to ready + 1 s, over the page without an agent)',
+      target: `<= ${CONFIG.targets.startupScriptMs} ms`,
+      value: sideBySide.added.worker ? `${sideBySide.added.worker.startupScriptMs.toFixed(1)} ms (Pendo ${sideBySide.added.pendo?.startupScriptMs.toFixed(1) ?? '?'} ms)` : 'not measured',
+      pass: (sideBySide.added.worker?.startupScriptMs ?? Infinity) <= CONFIG.targets.startupScriptMs,
+    },
+    {
+      name: `heap after ${CONFIG.sideBySide.clicks} real clicks and a forced GC (worker mode, over the page without an agent)`,
+      target: `<= ${CONFIG.targets.heapMb} MB`,
+      value: sideBySide.added.worker ? `${sideBySide.added.worker.heapMb.toFixed(2)} MB (Pendo ${sideBySide.added.pendo?.heapMb.toFixed(2) ?? '?'} MB)` : 'not measured',
+      pass: (sideBySide.added.worker?.heapMb ?? Infinity) <= CONFIG.targets.heapMb,
+    },
+    {
       name: `lightbox visible after guide.json, warm (p90, ${guideTime.visibleMs.warm.length} runs; cold p90 beside)`,
       target: `<= ${CONFIG.targets.guideVisibleP90Ms} ms`,
       value: `${guideTime.summary.warm.p90.toFixed(1)} ms (cold ${guideTime.summary.cold.p90.toFixed(1)} ms)`,
@@ -243,6 +259,7 @@ export function buildReport(
     pipelines,
     isolatedClicks: isolated,
     guideTime,
+    sideBySide,
     bundles: bundles.map((b) => ({ ...b, withinBudget: b.gzip <= b.budget })),
     targets,
   };

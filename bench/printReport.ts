@@ -134,6 +134,17 @@ export function printReport(report: Report): void {
   ]));
   problems.push(...gt.problems.map((text) => `guide time: ${text}`));
 
+  const side = report.sideBySide;
+  console.log(`\nevery agent on the same page: startup (navigation to ready + 1 s), ${CONFIG.sideBySide.clicks} real clicks back to back, ` +
+    'long tasks in them, heap after a forced GC; added over the page without an agent\n');
+  const names: Record<string, string> = { worker: 'Waymark, worker', 'main-thread': 'Waymark, main thread', pendo: "Pendo's agent", posthog: 'posthog-js' };
+  console.log(formatTable([
+    ['agent', 'startup task ms', 'startup script ms', 'µs per real click', 'long tasks', 'heap MB'],
+    ...Object.entries(side.added).map(([variant, a]) => [names[variant] ?? variant, a.startupTaskMs.toFixed(1), a.startupScriptMs.toFixed(1),
+      a.burstUsPerClick.toFixed(0), String(a.longTasks), a.heapMb.toFixed(2)]),
+  ]));
+  problems.push(...side.problems.map((text) => `side by side: ${text}`));
+
   console.log('');
   const bundleRows: string[][] = [['bundle', 'raw KB', 'gzip KB', 'budget KB (gzip)', '']];
   for (const bundle of report.bundles) {

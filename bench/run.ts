@@ -11,7 +11,8 @@
  * The paced clicks run again on a large page (10,000 more elements, a DOM mutation every 16 ms): the
  * capture cost per click must stay flat (issue #7). Last of all, one isolated click at a time on a page without the agent, with it in a worker, and with it on
  * the main thread (bench/measureIsolatedClicks.ts): the price of each install mode (issue #7), everything a
- * click causes within 2 s (issue #16). Then a lightbox's time to visible after its guide.json (issue #16).
+ * click causes within 2 s (issue #16). Then a lightbox's time to visible after its guide.json, and startup, real-click
+ * burst, long tasks and heap for every agent side by side (issue #16).
  * Prints tables and writes bench/results/bench-<timestamp>.json and bench/results/latest.json.
  * Exit code 0 when targets are missed (misses are findings); non-zero only when the bench itself fails.
  */
@@ -24,6 +25,7 @@ import { watchMachineLoad } from './measureMachineLoad';
 import { bundlePipelineWorker, measurePipeline, type PipelineRun } from './measurePipeline';
 import { measureIsolatedClicks } from './measureIsolatedClicks';
 import { measureGuideTime } from './measureGuideTime';
+import { measureAgentsSideBySide } from './measureAgentsSideBySide';
 import { observeLongTasks, readLongTasks } from './observeLongTasks';
 import { runBackToBackBurst } from './runBackToBackBurst';
 import { assertPageSafe, runClickBurst } from './runClickBurst';
@@ -90,14 +92,15 @@ async function main(): Promise<void> {
         }
         const isolated = await measureIsolatedClicks(openBrowser, serverUrl, CONFIG.isolated, (line) => console.log(line));
         const guideTime = await measureGuideTime(openBrowser, CONFIG.guideRuns, (line) => console.log(line));
-        return { paced, burst, large, pipelines, isolated, guideTime };
+        const sideBySide = await measureAgentsSideBySide(openBrowser, serverUrl, CONFIG.sideBySide, (line) => console.log(line));
+        return { paced, burst, large, pipelines, isolated, guideTime, sideBySide };
       })(),
       CONFIG.deadlineMs,
     );
 
     const machineLoad = readMachineLoad(); // before Chromium closes: its processes are counted as the bench's
     const totalStored = await storedClicks(serverUrl, { apiKey: CONFIG.apiKey }, () => true);
-    const report = buildReport(measured.paced, measured.burst, measured.large, measured.pipelines, measured.isolated, measured.guideTime, bundles, totalStored, machineLoad, {
+    const report = buildReport(measured.paced, measured.burst, measured.large, measured.pipelines, measured.isolated, measured.guideTime, measured.sideBySide, bundles, totalStored, machineLoad, {
       chromium: chromiumVersion,
       node: process.version,
       cpuCount: cpus().length,
