@@ -74,7 +74,7 @@ export async function measureGuideTime(browser: Browser, runs: number, log: (lin
           await page.route(`${path}*`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
           await page.addInitScript(
             ({ warm, key }) => {
-              if (warm) localStorage.setItem(key, '1');
+              if (warm) localStorage.setItem(key, 'true');
               // A 2 ms poll notices the lightbox in the page (without asking for its layout, which would force it);
               // it is visible once the frame that paints it is done: the task after that frame's animation callback.
               const poll = setInterval(() => {

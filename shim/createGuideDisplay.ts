@@ -9,6 +9,7 @@ import { MESSAGES } from '../shared/messages';
 import type { SeenReason } from '../shared/protocol';
 import type { Overlay, OverlayModule } from '../overlay/api';
 import { importChunk } from './importChunk';
+import { readJson, writeJson } from './pageStorage';
 import { createTargetCache } from './queryDeep';
 import { createGuideHooks } from './guides/createGuideHooks';
 import { createGuideLoop } from './guides/createGuideLoop';
@@ -37,40 +38,18 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
   const onShown = options.onShown ?? ((step: { guideId: string; stepId: string } | null) => running?.frames?.shown(step));
   const frame = options.frame ?? running?.frame ?? { isTop: window.top === window, leader: window.top === window, visibility: 'visible', othersShowing: false };
   let overlay: Promise<Overlay> | null = null;
-  let overlayModule: Promise<OverlayModule> | null = null;
-  const loadOverlayModule = () =>
-    (overlayModule ??= importChunk<OverlayModule>(options.asset('overlay')).catch((err: unknown) => {
-      // importChunk has retried already; the next use asks again.
-      overlayModule = null;
-      throw err;
-    }));
   const hadGuidesKey = `_wm_overlay.${running?.options.apiKey ?? ''}`;
   /** teardown (issue #7): nothing is drawn again. */
   let stopped = false;
   const ctx: DisplayContext = {
     bridge,
     log,
-    overlay: () => (overlay ??= loadOverlayModule().then((m) => m.createOverlay(document, { log }))),
+    overlay: () => (overlay ??= importChunk<OverlayModule>(options.asset('overlay')).then((m) => m.createOverlay(document, { log }))),
     hasOverlay: () => overlay !== null,
     // Made ready, not only fetched: its shadow root and parsed stylesheet too, so the first step costs its render alone.
     prefetchOverlay: () => void ctx.overlay().catch(() => (overlay = null)),
-    hadGuides: {
-      read: () => {
-        try {
-          return localStorage.getItem(hadGuidesKey) === '1';
-        } catch {
-          return false;
-        }
-      },
-      write(had) {
-        try {
-          if (had) localStorage.setItem(hadGuidesKey, '1');
-          else localStorage.removeItem(hadGuidesKey);
-        } catch {
-          // Without storage, the overlay loads when a guide comes.
-        }
-      },
-    },
+    // Without storage the flag is never set, and the overlay loads when a guide comes.
+    hadGuides: { read: () => readJson(hadGuidesKey) === true, write: (had) => writeJson(hadGuidesKey, had) },
     // The first element matching an author's selector, or null (also for one that does not parse); a target
     // found before is checked, not searched for again (shim/queryDeep.ts).
     query: createTargetCache(),

@@ -22,7 +22,7 @@ export interface DisplayContext {
    * browser before, and at once when a load brings something.
    */
   prefetchOverlay(): void;
-  /** Whether a guide load of this app, in this browser, last brought something to show (kept in localStorage). */
+  /** Whether a guide load of this app, in this browser, brought something to show (kept in localStorage). */
   hadGuides: { read(): boolean; write(had: boolean): void };
   /** The first element matching an author's selector (`host >>> inner` reaches into shadow roots), or null. */
   query(selector: string): Element | null;
