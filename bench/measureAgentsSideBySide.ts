@@ -7,13 +7,12 @@
  * minus the page without an agent.
  */
 import type { Browser, Page } from 'playwright-core';
-import { buildBenchPage, BENCH_TARGET_SELECTOR } from './benchPage';
+import { agentStarted, AGENT_VARIANTS, routeAgentPage, type AgentVariant } from './agentPages';
+import { BENCH_TARGET_SELECTOR } from './benchPage';
 import { createMainThreadProbe } from './measureMainThread';
 import { observeLongTasks, readLongTasks } from './observeLongTasks';
-import { peerHead, peerReady, PEERS, routePeers, type Peer } from './peerAgents';
 
-export type SideBySideVariant = 'baseline' | 'worker' | 'main-thread' | Peer;
-const VARIANTS: readonly SideBySideVariant[] = ['baseline', 'worker', 'main-thread', ...PEERS];
+export type SideBySideVariant = AgentVariant;
 
 export interface SideBySideOptions {
   /** Real clicks in the burst, one every `gapMs`. */
@@ -41,35 +40,19 @@ export interface SideBySideRun {
   problems: string[];
 }
 
-interface AgentWindow {
-  waymark?: { isReady?(): boolean };
-}
-
 export async function measureAgentsSideBySide(browser: Browser, serverUrl: string, options: SideBySideOptions, log: (line: string) => void): Promise<SideBySideRun> {
   const rows: SideBySideRow[] = [];
   const problems: string[] = [];
-  for (const variant of VARIANTS) {
+  for (const variant of AGENT_VARIANTS) {
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
       page.on('pageerror', (err) => problems.push(`${variant}: uncaught: ${err.message}`));
-      const peer = (PEERS as readonly string[]).includes(variant) ? (variant as Peer) : null;
-      const path = `${serverUrl}/bench/side-${variant}.html`;
-      const visitorId = `bench-side-${variant}`;
-      const html = buildBenchPage({
-        withAgent: variant === 'worker' || variant === 'main-thread',
-        peerHead: peer ? peerHead(peer, `${options.apiKey}-${peer}`, visitorId) : undefined,
-        apiKey: options.apiKey,
-        visitorId,
-      });
-      const headers: Record<string, string> = variant === 'main-thread' ? { 'content-security-policy': "worker-src 'none'" } : {};
-      await page.route(`${path}*`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers, body: html }));
-      if (peer) await routePeers(page, serverUrl);
+      const path = await routeAgentPage(page, serverUrl, variant, 'side', options.apiKey);
       const probe = await createMainThreadProbe(page);
       const startup = await probe.measure(async () => {
         await page.goto(path, { waitUntil: 'load' });
-        if (peer) await peerReady(page, peer);
-        else if (variant !== 'baseline') await page.waitForFunction(() => (window as unknown as AgentWindow).waymark?.isReady?.() === true);
+        await agentStarted(page, variant);
       }, 1000);
       const points = await page.evaluate((selector) => {
         return Array.from(document.querySelectorAll<HTMLElement>(selector))

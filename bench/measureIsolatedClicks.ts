@@ -10,15 +10,14 @@
  * agent's added price is that difference on its page minus the same on the page without it.
  */
 import type { Browser, Page } from 'playwright-core';
-import { buildBenchPage, BENCH_TARGET_SELECTOR } from './benchPage';
+import { BENCH_TARGET_SELECTOR } from './benchPage';
 import { createMainThreadProbe } from './measureMainThread';
-import { peerHead, peerReady, PEERS, routePeers, type Peer } from './peerAgents';
+import { agentStarted, AGENT_VARIANTS, routeAgentPage, type AgentVariant } from './agentPages';
 import { spreadOf, type Spread } from './summarize';
 
 /** The page without an agent, Waymark in its two modes, and the peers (issue #16). */
-export type IsolatedVariant = 'baseline' | 'worker' | 'main-thread' | Peer;
-type AgentVariant = Exclude<IsolatedVariant, 'baseline'>;
-const VARIANTS: readonly IsolatedVariant[] = ['baseline', 'worker', 'main-thread', ...PEERS];
+export type IsolatedVariant = AgentVariant;
+const VARIANTS = AGENT_VARIANTS;
 
 export interface IsolatedClickOptions {
   /** Clicks per page. */
@@ -46,7 +45,7 @@ export interface IsolatedClickRun {
    * Per agent (Waymark's modes, the peers), µs: (click-window percentile − idle-window median) on its page,
    * minus the same on the page without an agent.
    */
-  added: Record<AgentVariant, { p50: number; p90: number }>;
+  added: Record<Exclude<AgentVariant, 'baseline'>, { p50: number; p90: number }>;
   spreads: Record<IsolatedVariant, Spread & { p90: number }>;
   idleSpreads: Record<IsolatedVariant, Spread>;
   problems: string[];
@@ -67,19 +66,7 @@ export async function measureIsolatedClicks(browser: Browser, serverUrl: string,
     try {
       const page = await context.newPage();
       page.on('pageerror', (err) => problems.push(`${variant}: uncaught: ${err.message}`));
-      const path = `${serverUrl}/bench/isolated-${variant}.html`;
-      const peer = (PEERS as readonly string[]).includes(variant) ? (variant as Peer) : null;
-      const visitorId = `bench-isolated-${variant}`;
-      const html = buildBenchPage({
-        withAgent: variant === 'worker' || variant === 'main-thread',
-        peerHead: peer ? peerHead(peer, `${options.apiKey}-${peer}`, visitorId) : undefined,
-        apiKey: options.apiKey,
-        visitorId,
-      });
-      if (peer) await routePeers(page, serverUrl);
-      // No worker may start on the main-thread page: its worker and blob: modes fail, the last mode runs.
-      const headers: Record<string, string> = variant === 'main-thread' ? { 'content-security-policy': "worker-src 'none'" } : {};
-      await page.route(`${path}*`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers, body: html }));
+      const path = await routeAgentPage(page, serverUrl, variant, 'isolated', options.apiKey);
       // As in the other parts: the collector's own work on this 2-core machine is kept out of the windows.
       const held = new Promise<void>((resolve) => (release = resolve));
       let holding = false;
@@ -94,9 +81,8 @@ export async function measureIsolatedClicks(browser: Browser, serverUrl: string,
       });
       const probe = await createMainThreadProbe(page);
       await page.goto(path, { waitUntil: 'load' });
-      if (peer) await peerReady(page, peer);
-      else if (variant === 'worker' || variant === 'main-thread') {
-        await page.waitForFunction(() => (window as unknown as AgentWindow).waymark?.isReady?.() === true);
+      await agentStarted(page, variant);
+      if (variant === 'worker' || variant === 'main-thread') {
         await page.evaluate(() => (window as unknown as AgentWindow).waymark!.flushNow());
         modes[variant] = await page.evaluate(() => (window as unknown as AgentWindow).waymark!.getWorkerMode?.() ?? null);
       }
@@ -134,7 +120,7 @@ export async function measureIsolatedClicks(browser: Browser, serverUrl: string,
     idleSpreads[variant] = spreadOf(idleWindowsUs[variant]);
   }
   const clickPrice = (variant: IsolatedVariant, at: 'median' | 'p90') => spreads[variant][at] - idleSpreads[variant].median;
-  const addedOf = (variant: AgentVariant) => ({
+  const addedOf = (variant: Exclude<AgentVariant, 'baseline'>) => ({
     p50: clickPrice(variant, 'median') - clickPrice('baseline', 'median'),
     p90: clickPrice(variant, 'p90') - clickPrice('baseline', 'p90'),
   });

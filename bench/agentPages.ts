@@ -1,0 +1,50 @@
+/**
+ * The bench page with each agent the side-by-side parts compare (issue #16): none, Waymark in its worker,
+ * Waymark on the main thread (the page's CSP says `worker-src 'none'`, as a strict host's might, so no worker
+ * starts and the last install mode runs), and the peers (bench/peerAgents.ts). One place routes the page and
+ * waits for its agent, so the parts measure the same five pages.
+ */
+import type { Page } from 'playwright-core';
+import { buildBenchPage } from './benchPage';
+import { peerHead, peerReady, PEERS, routePeers, type Peer } from './peerAgents';
+
+export type AgentVariant = 'baseline' | 'worker' | 'main-thread' | Peer;
+
+export const AGENT_VARIANTS: readonly AgentVariant[] = ['baseline', 'worker', 'main-thread', ...PEERS];
+
+/** The peer a variant is, or null for the page without an agent and Waymark's modes. */
+export function peerOf(variant: AgentVariant): Peer | null {
+  return (PEERS as readonly string[]).includes(variant) ? (variant as Peer) : null;
+}
+
+/**
+ * Routes `{serverUrl}/bench/{part}-{variant}.html` to the bench page with `variant`'s agent (and the peers'
+ * files and endpoints for a peer); answers the page's URL. The visitor is `bench-{part}-{variant}`.
+ */
+export async function routeAgentPage(page: Page, serverUrl: string, variant: AgentVariant, part: string, apiKey: string): Promise<string> {
+  const peer = peerOf(variant);
+  const path = `${serverUrl}/bench/${part}-${variant}.html`;
+  const visitorId = `bench-${part}-${variant}`;
+  const html = buildBenchPage({
+    withAgent: variant === 'worker' || variant === 'main-thread',
+    peerHead: peer ? peerHead(peer, `${apiKey}-${peer}`, visitorId) : undefined,
+    apiKey,
+    visitorId,
+  });
+  if (peer) await routePeers(page, serverUrl);
+  // No worker may start on the main-thread page: its worker and blob: modes fail, the last mode runs.
+  const headers: Record<string, string> = variant === 'main-thread' ? { 'content-security-policy': "worker-src 'none'" } : {};
+  await page.route(`${path}*`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers, body: html }));
+  return path;
+}
+
+interface AgentWindow {
+  waymark?: { isReady?(): boolean };
+}
+
+/** Waits until the page's agent has started (at once for the page without one). */
+export async function agentStarted(page: Page, variant: AgentVariant): Promise<void> {
+  const peer = peerOf(variant);
+  if (peer) await peerReady(page, peer);
+  else if (variant !== 'baseline') await page.waitForFunction(() => (window as unknown as AgentWindow).waymark?.isReady?.() === true);
+}
