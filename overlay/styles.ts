@@ -36,6 +36,9 @@ export const OVERLAY_CSS = `
 .wm-step [role=radiogroup] { display: flex; flex-wrap: wrap; gap: 6px 12px; margin: 8px 0 12px; }
 .wm-step [role=radiogroup] label { display: inline-flex; align-items: center; gap: 4px; cursor: pointer; }
 .wm-step label { display: block; }
+.wm-step [data-poll-scale] { flex-wrap: nowrap; justify-content: space-between; gap: 4px; }
+.wm-step [data-poll-scale] label { flex-direction: column-reverse; gap: 2px; }
+.wm-step [data-poll-scale-labels] { display: flex; justify-content: space-between; gap: 12px; margin: -6px 0 12px; font-size: 12px; color: #6b7280; }
 .wm-badge {
   position: fixed; top: 0; left: 0; z-index: 299999; display: inline-flex; align-items: center; justify-content: center;
   padding: 0; border: 2px solid #fff; border-radius: 50%; background: #3b5bdb; color: #fff;

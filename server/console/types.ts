@@ -120,7 +120,7 @@ export interface GuideStats {
   dismissed: number;
   snoozed: number;
   timeline: Array<{ t: number; seen: number; advanced: number; dismissed: number; snoozed: number }>;
-  polls: Array<{ pollId: string; responses: Array<{ value: string | number; count: number }>; nps?: Nps }>;
+  polls: Array<{ pollId: string; type: string; responses: Array<{ value: string | number; count: number }>; nps?: Nps; average?: number }>;
   health: { errors: Array<{ message: string; count: number; lastSeen: number }>; timeouts: number; notSeen: number };
 }
 

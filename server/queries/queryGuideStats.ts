@@ -17,7 +17,8 @@ export interface GuideStats {
   snoozed: number;
   /** Events per bucket. */
   timeline: Array<{ t: number; seen: number; advanced: number; dismissed: number; snoozed: number }>;
-  polls: Array<{ pollId: string; responses: Array<{ value: string | number; count: number }>; nps?: NpsResult }>;
+  /** Each poll's answers by value, its type as the agent sent it, the NPS of an NPS poll, the mean of a scale. */
+  polls: Array<{ pollId: string; type: string; responses: Array<{ value: string | number; count: number }>; nps?: NpsResult; average?: number }>;
   health: { errors: Array<{ message: string; count: number; lastSeen: number }>; timeouts: number; notSeen: number };
 }
 
@@ -124,6 +125,19 @@ function groupPolls(rows: Array<Record<string, unknown>>): GuideStats['polls'] {
   }
   return [...polls].map(([pollId, poll]) => {
     const nps = /nps/i.test(poll.type) ? npsOf(poll.responses) : undefined;
-    return { pollId, responses: poll.responses, ...(nps ? { nps } : {}) };
+    const average = /^NumberScale$/i.test(poll.type) ? averageOf(poll.responses) : undefined;
+    return { pollId, type: poll.type, responses: poll.responses, ...(nps ? { nps } : {}), ...(average !== undefined ? { average } : {}) };
   });
+}
+
+/** The mean of a scale's numeric answers, to one decimal; undefined when none is a number. */
+function averageOf(responses: Array<{ value: string | number; count: number }>): number | undefined {
+  let sum = 0;
+  let count = 0;
+  for (const r of responses) {
+    if (typeof r.value !== 'number') continue;
+    sum += r.value * r.count;
+    count += r.count;
+  }
+  return count ? Math.round((sum / count) * 10) / 10 : undefined;
 }

@@ -216,7 +216,7 @@ test.describe('issue #15 the designer writes other questions', () => {
     // The console's poll results: the guide stats API, with the admin token.
     await expect
       .poll(async () => (await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${guideId}/stats`)).json()).polls, { timeout: 10_000 })
-      .toEqual([{ pollId, responses: [{ value: 'Dashboards', count: 1 }] }]);
+      .toEqual([{ pollId, type: 'PickList', responses: [{ value: 'Dashboards', count: 1 }] }]);
   });
 
   test('steps reordered by dragging in the step list are saved in the new order', async ({ page, context, openHostPage, serverUrl }) => {

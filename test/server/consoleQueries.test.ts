@@ -234,6 +234,7 @@ describe('issue #14 console: guide stats', () => {
     // 3 promoters, 1 passive, 1 detractor: 60% - 20% = 40.
     expect(s.polls).toEqual([{
       pollId: 'nps1',
+      type: 'NPSRating',
       responses: [{ value: 9, count: 2 }, { value: 10, count: 1 }, { value: 3, count: 1 }, { value: 8, count: 1 }],
       nps: { score: 40, promoters: 3, passives: 1, detractors: 1, total: 5, distribution: [0, 0, 0, 1, 0, 0, 0, 0, 1, 2, 1] },
     }]);

@@ -7,6 +7,7 @@ import { checkGuideBody } from '../../server/guides/checkGuideBody';
 import { fromGuide, newGuide, newStep, pageRuleFor, toGuide } from '../../overlay/author/designer/designerGuide';
 import { checkRule, isGenerated, proposeRule, type ElementFacts } from '../../overlay/author/designer/proposeRule';
 import { pollValue } from '../../worker/guides/createStepActions';
+import { clampScale } from '../../overlay/author/designer/designerPolls';
 import { matchesContainsRules } from '../../shared/eligibility/matchesContainsRules';
 import { whatsNewItems } from '../../shared/surfaces/launcherPanel';
 import type { DomNode, Guide } from '../../shared/guides/guides';
@@ -161,6 +162,45 @@ describe('issue #15 designer: the guide it writes', () => {
     const asNps = toGuide({ ...d, steps: [{ ...d.steps[0]!, poll: { kind: 'nps', reasonLabel: 'Why?' } }] }, stored);
     expect(asNps.polls!.map((p) => p.id)).toEqual(['hand-written', `${id}-nps`, `${id}-reason`]);
     expect(toGuide({ ...d, steps: [{ ...d.steps[0]!, poll: null }] }, stored).polls).toEqual([handPoll]);
+  });
+
+  it('a yes/no step: Yes sent as 1 and No as 0 of a YesNo poll; read back as written', () => {
+    const d = newGuide('https://app.example/', fixed);
+    d.steps[0] = { ...d.steps[0]!, type: 'lightbox', poll: { kind: 'yesno', question: 'Did this help?' }, buttons: [] };
+    const guide = toGuide(d);
+    expect(checkGuideBody(guide, d.id)).toBeNull();
+    const id = d.steps[0]!.id;
+    expect(guide.polls).toEqual([{ id: `${id}-yesno`, numericResponses: [0, 1], attributes: { type: 'YesNo' } }]);
+    const radios = flat(guide.steps[0]!.domJson!).filter((b) => b.type === 'input');
+    expect(radios.map((r) => [r.props!['aria-label'], r.props!.value])).toEqual([['Yes', '1'], ['No', '0']]);
+    expect(pollValue(String(radios[0]!.props!.value), 'YesNo', guide.polls![0]!.numericResponses)).toBe(1);
+    expect(fromGuide(guide).steps[0]).toEqual(d.steps[0]);
+  });
+
+  it('a number-scale step: one radio per number of a NumberScale poll, with the words at both ends; read back as written', () => {
+    const d = newGuide('https://app.example/', fixed);
+    const poll = { kind: 'scale' as const, question: 'How easy?', min: 1, max: 7, minLabel: 'Hard', maxLabel: 'Easy' };
+    d.steps[0] = { ...d.steps[0]!, type: 'lightbox', body: 'One question.', poll, buttons: [] };
+    const guide = toGuide(d);
+    expect(checkGuideBody(guide, d.id)).toBeNull();
+    const id = d.steps[0]!.id;
+    expect(guide.polls).toEqual([{ id: `${id}-scale`, numericResponses: [1, 2, 3, 4, 5, 6, 7], attributes: { type: 'NumberScale' } }]);
+    const blocks = flat(guide.steps[0]!.domJson!);
+    expect(blocks.filter((b) => b.type === 'input').map((r) => r.props!.value)).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+    expect(blocks.filter((b) => b.props?.['data-poll-scale-end']).map((b) => b.content)).toEqual(['Hard', 'Easy']);
+    const back = fromGuide(guide).steps[0]!;
+    expect(back).toEqual(d.steps[0]);
+    // The words at the ends are the question's, not the step's text.
+    expect(back.body).toBe('One question.');
+  });
+
+  it('a scale stays whole, ordered and within 0-10, at most 11 numbers', () => {
+    expect(clampScale(1, 5)).toEqual({ min: 1, max: 5 });
+    expect(clampScale(5, 3)).toEqual({ min: 5, max: 6 });
+    expect(clampScale(-4, 40)).toEqual({ min: 0, max: 10 });
+    expect(clampScale(10, 10)).toEqual({ min: 9, max: 10 });
+    expect(clampScale(2.4, 6.6)).toEqual({ min: 2, max: 7 });
+    expect(clampScale(Number.NaN, Number.NaN)).toEqual({ min: 1, max: 5 });
   });
 
   it("a tooltip's caret gap and element contains rules are written where the agent reads them, and read back", () => {

@@ -1,14 +1,17 @@
 /**
  * The question a step asks (issue #15, guides §2 polls): none, an NPS rating with a reason, a multiple-choice
- * question (one answer among its options) or an open-text question. Written by designerPolls.ts.
+ * question (one answer among its options), an open-text question, a yes/no question or a number scale with words
+ * at both ends. Written by designerPolls.ts.
  */
-import { newPoll, type DesignerPoll, type PollKind } from './designerPolls';
+import { clampScale, newPoll, SCALE_LIMITS, type DesignerPoll, type PollKind } from './designerPolls';
 
 const KINDS: Array<{ kind: PollKind | 'none'; label: string }> = [
   { kind: 'none', label: 'None' },
   { kind: 'nps', label: 'NPS (0-10, with a reason)' },
   { kind: 'choice', label: 'Multiple choice (one answer)' },
   { kind: 'text', label: 'Open text' },
+  { kind: 'yesno', label: 'Yes or no' },
+  { kind: 'scale', label: 'Number scale' },
 ];
 
 export function PollEditor({ poll, onChange }: { poll: DesignerPoll | null; onChange(next: DesignerPoll | null): void }) {
@@ -32,13 +35,14 @@ export function PollEditor({ poll, onChange }: { poll: DesignerPoll | null; onCh
           <input value={poll.reasonLabel} onChange={(e) => onChange({ ...poll, reasonLabel: e.target.value })} />
         </label>
       )}
-      {(poll?.kind === 'choice' || poll?.kind === 'text') && (
+      {poll && poll.kind !== 'nps' && (
         <label>
           Question text
           <input value={poll.question} onChange={(e) => onChange({ ...poll, question: e.target.value })} />
         </label>
       )}
       {poll?.kind === 'choice' && <OptionsEditor options={poll.options} onChange={(options) => onChange({ ...poll, options })} />}
+      {poll?.kind === 'scale' && <ScaleEditor poll={poll} onChange={onChange} />}
       {poll && <p className="muted">A Send button sends the answer; the console shows the answers under the guide's poll results.</p>}
     </fieldset>
   );
@@ -71,4 +75,48 @@ function OptionsEditor({ options, onChange }: { options: string[]; onChange(next
       {new Set(options.map((o) => o.trim())).size < options.length && <p className="warn">Two options read the same: their answers are counted together.</p>}
     </>
   );
+}
+
+type ScalePoll = Extract<DesignerPoll, { kind: 'scale' }>;
+
+/** A number scale's two ends and their words; the numbers stay whole, in order and within the limits. */
+function ScaleEditor({ poll, onChange }: { poll: ScalePoll; onChange(next: ScalePoll): void }) {
+  const setEnds = (min: number, max: number) => onChange({ ...poll, ...clampScale(min, max) });
+  return (
+    <>
+      <div className="row">
+        <label>
+          From
+          <select value={poll.min} onChange={(e) => setEnds(Number(e.target.value), poll.max)}>
+            {numbers(SCALE_LIMITS.lowest, SCALE_LIMITS.highest - 1)}
+          </select>
+        </label>
+        <label>
+          To
+          <select value={poll.max} onChange={(e) => setEnds(poll.min, Number(e.target.value))}>
+            {numbers(poll.min + 1, Math.min(SCALE_LIMITS.highest, poll.min + SCALE_LIMITS.longest - 1))}
+          </select>
+        </label>
+      </div>
+      <div className="row">
+        <label>
+          Words at the low end
+          <input value={poll.minLabel} onChange={(e) => onChange({ ...poll, minLabel: e.target.value })} />
+        </label>
+        <label>
+          Words at the high end
+          <input value={poll.maxLabel} onChange={(e) => onChange({ ...poll, maxLabel: e.target.value })} />
+        </label>
+      </div>
+    </>
+  );
+}
+
+/** The options of a number select, `from` to `to`. */
+function numbers(from: number, to: number) {
+  return Array.from({ length: to - from + 1 }, (_, i) => (
+    <option key={from + i} value={from + i}>
+      {from + i}
+    </option>
+  ));
 }

@@ -3,7 +3,9 @@
  * building blocks the agent already renders and the guide's `polls` records the worker types its answers by:
  * - NPS: 0-10 radios of an `NPSRating` poll and a free-form reason (`FreeForm`);
  * - multiple choice: one radio per option of a `PickList` poll (a single answer, sent as the option's text);
- * - open text: a text area of a `FreeForm` poll.
+ * - open text: a text area of a `FreeForm` poll;
+ * - yes/no: two radios of a `YesNo` poll, Yes sent as 1 and No as 0 (yes/no answers parse as integers, §5);
+ * - number scale: one radio per number from `min` to `max` of a `NumberScale` poll, with the words under each end.
  * Each ends with a Send button whose `submitPoll` action sends what the visitor answered (the overlay reads
  * every `data-poll-id` input of the step: text, select, checked radio). Pure.
  */
@@ -13,7 +15,9 @@ import type { DomNode, Guide } from '../../../shared/guides/guides';
 export type DesignerPoll =
   | { kind: 'nps'; reasonLabel: string }
   | { kind: 'choice'; question: string; options: string[] }
-  | { kind: 'text'; question: string };
+  | { kind: 'text'; question: string }
+  | { kind: 'yesno'; question: string }
+  | { kind: 'scale'; question: string; min: number; max: number; minLabel: string; maxLabel: string };
 
 export type PollKind = DesignerPoll['kind'];
 
@@ -25,7 +29,26 @@ export const pollIds = (stepId: string) => ({
   reason: `${stepId}-reason`,
   choice: `${stepId}-choice`,
   text: `${stepId}-text`,
+  yesno: `${stepId}-yesno`,
+  scale: `${stepId}-scale`,
 });
+
+/** The numbers a scale may run between, and its longest run (a row of radios must fit a step). */
+export const SCALE_LIMITS = { lowest: 0, highest: 10, longest: 11 } as const;
+
+/** A scale's ends made valid: whole numbers within {@link SCALE_LIMITS}, `min` below `max`. */
+export function clampScale(min: number, max: number): { min: number; max: number } {
+  const whole = (n: number, fallback: number) => (Number.isFinite(n) ? Math.round(n) : fallback);
+  const lo = Math.min(Math.max(whole(min, 1), SCALE_LIMITS.lowest), SCALE_LIMITS.highest - 1);
+  const hi = Math.min(Math.max(whole(max, 5), lo + 1), SCALE_LIMITS.highest, lo + SCALE_LIMITS.longest - 1);
+  return { min: lo, max: hi };
+}
+
+/** The numbers of a scale, in order. */
+function scaleValues(poll: { min: number; max: number }): number[] {
+  const { min, max } = clampScale(poll.min, poll.max);
+  return Array.from({ length: max - min + 1 }, (_, i) => min + i);
+}
 
 /** Back-compatible name of the NPS ids (the first poll the designer wrote). */
 export const npsPollIds = (stepId: string) => ({ score: pollIds(stepId).score, reason: pollIds(stepId).reason });
@@ -34,6 +57,8 @@ export const npsPollIds = (stepId: string) => ({ score: pollIds(stepId).score, r
 export function newPoll(kind: PollKind): DesignerPoll {
   if (kind === 'nps') return { kind, reasonLabel: 'What is the main reason for your score?' };
   if (kind === 'choice') return { kind, question: 'Which do you use most?', options: ['Reports', 'Exports', 'Sharing'] };
+  if (kind === 'yesno') return { kind, question: 'Did this page help you?' };
+  if (kind === 'scale') return { kind, question: 'How easy was it to set up?', min: 1, max: 5, minLabel: 'Very hard', maxLabel: 'Very easy' };
   return { kind, question: 'What could we do better?' };
 }
 
@@ -71,6 +96,31 @@ export function pollBlocks(stepId: string, poll: DesignerPoll): DomNode[] {
       send,
     ];
   }
+  if (poll.kind === 'yesno') {
+    const questionId = `${ids.yesno}-question`;
+    return [
+      { type: 'p', props: { id: questionId, 'data-poll-question': ids.yesno }, content: poll.question },
+      { type: 'div', props: { role: 'radiogroup', 'aria-labelledby': questionId }, children: [radio(ids.yesno, '1', 'Yes'), radio(ids.yesno, '0', 'No')] },
+      send,
+    ];
+  }
+  if (poll.kind === 'scale') {
+    const questionId = `${ids.scale}-question`;
+    const values = scaleValues(poll);
+    return [
+      { type: 'p', props: { id: questionId, 'data-poll-question': ids.scale }, content: poll.question },
+      { type: 'div', props: { role: 'radiogroup', 'aria-labelledby': questionId, 'data-poll-scale': ids.scale }, children: values.map((n) => radio(ids.scale, String(n), String(n))) },
+      {
+        type: 'div',
+        props: { 'data-poll-scale-labels': ids.scale },
+        children: [
+          { type: 'span', props: { 'data-poll-scale-end': 'min' }, content: poll.minLabel },
+          { type: 'span', props: { 'data-poll-scale-end': 'max' }, content: poll.maxLabel },
+        ],
+      },
+      send,
+    ];
+  }
   return [
     { type: 'label', props: { for: ids.text, 'data-poll-question': ids.text }, content: poll.question },
     { type: 'textarea', props: { id: ids.text, 'data-poll-id': ids.text } },
@@ -88,6 +138,8 @@ export function pollRecords(stepId: string, poll: DesignerPoll): PollRecord[] {
     ];
   }
   if (poll.kind === 'choice') return [{ id: ids.choice, attributes: { type: 'PickList' } }];
+  if (poll.kind === 'yesno') return [{ id: ids.yesno, numericResponses: [0, 1], attributes: { type: 'YesNo' } }];
+  if (poll.kind === 'scale') return [{ id: ids.scale, numericResponses: scaleValues(poll), attributes: { type: 'NumberScale' } }];
   return [{ id: ids.text, attributes: { type: 'FreeForm' } }];
 }
 
@@ -99,7 +151,7 @@ export function designedPollIds(stepId: string): string[] {
 /** Whether a block belongs to a step's question (kept out of the step's title and text when read back). */
 export function isPollBlock(block: DomNode): boolean {
   const props = block.props ?? {};
-  return props['data-poll-question'] !== undefined || props['data-poll-id'] !== undefined;
+  return props['data-poll-question'] !== undefined || props['data-poll-id'] !== undefined || props['data-poll-scale'] !== undefined || props['data-poll-scale-labels'] !== undefined || props['data-poll-scale-end'] !== undefined;
 }
 
 /** The question a step's blocks ask, read back from what {@link pollBlocks} wrote; null when none. */
@@ -113,5 +165,11 @@ export function readPoll(stepId: string, blocks: readonly DomNode[]): DesignerPo
   const choices = inputsOf(ids.choice);
   if (choices.length) return { kind: 'choice', question: questionOf(ids.choice), options: choices.map((b) => String(b.props?.value ?? '')) };
   if (inputsOf(ids.text).length) return { kind: 'text', question: questionOf(ids.text) };
+  if (inputsOf(ids.yesno).length) return { kind: 'yesno', question: questionOf(ids.yesno) };
+  const scale = inputsOf(ids.scale).map((b) => Number(b.props?.value));
+  if (scale.length) {
+    const endOf = (end: string) => blocks.find((b) => b.props?.['data-poll-scale-end'] === end)?.content ?? '';
+    return { kind: 'scale', question: questionOf(ids.scale), min: Math.min(...scale), max: Math.max(...scale), minLabel: endOf('min'), maxLabel: endOf('max') };
+  }
   return null;
 }

@@ -1,4 +1,7 @@
-/** A guide's polls: responses per value and, for an NPS poll, the score and the 0-10 distribution. */
+/**
+ * A guide's polls: responses per value; for an NPS poll the score and the 0-10 distribution; a yes/no poll's 1 and
+ * 0 shown as Yes and No; a number scale's mean.
+ */
 import { BarList } from '../components/BarList';
 import { formatCount } from '../format';
 import type { GuideStats } from '../types';
@@ -33,14 +36,28 @@ export function PollResults({ polls }: { polls: GuideStats['polls'] }) {
               </ol>
             </div>
           ) : (
-            <BarList
-              title={`Responses to poll ${poll.pollId}`}
-              empty="No answers yet."
-              rows={poll.responses.map((r) => ({ key: String(r.value), label: String(r.value), value: r.count }))}
-            />
+            <>
+              {poll.average !== undefined && (
+                <div className="stat">
+                  <div className="stat-value" data-testid="scale-average">{poll.average}</div>
+                  <div className="stat-label">Average ({formatCount(poll.responses.reduce((n, r) => n + r.count, 0))} answers)</div>
+                </div>
+              )}
+              <BarList
+                title={`Responses to poll ${poll.pollId}`}
+                empty="No answers yet."
+                rows={poll.responses.map((r) => ({ key: String(r.value), label: answerLabel(poll.type, r.value), value: r.count }))}
+              />
+            </>
           )}
         </section>
       ))}
     </>
   );
+}
+
+/** How an answer reads: a yes/no poll's 1 and 0 as Yes and No, anything else as it was sent. */
+function answerLabel(type: string, value: string | number): string {
+  if (/^YesNo$/i.test(type) && (value === 1 || value === 0)) return value === 1 ? 'Yes' : 'No';
+  return String(value);
 }
