@@ -13,6 +13,8 @@ import { HttpError } from './HttpError';
 import { parseJzb } from './parseJzb';
 import { eventsOfBody, requireApiKey, single } from './readDataRequest';
 import { SERVER_LIMITS } from './SERVER_LIMITS';
+import type { Guide } from '../shared/guides/guides';
+import { matchesConditions, type SegmentSubject } from '../shared/segments/segmentConditions';
 
 /** What the data routes use. */
 export interface DataRoutesOptions {
@@ -82,7 +84,8 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
       throw new HttpError(400, 'guide.json payload must be an object {visitorId, accountId, url, oldVisitorId, metadata}');
     }
     const { visitorId, url } = payload as { visitorId?: unknown; url?: unknown };
-    const all = await guides.list(apiKey);
+    // issue #15: a guide with an audience goes only to visitors in it, and never says who it is for.
+    const all = forAudience(await guides.list(apiKey), payload as SegmentSubject);
     const visitor = typeof visitorId === 'string' && visitorId !== '' ? visitorId : undefined;
     if (visitor && blockedVisitors?.has(visitor)) {
       throw new HttpError(451, `visitor ${visitor} may not be tracked (451 Unavailable For Legal Reasons)`);
@@ -137,4 +140,13 @@ function sourceOf(request: DataRequest): string | undefined {
     throw new HttpError(400, `source is longer than ${SERVER_LIMITS.maxSourceLength} characters`);
   }
   return source;
+}
+
+/** The guides whose audience the visitor's guide.json payload is in, each without its `audience` field. */
+export function forAudience(guides: readonly Guide[], subject: SegmentSubject): Guide[] {
+  const served: Guide[] = [];
+  for (const { audience, ...guide } of guides) {
+    if (!audience || matchesConditions(audience.when, subject)) served.push(guide);
+  }
+  return served;
 }

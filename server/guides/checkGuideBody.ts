@@ -2,11 +2,13 @@
  * The check of one guide an author saves (issue #14, `PUT /api/apps/{apiKey}/guides/{guideId}`): the agent's
  * own checks of a guide.json entry (shared/guides/validateGuidePayload: ids and step types; and
  * shared/guides/checkBuildingBlocks: every step's building blocks), so a guide the console accepts is one the
- * agent renders, plus the field at fault so the console can point at it.
+ * agent renders, plus the field at fault so the console can point at it. A guide's `audience` (the server's own
+ * field) is checked in the condition language of shared/segments/segmentConditions.ts.
  */
 import { checkBuildingBlocks } from '../../shared/guides/checkBuildingBlocks';
 import type { Guide, StepType } from '../../shared/guides/guides';
 import { checkGuideLoadResponse } from '../../shared/guides/validateGuidePayload';
+import { checkConditions } from '../../shared/segments/segmentConditions';
 
 /** What is wrong with a guide, and where (`steps[1].domJson`); `field` is '' for the whole body. */
 export interface GuideProblem {
@@ -40,6 +42,11 @@ export function checkGuideBody(body: unknown, guideId: string): GuideProblem | n
   const unknownMethod = body.launchMethod.split(/[-,\s]+/).find((m) => m !== '' && !(LAUNCH_METHODS as readonly string[]).includes(m));
   if (unknownMethod !== undefined) {
     return { error: `launchMethod '${body.launchMethod}' has '${unknownMethod}': use ${LAUNCH_METHODS.join(', ')}`, field: 'launchMethod' };
+  }
+  if (body.audience !== undefined) {
+    const audience = body.audience;
+    const problem = isObject(audience) ? checkConditions(audience.when) : 'audience must be an object {"when": {path: condition}}';
+    if (problem) return { error: `audience: ${problem}`, field: 'audience' };
   }
   if (!Array.isArray(body.steps)) return { error: `guide ${body.id} has no steps array`, field: 'steps' };
   if (body.steps.length === 0) return { error: `guide ${body.id} has no steps: a guide needs at least one`, field: 'steps' };

@@ -2,6 +2,7 @@
  * Guide payload shapes (guides §3, wire-protocol.md "guide.json response").
  * Only the fields the agent reads are typed; unknown fields pass through untouched.
  */
+import type { SegmentCondition } from '../segments/segmentConditions';
 
 /** A building-block node of step content: `{type, props, children, content, actions}`. */
 export interface DomNode {
@@ -98,6 +99,11 @@ export interface GuideRedisplay {
   maxDismissals?: number;
 }
 
+/** A guide's audience: conditions of shared/segments/segmentConditions.ts over the visitor's guide.json payload. */
+export interface GuideAudience {
+  when: Record<string, SegmentCondition>;
+}
+
 export interface Guide {
   id: string;
   name?: string;
@@ -122,6 +128,12 @@ export interface Guide {
   automations?: Automation[];
   /** guides §3 polls: id, numericResponses, attributes.type (e.g. FreeForm, PickList, NumberScale, NPSRating, YesNo). */
   polls?: Array<{ id: string; numericResponses?: unknown; attributes?: { type?: string } }>;
+  /**
+   * Who the guide is for (issue #15): a server field, like Pendo's segments. A collector serves the guide in
+   * guide.json only to visitors whose guide.json payload meets every condition, and leaves the field out; the
+   * agent never sees it. Absent or `when: {}`: everyone.
+   */
+  audience?: GuideAudience;
   steps: GuideStep[];
   attributes?: {
     priority?: number;

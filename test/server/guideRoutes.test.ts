@@ -30,8 +30,8 @@ afterAll(() => server.close(), SERVER_TIMEOUT);
 const api = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
   server.app.inject({ method, url, headers: ADMIN_HEADERS, ...(payload !== undefined ? { payload: payload as object } : {}) });
 
-const served = async (apiKey: string) => {
-  const jzb = nodeJzb({ visitorId: 'v1', accountId: '', url: 'http://127.0.0.1/', oldVisitorId: '', metadata: {} });
+const served = async (apiKey: string, who: { visitorId?: string; accountId?: string; metadata?: object } = {}) => {
+  const jzb = nodeJzb({ visitorId: 'v1', accountId: '', url: 'http://127.0.0.1/', oldVisitorId: '', metadata: {}, ...who });
   const response = await server.app.inject({ method: 'GET', url: `/data/guide.json/${apiKey}?jzb=${jzb}` });
   expect(response.statusCode).toBe(200);
   return response.json().guides as Array<{ id: string; state: string; steps: Array<{ guideId: string }>; lastUpdatedAt: number }>;
@@ -116,6 +116,46 @@ describe('issue #14 guide management API', () => {
     expect((await server.app.inject({ method: 'GET', url: `/data/guide.gif/stats?jzb=${nodeJzb(events)}` })).statusCode).toBe(200);
     const [row] = (await api('GET', '/api/apps/stats/guides')).json();
     expect(row.stats).toEqual({ seen: 2, completed: 1, dismissed: 1 });
+  });
+});
+
+describe('issue #15 a guide\'s audience', () => {
+  const metadata = (visitor: object, account: object = {}) => ({ visitor, account, parentAccount: {} });
+
+  it('serves the guide only to visitors whose metadata and ids meet every condition, without the audience field', async () => {
+    const audience = { when: { 'visitor.role': { in: ['admin', 'owner'] }, 'account.plan': 'pro', accountId: { startsWith: 'acme' } } };
+    expect((await api('PUT', '/api/apps/audience/guides/a1', lightbox('a1', { audience }))).statusCode).toBe(201);
+    expect((await api('PUT', '/api/apps/audience/guides/all', lightbox('all'))).statusCode).toBe(201);
+    for (const id of ['a1', 'all']) await api('POST', `/api/apps/audience/guides/${id}/state`, { state: 'public' });
+    // The stored guide keeps its audience for the console and the designer.
+    expect((await api('GET', '/api/apps/audience/guides/a1')).json().guide.audience).toEqual(audience);
+
+    const inside = await served('audience', { accountId: 'acme-eu', metadata: metadata({ role: 'owner' }, { plan: 'pro' }) });
+    expect(inside.map((g) => g.id).sort()).toEqual(['a1', 'all']);
+    expect(inside.find((g) => g.id === 'a1')).not.toHaveProperty('audience');
+    // One condition failing is enough to leave it out; a missing value meets none.
+    expect((await served('audience', { accountId: 'acme-eu', metadata: metadata({ role: 'viewer' }, { plan: 'pro' }) })).map((g) => g.id)).toEqual(['all']);
+    expect((await served('audience', { accountId: 'other', metadata: metadata({ role: 'owner' }, { plan: 'pro' }) })).map((g) => g.id)).toEqual(['all']);
+    expect((await served('audience', { accountId: 'acme-eu', metadata: metadata({}, { plan: 'pro' }) })).map((g) => g.id)).toEqual(['all']);
+    // An empty audience is everyone.
+    await api('PUT', '/api/apps/audience/guides/a1', lightbox('a1', { audience: { when: {} } }));
+    expect((await served('audience')).map((g) => g.id).sort()).toEqual(['a1', 'all']);
+  });
+
+  it('refuses an audience the server could not judge, naming the condition', async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [['visitor.role'], /audience must be an object/],
+      [{ when: [] }, /when must be an object/],
+      [{ when: { 'visitor.': 'x' } }, /condition "visitor\.": unknown path/],
+      [{ when: { role: 'x' } }, /condition "role": unknown path/],
+      [{ when: { 'visitor.role': { is: 'x' } } }, /exactly one operator of equals, contains, startsWith, in/],
+      [{ when: { 'visitor.age': { in: 3 } } }, /in needs an array/],
+    ];
+    for (const [audience, error] of cases) {
+      const response = await api('PUT', '/api/apps/audience/guides/bad', lightbox('bad', { audience }));
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: expect.stringMatching(error), field: 'audience' });
+    }
   });
 });
 

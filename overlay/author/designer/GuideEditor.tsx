@@ -1,5 +1,5 @@
 /**
- * A guide in the designer (issue #15): targeting (name, launch method, page rule, priority, throttling), its steps
+ * A guide in the designer (issue #15): targeting (name, launch method, page rule, priority, throttling, audience), its steps
  * (add, remove, reorder by drag or by buttons, pick one to edit), the chosen step drawn live on the page by the visitor's renderer as the
  * author types, and save, publish, unpublish and preview through the console's API.
  */
@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Guide } from '../../../shared/guides/guides';
 import type { StepToShow } from '../../../shared/protocol/guides';
 import type { AuthorHost } from '../api';
+import { AudienceEditor } from './AudienceEditor';
 import { ApiError, type ConsoleApi, type GuideState } from './consoleApi';
 import { LAUNCH_METHODS, newStep, stepContent, toGuide, type DesignerGuide, type DesignerStep } from './designerGuide';
 import { StepEditor } from './StepEditor';
@@ -125,6 +126,7 @@ export function GuideEditor({ host, api, initial, stored, state: initialState, o
             </label>
           </div>
         </fieldset>
+        <AudienceEditor rules={guide.audience} onChange={(audience) => setGuide({ ...guide, audience })} />
         <StepList steps={guide.steps} current={current} onSelect={setCurrent} onMove={move} onRemove={removeStep} onAdd={addStep} />
         {step && (
           <StepEditor

@@ -1,11 +1,12 @@
 /**
  * What the designer edits, and its two-way mapping to the guide JSON the agent and the server use (issue #15):
- * a guide is a name, a launch method, a page rule, a priority and steps; a step is its type, element rule and
+ * a guide is a name, a launch method, a page rule, a priority, an audience (designerAudience.ts) and steps; a step is its type, element rule and
  * its element contains rules, title, body, image, buttons, a question (designerPolls.ts), a tooltip's caret
  * size and a what's-new item's date. Writing keeps every field of the stored guide the designer does not edit, so
  * a guide written by hand and opened in the designer loses nothing. Pure.
  */
 import type { DomNode, ElementContainsRule, Guide, GuideStep } from '../../../shared/guides/guides';
+import { fromAudience, toAudience, type AudienceRule } from './designerAudience';
 import { designedPollIds, isPollBlock, pollBlocks, pollRecords, readPoll, type DesignerPoll } from './designerPolls';
 
 export { npsPollIds, pollIds } from './designerPolls';
@@ -58,6 +59,8 @@ export interface DesignerGuide {
   pageRule: string;
   priority: number;
   overrideThrottling: boolean;
+  /** Who the guide is for (designerAudience.ts): every rule must hold; none: everyone. */
+  audience: AudienceRule[];
   steps: DesignerStep[];
 }
 
@@ -89,7 +92,7 @@ export function pageRuleFor(href: string): string {
 
 export function newGuide(href: string, random?: () => number): DesignerGuide {
   const id = `guide-${randomId(random)}`;
-  return { id, name: 'New guide', launchMethod: 'auto', pageRule: pageRuleFor(href), priority: 0, overrideThrottling: false, steps: [newStep(id, 0, 'tooltip', random)] };
+  return { id, name: 'New guide', launchMethod: 'auto', pageRule: pageRuleFor(href), priority: 0, overrideThrottling: false, audience: [], steps: [newStep(id, 0, 'tooltip', random)] };
 }
 
 export function newStep(guideId: string, index: number, type: DesignerStepType, random?: () => number): DesignerStep {
@@ -162,6 +165,9 @@ export function toGuide(d: DesignerGuide, base?: Guide): Guide {
   const guide: Guide = { ...base, id: d.id, name: d.name, launchMethod: d.launchMethod, isMultiStep: steps.length > 1, attributes, steps, lastUpdatedAt: Date.now() };
   if (polls.length) guide.polls = polls;
   else delete guide.polls;
+  const audience = toAudience(d.audience);
+  if (audience) guide.audience = audience;
+  else delete guide.audience;
   return guide;
 }
 
@@ -174,6 +180,7 @@ export function fromGuide(g: Guide): DesignerGuide {
     pageRule: g.steps.find((s) => typeof s.regexUrlRule === 'string')?.regexUrlRule ?? '',
     priority: typeof g.attributes?.priority === 'number' ? g.attributes.priority : 0,
     overrideThrottling: g.attributes?.overrideAutoThrottling === true,
+    audience: fromAudience(g.audience),
     steps: g.steps.map((s) => fromStep(s)),
   };
 }
