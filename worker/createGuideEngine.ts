@@ -4,6 +4,7 @@
  * events. This file wires the pieces of worker/guides/ and holds the loading refusals (451, dropAnonymous,
  * blocked guide events, non-web URLs, the availability probe) and the request itself.
  */
+import { restartPreviewAt } from '../shared/guides/restartPreviewAt';
 import { isAnonymousVisitorId } from '../shared/identity/identityRules';
 import { ERROR_CODES, fail, ok, type Outcome } from '../shared/errors';
 import type { GuideLoadResponse } from '../shared/guides/guides';
@@ -163,11 +164,18 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     },
 
     async stepForGuide(guideId, stepId, reason = 'api') {
-      const guide = book.byId(guideId);
+      let guide = book.byId(guideId);
       if (!guide) return fail(ERROR_CODES.unknownGuide, `no guide with id ${guideId}`);
       const step = stepId ? guide.steps.find((s) => s.id === stepId) : guide.steps[0];
       if (!step) return fail(ERROR_CODES.unknownGuide, `guide ${guideId} has no step ${stepId ?? '(none)'}`);
-      return loader.resolveStep(guide, step, reason);
+      if (previewing) {
+        // guides §3: a preview (re)starts its guide at the step asked: the steps reset, the earlier ones advanced
+        // with reason continue, and a later step shows as the guide's continuation.
+        book.update(guideId, (g) => restartPreviewAt(g, step.id));
+        guide = book.byId(guideId)!;
+        if (guide.steps[0]!.id !== step.id) reason = 'continue';
+      }
+      return loader.resolveStep(guide, guide.steps.find((s) => s.id === step.id)!, reason);
     },
 
     stepAction,

@@ -7,6 +7,7 @@ import type { Guide } from '../../shared/guides/guides';
 import { encodeDesignerToken, readDesignerToken, shortcutFlow } from '../../shared/authoring/designerLaunch';
 import { checkPreviewRecord } from '../../shared/authoring/previewRecord';
 import { MESSAGES } from '../../shared/messages';
+import { restartPreviewAt } from '../../shared/guides/restartPreviewAt';
 import { createGuideEngine } from '../../worker/createGuideEngine';
 import { createFakeClock, createFakeTransport, engineInit, PROBED } from './fakes';
 
@@ -135,6 +136,37 @@ describe('guides §6 preview mode in the worker', () => {
     expect(await engine.previewGuide(null)).toEqual({ ok: true, value: null });
     expect((await engine.load('http://h/')).ok).toBe(true);
     expect(transport.requests.filter((r) => r.url.includes('/guide.json/'))).toHaveLength(1);
+  });
+
+  it('a preview started at a later step: the steps reset, earlier ones advanced with reason continue, the step shown as the continuation', async () => {
+    const { engine } = setup();
+    const three = { ...preview, steps: [...preview.steps, { ...preview.steps[1]!, id: 'draft-3' }] };
+    await engine.previewGuide({ guide: three });
+    // The author walks through to step 2, then restarts at step 3.
+    await engine.stepAction({ guideId: 'draft', stepId: 'draft-1', action: 'seen', url: 'http://h/' });
+    await engine.stepAction({ guideId: 'draft', stepId: 'draft-1', action: 'advance', url: 'http://h/' });
+    const atThird = await engine.stepForGuide('draft', 'draft-3');
+    expect(atThird.ok && [atThird.value.stepId, atThird.value.reason]).toEqual(['draft-3', 'continue']);
+    const diagnostics = async () => (await engine.guideDiagnostics()).guides.find((g) => g.id === 'draft')?.completion;
+    expect(await diagnostics()).toBe('in progress');
+    // Restarted at the first step: nothing is advanced any more, and the step shows as asked.
+    const atFirst = await engine.stepForGuide('draft', 'draft-1');
+    expect(atFirst.ok && [atFirst.value.stepId, atFirst.value.reason]).toEqual(['draft-1', 'api']);
+    expect(await diagnostics()).toBe('not started');
+  });
+
+  it('restartPreviewAt: steps before the start advanced with reason continue, the rest reset; an unknown step changes nothing', () => {
+    const guide: Guide = {
+      id: 'g',
+      launchMethod: 'api',
+      steps: ['a', 'b', 'c'].map((id) => ({ id, guideId: 'g', type: 'lightbox' as const, seenState: 'dismissed' as const, seenReason: 'api', lastSeenAt: 5 })),
+    };
+    expect(restartPreviewAt(guide, 'c').steps.map((s) => [s.id, s.seenState, s.seenReason, s.lastSeenAt])).toEqual([
+      ['a', 'advanced', 'continue', undefined],
+      ['b', 'advanced', 'continue', undefined],
+      ['c', 'none', undefined, undefined],
+    ]);
+    expect(restartPreviewAt(guide, 'zz')).toBe(guide);
   });
 
   it('a preview payload that is not a guide is refused with its problem', async () => {
