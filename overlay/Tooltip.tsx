@@ -87,7 +87,8 @@ export function Tooltip({ step, target, handlers }: TooltipProps): ReactNode {
       data-step-id={step.stepId}
       style={{ width, zIndex: TOOLTIP_DEFAULTS.zIndex }}
     >
-      <div ref={caret} className="wm-caret" />
+      {/* attributes.caret false: no caret drawn; floating-ui still measures the hidden element. */}
+      <div ref={caret} className="wm-caret" hidden={step.attributes.caret === false} />
       <StepChrome step={step} handlers={handlers} contentId={contentId} />
     </div>
   );

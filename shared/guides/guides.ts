@@ -74,6 +74,10 @@ export interface GuideStep {
     width?: number;
     height?: number;
     layoutDir?: 'top' | 'bottom' | 'left' | 'right' | 'auto';
+    /** A tooltip's gap to its element, the caret in between (guides §2 "arrow size 15 (configurable)"). */
+    arrowSize?: number;
+    /** Ours: `false` draws a tooltip without its caret (the gap stays). Absent or true: the caret is drawn. */
+    caret?: boolean;
     seenDelay?: number;
     isRequired?: boolean;
     stayHidden?: boolean;

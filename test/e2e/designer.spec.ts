@@ -248,7 +248,7 @@ test.describe('issue #15 the designer writes other questions', () => {
     expect(stored.steps.map((s: { domJson: { children: Array<{ content?: string }> } }) => s.domJson.children[0]!.content)).toEqual(['Third', 'Second', 'First']);
   });
 
-  test("a tooltip with an element contains rule written in the designer shows to a visitor only while the element's text passes", async ({ page, browser, context, openHostPage, serverUrl }) => {
+  test("a tooltip with an element contains rule written in the designer shows to a visitor only while the element's text passes; its caret turned off", async ({ page, browser, context, openHostPage, serverUrl }) => {
     const apiKey = uniqueId('e2e-designer-contains');
     await context.request.post(`${serverUrl}/api/login`, { data: { token: E2E_ADMIN_TOKEN } });
     const cart = (count: string) => `<main style="padding:200px 0 0 480px"><span id="cart-count">${count}</span></main>`;
@@ -259,6 +259,11 @@ test.describe('issue #15 the designer writes other questions', () => {
     await designer.getByLabel('Element', { exact: true }).fill('#cart-count');
     await designer.getByLabel('Title', { exact: true }).fill('A full cart');
     await designer.getByLabel(/^Caret gap/).fill('24');
+    // The caret is drawn until the author turns it off.
+    await expect(page.locator(`${tooltip} .wm-caret`)).toBeVisible();
+    await designer.getByLabel(/^Draw the caret/).uncheck();
+    await expect(page.locator(`${tooltip} .wm-caret`)).toBeHidden();
+    await expect(page.locator(tooltip)).toBeVisible();
     await designer.getByRole('button', { name: 'Add a text rule' }).click();
     await designer.getByRole('combobox', { name: /^Rule 1/ }).selectOption('greaterThan');
     await designer.getByLabel('Value', { exact: true }).fill('5');
@@ -271,7 +276,7 @@ test.describe('issue #15 the designer writes other questions', () => {
     const [{ id: guideId }] = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides`)).json();
     const stored = (await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${guideId}`)).json()).guide;
     expect(stored.steps[0].elementContainsRulesList).toEqual([{ matchType: 'greaterThan', matchValue: '5', dataType: 'number' }]);
-    expect(stored.steps[0].attributes.arrowSize).toBe(24);
+    expect(stored.steps[0].attributes).toMatchObject({ arrowSize: 24, caret: false });
 
     const visitor = await browser.newContext();
     const visit = await visitor.newPage();
@@ -284,6 +289,7 @@ test.describe('issue #15 the designer writes other questions', () => {
       await expect(visit.locator(tooltip)).toHaveCount(0);
       await visit.locator('#cart-count').evaluate((el) => (el.textContent = '7'));
       await expect(visit.locator(tooltip)).toContainText('A full cart');
+      await expect(visit.locator(`${tooltip} .wm-caret`)).toBeHidden();
     } finally {
       await visitor.close();
     }

@@ -219,6 +219,10 @@ describe('issue #15 designer: the guide it writes', () => {
     expect(checkGuideBody(guide, d.id)).toBeNull();
     const step = guide.steps[0]!;
     expect(step.attributes).toMatchObject({ arrowSize: 24 });
+    expect(step.attributes).not.toHaveProperty('caret');
+    const noCaret = toGuide({ ...d, steps: [{ ...d.steps[0]!, caret: false }] }).steps[0]!;
+    expect(noCaret.attributes).toMatchObject({ caret: false });
+    expect(fromGuide({ ...guide, steps: [noCaret] }).steps[0]!.caret).toBe(false);
     // The blank rule is left out; the rest are the shim's to judge.
     expect(step.elementContainsRulesList).toEqual([
       { matchType: 'greaterThan', matchValue: '10', dataType: 'number' },

@@ -187,6 +187,7 @@ function useLiveStep(host: AuthorHost, guide: DesignerGuide, step: DesignerStep 
         const attributes: Record<string, unknown> = { layoutDir: step.layoutDir };
         if (step.width > 0) attributes.width = step.width;
         if (step.arrowSize > 0) attributes.arrowSize = step.arrowSize;
+        if (!step.caret) attributes.caret = false;
         const shown: StepToShow = {
           guideId: guide.id,
           guideName: guide.name,

@@ -102,6 +102,10 @@ export function StepEditor({ step, launchMethod, query, onChange, onPick }: Prop
             Caret gap (px) <span className="muted">(between the element and the tooltip; empty: 15)</span>
             <input type="number" min={0} max={60} value={step.arrowSize || ''} onChange={(e) => set('arrowSize', Math.max(0, Number(e.target.value) || 0))} />
           </label>
+          <label className="inline">
+            <input type="checkbox" checked={step.caret} onChange={(e) => set('caret', e.target.checked)} />
+            Draw the caret (the arrow pointing at the element)
+          </label>
           <ContainsRulesEditor rules={step.containsRules} elementPathRule={step.elementPathRule} query={query} onChange={(rules) => set('containsRules', rules)} />
         </>
       )}

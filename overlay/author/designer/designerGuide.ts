@@ -2,7 +2,7 @@
  * What the designer edits, and its two-way mapping to the guide JSON the agent and the server use (issue #15):
  * a guide is a name, a launch method, a page rule, a priority, an audience (designerAudience.ts) and steps; a step is its type, element rule and
  * its element contains rules, title, body, image, buttons, a question (designerPolls.ts), a tooltip's caret
- * size and a what's-new item's date. Writing keeps every field of the stored guide the designer does not edit, so
+ * (drawn or not) and gap, and a what's-new item's date. Writing keeps every field of the stored guide the designer does not edit, so
  * a guide written by hand and opened in the designer loses nothing. Pure.
  */
 import type { DomNode, ElementContainsRule, Guide, GuideStep } from '../../../shared/guides/guides';
@@ -37,6 +37,8 @@ export interface DesignerStep {
    * keeps from its element, the caret in between; 0: the agent's default.
    */
   arrowSize: number;
+  /** attributes.caret: whether the tooltip draws its caret (the arrow to the element). */
+  caret: boolean;
   /**
    * guides §3 elementContainsRulesList: the tooltip shows only while its element's text passes every rule
    * (guides §5, judged by the shim with shared/eligibility/matchesContainsRules).
@@ -107,6 +109,7 @@ export function newStep(guideId: string, index: number, type: DesignerStepType, 
     layoutDir: 'auto',
     width: type === 'banner' || type === 'whatsnew' ? 0 : type === 'tooltip' ? 320 : 480,
     arrowSize: 0,
+    caret: true,
     containsRules: [],
     date: '',
     poll: null,
@@ -139,6 +142,8 @@ export function toGuide(d: DesignerGuide, base?: Guide): Guide {
     else delete attributes.width;
     if (s.arrowSize > 0) attributes.arrowSize = s.arrowSize;
     else delete attributes.arrowSize;
+    if (s.caret) delete attributes.caret;
+    else attributes.caret = false;
     const step = { ...kept, id: s.id, guideId: d.id, type: s.type, attributes, domJson: stepContent(s) } as GuideStep;
     // A tooltip's element is the designer's to set. Other types keep what the stored step had: a hand-written
     // lightbox's rule names the element its block-out leaves clear, and the designer does not edit it.
@@ -211,6 +216,7 @@ function fromStep(s: GuideStep): DesignerStep {
     layoutDir: (['auto', 'top', 'bottom', 'left', 'right'] as const).find((d) => d === attributes.layoutDir) ?? 'auto',
     width: typeof attributes.width === 'number' ? attributes.width : 0,
     arrowSize: typeof attributes.arrowSize === 'number' ? attributes.arrowSize : 0,
+    caret: attributes.caret !== false,
     containsRules: Array.isArray(s.elementContainsRulesList) ? s.elementContainsRulesList.map((r) => ({ ...r })) : [],
     date: own.find((b) => b.props?.id === `${s.id}-date`)?.content ?? '',
     poll: readPoll(s.id, blocks),
