@@ -1,6 +1,7 @@
 /**
  * CORS for the collector and the API: the agent may run on another origin than the data host (a host page
- * on app.example.com beaconing to a collector elsewhere), so /data and /api answer any origin.
+ * on app.example.com beaconing to a collector elsewhere), and the designer on the host page may save to a console
+ * elsewhere with a Bearer designer session (auth/createDesignerSessions), so /data and /api answer any origin.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
@@ -12,7 +13,8 @@ export function isApiPath(url: string): boolean {
 /**
  * Adds `Access-Control-Allow-Origin: *` to every /data and /api answer (errors and 404s included, so a
  * browser shows the reason instead of a CORS failure) and answers their OPTIONS preflights.
- * No credentials are involved: beacons carry the api key in the path, not cookies.
+ * No credentials are involved: beacons carry the api key in the path, and a cross-origin designer a Bearer token
+ * it was given, never a cookie (the console's login cookie is SameSite=Strict and `*` never allows credentials).
  */
 export function registerCors(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
@@ -21,8 +23,8 @@ export function registerCors(app: FastifyInstance): void {
   const preflight = async (_request: unknown, reply: FastifyReply) =>
     reply
       .code(204)
-      .header('access-control-allow-methods', 'GET, POST, OPTIONS')
-      .header('access-control-allow-headers', 'content-type')
+      .header('access-control-allow-methods', 'GET, POST, PUT, DELETE, OPTIONS')
+      .header('access-control-allow-headers', 'authorization, content-type, x-waymark-console')
       .header('access-control-max-age', '86400')
       .send();
   app.options('/data/*', preflight);

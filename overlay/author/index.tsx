@@ -5,9 +5,10 @@
  * open in this tab before the page load) opens the designer; `modal` (Shift+Alt+8) shows the launch modal
  * unless a token arrives from the opener meanwhile.
  */
-import { DESIGNER_SESSION_PREFIX, encodeDesignerToken, readDesignerToken, type DesignerToken } from '../../shared/authoring/designerLaunch';
+import { DESIGNER_SESSION_PREFIX, DESIGNER_SESSION_TTL_MS, encodeDesignerToken, readDesignerToken, type DesignerToken } from '../../shared/authoring/designerLaunch';
 import { INSTALL_TYPE, type PreviewRecord } from '../../shared/authoring/previewRecord';
 import type { AuthorHost, Authoring } from './api';
+import { isSameOrigin, writeDesignerAuth } from './designer/designerAuth';
 import { openDesigner, type DesignerSession } from './designer/openDesigner';
 import { showLaunchModal, type LaunchModal } from './launch/showLaunchModal';
 import { talkToOpener, type OpenerLink } from './launch/talkToOpener';
@@ -21,6 +22,8 @@ export function startAuthoring(host: AuthorHost): Authoring {
   let preview: PreviewSession | null = null;
   let modal: LaunchModal | null = null;
   let opener: OpenerLink | null = null;
+  /** The page came for a preview (a link or a record), not the designer: an opener's token only signs it in. */
+  let openedForPreview = false;
   /** A token the opener sent, waiting for the modal's next poll. */
   let arrived: string | null = null;
   const sessionKey = DESIGNER_SESSION_PREFIX + host.apiKey;
@@ -31,8 +34,29 @@ export function startAuthoring(host: AuthorHost): Authoring {
     return read.token;
   }
 
-  function open(raw: string): void {
+  /** Reads a token; a designer session in it (from a console on another origin) is kept for the designer and preview. */
+  function adopt(raw: string): DesignerToken | null {
     const token = tokenOf(raw);
+    if (token?.session && !isSameOrigin(token.baseUrl)) {
+      writeDesignerAuth(host.apiKey, { baseUrl: token.baseUrl, token: token.session, expiresAt: Date.now() + DESIGNER_SESSION_TTL_MS });
+      designer?.reload();
+    }
+    return token;
+  }
+
+  /** The opener's handshake: its set-token opens the designer, or signs in the one (or the preview) already running. */
+  function listenToOpener(): void {
+    opener ??= talkToOpener(host.apiKey, host.log, (raw) => {
+      if (openedForPreview && !designer) {
+        // A preview the console opened on another origin: with the session it can now ask the preview endpoint.
+        if (adopt(raw)) preview?.mode('update');
+      } else if (modal) arrived = raw;
+      else open(raw);
+    });
+  }
+
+  function open(raw: string): void {
+    const token = adopt(raw);
     if (!token) return;
     if (designer) return;
     preview?.stop();
@@ -78,10 +102,7 @@ export function startAuthoring(host: AuthorHost): Authoring {
 
   return {
     launch(request) {
-      opener ??= talkToOpener(host.apiKey, host.log, (raw) => {
-        if (modal) arrived = raw;
-        else open(raw);
-      });
+      listenToOpener();
       if (request.flow === 'launch') return open(request.rawToken ?? NO_TOKEN);
       // Shift+Alt+8: the modal, unless a token arrives first (polled by the modal every 50 ms).
       if (designer || modal) return;
@@ -102,6 +123,8 @@ export function startAuthoring(host: AuthorHost): Authoring {
       });
     },
     preview(value, fromLink) {
+      openedForPreview = designer === null;
+      listenToOpener();
       startPreview(value, fromLink);
     },
     stop() {

@@ -7,9 +7,12 @@
  *
  * POST /api/login `{ token }` starts a session (HttpOnly, SameSite=Strict, Secure over https; 12 hours, kept in
  * memory); wrong tokens are rate-limited per address (429 with Retry-After). POST /api/logout ends it.
+ * POST /api/designer-sessions `{ apiKey }` (admin only) answers a Bearer token limited to that app's guides and
+ * previews for 12 hours, for a designer running on another origin (createDesignerSessions).
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createDesignerSessions, DESIGNER_TOKEN_PREFIX } from './createDesignerSessions';
 import { createLoginLimiter } from './createLoginLimiter';
 import { tokenEquals } from './tokenEquals';
 
@@ -47,6 +50,7 @@ export function registerAuth(app: FastifyInstance, adminToken: string, now: () =
     for (const method of [route.method].flat()) if (method !== 'HEAD' && method !== 'OPTIONS') routes.push([method, route.url]);
   });
   const sessions = new Map<string, number>();
+  const designerSessions = createDesignerSessions(now);
   const limiter = createLoginLimiter();
   const isOpen = (request: FastifyRequest) => {
     const path = request.url.split('?')[0];
@@ -66,10 +70,13 @@ export function registerAuth(app: FastifyInstance, adminToken: string, now: () =
 
   app.addHook('onRequest', async (request, reply) => {
     if (!/^\/api(?:[/?#]|$)/.test(request.url) || request.method === 'OPTIONS' || isOpen(request)) return;
-    const bearer = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const bearer = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
     if (bearer !== undefined) {
-      if (tokenEquals(bearer.trim(), adminToken)) return;
-      return fail(reply, 401, 'the admin token is not valid');
+      if (tokenEquals(bearer, adminToken)) return;
+      const verdict = designerSessions.check(bearer, request.method, request.url.split('?')[0]!);
+      if (verdict === 'ok') return;
+      if (verdict === 'out of scope') return fail(reply, 403, 'a designer session may only read and save its own app\'s guides and previews');
+      return fail(reply, 401, bearer.startsWith(DESIGNER_TOKEN_PREFIX) ? 'the designer session is not valid (it may have expired): sign in again' : 'the admin token is not valid');
     }
     if (!sessionOf(request)) return fail(reply, 401, 'authentication required: Authorization: Bearer <admin token>, or log in at /console/');
     if (MUTATIONS.has(request.method)) {
@@ -111,4 +118,16 @@ export function registerAuth(app: FastifyInstance, adminToken: string, now: () =
   });
 
   app.get('/api/session', async () => ({ authenticated: true }));
+
+  // A designer on another origin trades the admin's credentials for a session of one app (createDesignerSessions).
+  app.post('/api/designer-sessions', async (request, reply) => {
+    const apiKey = (request.body as { apiKey?: unknown } | undefined)?.apiKey;
+    if (typeof apiKey !== 'string' || !apiKey.trim()) return fail(reply, 400, 'apiKey is required: { "apiKey": "..." }');
+    return reply.code(201).send(designerSessions.issue(apiKey.trim()));
+  });
+  app.delete('/api/designer-sessions/current', async (request, reply) => {
+    const bearer = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
+    if (bearer) designerSessions.revoke(bearer);
+    return reply.code(204).send();
+  });
 }

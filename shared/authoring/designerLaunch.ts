@@ -34,6 +34,11 @@ export interface DesignerToken {
   selectionOnly?: boolean;
   /** The guide to open (the console's "Edit in designer"); absent: a new guide. */
   guideId?: string;
+  /**
+   * A designer session of the console (`wmd_...`, POST /api/designer-sessions) for a console on another origin:
+   * the console hands it over in its set-token message, never in the page's address.
+   */
+  session?: string;
 }
 
 /** A launch the guides chunk has checked, handed to the authoring chunk. */
@@ -112,6 +117,10 @@ export function readDesignerToken(raw: string, defaults: TokenDefaults): { token
     if (given[flag] === true) token[flag] = true;
   }
   if (typeof given.guideId === 'string' && given.guideId) token.guideId = given.guideId;
+  if (given.session !== undefined) {
+    if (typeof given.session === 'string' && /^wmd_[A-Za-z0-9_-]{20,}$/.test(given.session)) token.session = given.session;
+    else logs.push('invalid designer session in the token: sign in from the designer instead');
+  }
   return { token, logs };
 }
 
@@ -134,3 +143,6 @@ export function shortcutFlow(event: { code: string; shiftKey: boolean; altKey: b
 
 /** Session storage (per tab) of an open designer, per api key: a page load in that tab opens it again. */
 export const DESIGNER_SESSION_PREFIX = '_wm_designer.';
+
+/** How long a designer session of the console lasts (server/auth/createDesignerSessions). */
+export const DESIGNER_SESSION_TTL_MS = 12 * 60 * 60 * 1000;

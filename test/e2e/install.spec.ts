@@ -4,44 +4,12 @@
  * another port of 127.0.0.1.
  */
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { agentReady, expect, hostPage, SNIPPET, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
+import { startHostServer, type HostFiles } from './hostServer';
 
 /** The snippet's JavaScript without its HTML comment and script tags, to serve as a file under CSP. */
 const SNIPPET_JS = SNIPPET.replace(/<!--[\s\S]*?-->/, '').replace(/<\/?script>/g, '');
-
-interface HostFiles {
-  [path: string]: { body: string; type: string; headers?: Record<string, string> };
-}
-
-/**
- * A second origin for the host page: a plain HTTP server on another loopback port serving `files` (every
- * other path is a 404). A real server, not a Playwright route: Chromium treats a routed document as
- * outside the loopback address space and then refuses its requests to the collector.
- */
-async function startHostServer(files: HostFiles): Promise<{ origin: string; close(): Promise<void> }> {
-  const server = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://host').pathname;
-    const file = files[path];
-    if (!file && path === '/favicon.ico') {
-      response.writeHead(204).end();
-      return;
-    }
-    if (!file) {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
-      return;
-    }
-    response.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store', ...file.headers }).end(file.body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** Serves `files` from a new host origin for the test, opens `path` there, and answers the origin. */
 async function openForeignPage(page: Page, path: string, files: HostFiles): Promise<string> {

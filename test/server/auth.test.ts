@@ -52,6 +52,49 @@ describe('issue #14 access: every /api route needs the admin token', () => {
   });
 });
 
+describe('issue #15 access: designer sessions for a designer on another origin', () => {
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const call = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, token: string, payload?: object) =>
+    server.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+
+  it('the admin trades the token for one app\'s session: its guides and previews, nothing else', async () => {
+    expect((await server.app.inject({ method: 'POST', url: '/api/designer-sessions', payload: { apiKey: 'app-a' } })).statusCode).toBe(401);
+    const missing = await server.app.inject({ method: 'POST', url: '/api/designer-sessions', headers: ADMIN_HEADERS, payload: {} });
+    expect([missing.statusCode, missing.json().error]).toEqual([400, 'apiKey is required: { "apiKey": "..." }']);
+    const issued = await server.app.inject({ method: 'POST', url: '/api/designer-sessions', headers: ADMIN_HEADERS, payload: { apiKey: 'app-a' } });
+    expect(issued.statusCode).toBe(201);
+    const { token, apiKey, expiresAt } = issued.json();
+    expect(token).toMatch(/^wmd_[\w-]{43}$/);
+    expect(apiKey).toBe('app-a');
+    expect(expiresAt - Date.now()).toBeGreaterThan(11.9 * 3600_000);
+
+    expect((await call('GET', '/api/session', token)).json()).toEqual({ authenticated: true });
+    expect((await call('GET', '/api/apps/app-a/guides', token)).statusCode).toBe(200);
+    const guide = { id: 'd1', launchMethod: 'api', steps: [{ id: 'd1-1', type: 'lightbox', domJson: { type: 'div', props: {}, children: [] } }] };
+    expect((await call('PUT', '/api/apps/app-a/guides/d1', token, guide)).statusCode).toBe(201);
+    expect((await call('POST', '/api/apps/app-a/guides/d1/state', token, { state: 'public' })).statusCode).toBe(200);
+    expect((await call('GET', '/api/s/app-a/guide/d1/preview?apiKey=app-a&url=http%3A%2F%2Fh%2F', token)).statusCode).toBe(200);
+    // Another app, the analytics, the settings, minting more sessions: refused.
+    for (const [method, url] of [['GET', '/api/apps/app-b/guides'], ['GET', '/api/events?apiKey=app-a'], ['PUT', '/api/apps/app-a/settings'], ['POST', '/api/designer-sessions'], ['GET', '/api/s/app-b/guide/d1/preview']] as const) {
+      const refused = await call(method, url, token, method === 'GET' ? undefined : { apiKey: 'app-a' });
+      expect([refused.statusCode, refused.json().error], `${method} ${url}`).toEqual([403, "a designer session may only read and save its own app's guides and previews"]);
+    }
+    // Signing out ends it.
+    expect((await call('DELETE', '/api/designer-sessions/current', token)).statusCode).toBe(204);
+    const ended = await call('GET', '/api/session', token);
+    expect([ended.statusCode, ended.json().error]).toEqual([401, 'the designer session is not valid (it may have expired): sign in again']);
+  });
+
+  it('answers the preflight of a cross-origin designer call: its headers and methods, any origin, no credentials', async () => {
+    const preflight = await server.app.inject({ method: 'OPTIONS', url: '/api/apps/app-a/guides/d1', headers: { origin: 'https://app.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization, content-type, x-waymark-console' } });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    expect(String(preflight.headers['access-control-allow-methods'])).toContain('PUT');
+    expect(String(preflight.headers['access-control-allow-headers'])).toBe('authorization, content-type, x-waymark-console');
+    expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
+  });
+});
+
 describe('issue #14 access: the console session', () => {
   it('login with a wrong token is 401; the right one sets an HttpOnly SameSite=Strict cookie that reads /api; logout ends it', async () => {
     expect((await login('wrong-token', '10.0.0.2')).statusCode).toBe(401);

@@ -48,6 +48,14 @@ describe('guides §5 designer token', () => {
     ]);
   });
 
+  it('keeps a designer session handed over by the console; one that does not look like one is dropped with a log line', () => {
+    const session = `wmd_${'a'.repeat(43)}`;
+    expect(readDesignerToken(encodeDesignerToken({ session }), defaults).token?.session).toBe(session);
+    const bad = readDesignerToken(encodeDesignerToken({ session: 'admin-token-by-mistake' }), defaults);
+    expect(bad.token).not.toHaveProperty('session');
+    expect(bad.logs).toEqual(['invalid designer session in the token: sign in from the designer instead']);
+  });
+
   it('refuses a token that is not letters, digits and hyphens of base64 JSON', () => {
     for (const raw of ['has space', 'abc+/', btoa('not json'), encodeDesignerToken([] as never)]) {
       expect(readDesignerToken(raw, defaults).token).toBeNull();

@@ -131,6 +131,7 @@ function SignIn({ api, baseUrl, error, onDone, onError }: { api: ConsoleApi; bas
       style={{ display: 'flex', flexDirection: 'column', gap: 10 }}
     >
       <p>Sign in to the console at {baseUrl} to edit this app's guides.</p>
+      {api.crossOrigin && <p className="muted">The console is on another origin: this tab keeps a session for this app's guides (12 hours), never the token.</p>}
       <label>
         Admin token
         <input type="password" autoComplete="current-password" value={token} onChange={(e) => setToken(e.target.value)} aria-invalid={error ? true : undefined} />

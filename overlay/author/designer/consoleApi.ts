@@ -1,9 +1,10 @@
 /**
- * The designer's calls to the console's API (docs/console-api.md), as the logged-in admin: the console's
- * session cookie rides along (`credentials: 'include'`), and mutations carry `X-Waymark-Console: 1` as the
- * console's own pages do. Errors are the server's `{ error, field }`.
+ * The designer's calls to the console's API (docs/console-api.md), as the admin: on the console's origin its
+ * session cookie rides along, on another a designer session as a Bearer token (designerAuth.ts); calls carry
+ * `X-Waymark-Console: 1` as the console's own pages do. Errors are the server's `{ error, field }`.
  */
 import type { Guide } from '../../../shared/guides/guides';
+import { authOf, isSameOrigin, readDesignerAuth, writeDesignerAuth } from './designerAuth';
 
 export type GuideState = 'draft' | 'staged' | 'public' | 'disabled';
 
@@ -33,7 +34,12 @@ export class ApiError extends Error {
 export interface ConsoleApi {
   /** Whether the console session (or nothing) lets this page in. */
   signedIn(): Promise<boolean>;
+  /** Signs in with the admin token: the console's login on its origin, else a designer session of this app. */
   signIn(token: string): Promise<void>;
+  /** Ends this page's designer session (another origin); on the console's origin, its login stays. */
+  signOut(): Promise<void>;
+  /** Whether the console is on another origin (the designer then holds a session of its own). */
+  readonly crossOrigin: boolean;
   guides(): Promise<GuideSummary[]>;
   guide(id: string): Promise<StoredGuide>;
   save(guide: Guide): Promise<StoredGuide>;
@@ -42,13 +48,16 @@ export interface ConsoleApi {
 
 export function createConsoleApi(baseUrl: string, apiKey: string): ConsoleApi {
   const app = `/api/apps/${encodeURIComponent(apiKey)}/guides`;
-  async function call<T>(path: string, method = 'GET', body?: unknown): Promise<T> {
+  const crossOrigin = !isSameOrigin(baseUrl);
+  async function call<T>(path: string, method = 'GET', body?: unknown, bearer?: string): Promise<T> {
     let response: Response;
+    const auth = authOf(apiKey, baseUrl);
+    if (bearer) auth.headers.Authorization = `Bearer ${bearer}`;
     try {
       response = await fetch(baseUrl + path, {
         method,
-        credentials: 'include',
-        headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), 'X-Waymark-Console': '1' },
+        credentials: auth.credentials,
+        headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), 'X-Waymark-Console': '1', ...auth.headers },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (err) {
@@ -60,16 +69,30 @@ export function createConsoleApi(baseUrl: string, apiKey: string): ConsoleApi {
     return json as T;
   }
   return {
+    crossOrigin,
     async signedIn() {
+      // Without a session of its own, a designer on another origin is not signed in: no call (and no 401) needed.
+      if (crossOrigin && !readDesignerAuth(apiKey, baseUrl)) return false;
       try {
         await call('/api/session');
         return true;
       } catch (err) {
-        if (err instanceof ApiError && err.status === 401) return false;
-        throw err;
+        if (!(err instanceof ApiError && err.status === 401)) throw err;
+        // An ended or expired designer session is forgotten: the panel asks to sign in again.
+        if (crossOrigin) writeDesignerAuth(apiKey, null);
+        return false;
       }
     },
-    signIn: (token) => call('/api/login', 'POST', { token }),
+    async signIn(token) {
+      if (!crossOrigin) return call('/api/login', 'POST', { token });
+      const session = await call<{ token: string; expiresAt: number }>('/api/designer-sessions', 'POST', { apiKey }, token);
+      writeDesignerAuth(apiKey, { baseUrl, token: session.token, expiresAt: session.expiresAt });
+    },
+    async signOut() {
+      if (!crossOrigin) return;
+      await call('/api/designer-sessions/current', 'DELETE').catch(() => undefined);
+      writeDesignerAuth(apiKey, null);
+    },
     guides: () => call(app),
     guide: (id) => call(`${app}/${encodeURIComponent(id)}`),
     save: (guide) => call(`${app}/${encodeURIComponent(guide.id)}`, 'PUT', guide),

@@ -26,6 +26,8 @@ export interface DesignerContext {
 
 export interface DesignerSession {
   close(): void;
+  /** Starts the panel again (a designer session arrived: it asks the console once more whether it is signed in). */
+  reload(): void;
 }
 
 const MIN_WIDTH = 320;
@@ -54,19 +56,28 @@ export function openDesigner(ctx: DesignerContext): DesignerSession {
     root.unmount();
     element.remove();
   };
-  root.render(
-    <Designer
-      ctx={ctx}
-      api={api}
-      box={box}
-      setPicker={(p) => (picker = p)}
-      onClose={() => {
-        close();
-        ctx.onClose();
-      }}
-    />,
-  );
-  return { close };
+  let generation = 0;
+  const render = () =>
+    root.render(
+      <Designer
+        key={generation++}
+        ctx={ctx}
+        api={api}
+        box={box}
+        setPicker={(p) => (picker = p)}
+        onClose={() => {
+          close();
+          ctx.onClose();
+        }}
+      />,
+    );
+  render();
+  return {
+    close,
+    reload() {
+      if (!closed) render();
+    },
+  };
 }
 
 function Designer({ ctx, api, box, setPicker, onClose }: { ctx: DesignerContext; api: ReturnType<typeof createConsoleApi>; box: HTMLElement; setPicker(p: Picker | null): void; onClose(): void }) {

@@ -17,6 +17,7 @@ import {
 } from '../../../shared/authoring/previewRecord';
 import type { PreviewLoaded } from '../../../shared/protocol/guides';
 import type { AuthorHost } from '../api';
+import { authOf } from '../designer/designerAuth';
 import { createPreviewBar, type PreviewModeMessage } from './createPreviewBar';
 
 export interface PreviewSession {
@@ -72,9 +73,9 @@ export function runPreview(host: AuthorHost, value: unknown, fromLink: boolean, 
     const query = new URLSearchParams({ url: location.href, apiKey: host.apiKey });
     let response: Response;
     try {
-      response = await fetch(`${record.serverUrl}/api/s/${encodeURIComponent(host.apiKey)}/${kind}/${encodeURIComponent(record.guideId)}/preview?${query}`, {
-        credentials: 'include',
-      });
+      // The console's login on its own origin, the designer's session on another (designerAuth).
+      const auth = authOf(host.apiKey, record.serverUrl);
+      response = await fetch(`${record.serverUrl}/api/s/${encodeURIComponent(host.apiKey)}/${kind}/${encodeURIComponent(record.guideId)}/preview?${query}`, auth);
     } catch (err) {
       return loadError(0, `The preview endpoint did not answer: ${String(err)}`);
     }

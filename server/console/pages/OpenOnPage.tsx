@@ -8,6 +8,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { DESIGNER_PARAMETER, encodeDesignerToken } from '../../../shared/authoring/designerLaunch';
 import { INSTALL_TYPE, PREVIEW_PARAMETER } from '../../../shared/authoring/previewRecord';
+import { api } from '../api';
 
 export function OpenOnPage({ apiKey, guideId, previewPages }: { apiKey: string; guideId: string; previewPages: unknown }) {
   const first = (Array.isArray(previewPages) ? previewPages : []).find((p): p is string => typeof p === 'string' && /^https?:\/\//.test(p));
@@ -16,19 +17,28 @@ export function OpenOnPage({ apiKey, guideId, previewPages }: { apiKey: string; 
   const listening = useRef<((event: MessageEvent) => void) | null>(null);
   useEffect(() => () => void (listening.current && removeEventListener('message', listening.current)), []);
 
-  function open(parameter: string, value: string, token?: string): void {
-    let url: URL;
+  /** The page's address, or null (said to the author) when it is not an http(s) address. */
+  function pageUrl(): URL | null {
     try {
-      url = new URL(page);
+      const url = new URL(page);
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+      setProblem(null);
+      return url;
     } catch {
       setProblem('Type the http(s) address of a page of your app that runs the agent');
-      return;
+      return null;
     }
-    setProblem(null);
+  }
+
+  function open(url: URL, parameter: string, value: string, token?: string): void {
     url.searchParams.set(parameter, value);
     const opened = window.open(url.href, '_blank');
-    if (!opened || !token) return;
+    if (token) listen(opened, token);
+  }
+
+  /** Answers the opened page's `ready` with `set-token` (guides §7), for as long as this view stays. */
+  function listen(opened: Window | null, token: string): void {
+    if (!opened) return;
     if (listening.current) removeEventListener('message', listening.current);
     listening.current = (event: MessageEvent) => {
       const data = event.data as { type?: unknown } | null;
@@ -38,11 +48,35 @@ export function OpenOnPage({ apiKey, guideId, previewPages }: { apiKey: string; 
     addEventListener('message', listening.current);
   }
 
-  const preview = () =>
-    open(PREVIEW_PARAMETER, base64url({ apiKey, guideId, serverUrl: location.origin, origin: location.origin, installType: INSTALL_TYPE, stepIndex: 0 }));
-  const design = () => {
+  /**
+   * Opens the page with `parameter`; on another origin, where the login cookie does not reach this console, the
+   * page also gets a designer session of this app, in the set-token message only (never in its address). The tab
+   * opens first, while the click still allows it.
+   */
+  function openWithSession(url: URL, parameter: string, value: string): void {
     const token = encodeDesignerToken({ baseUrl: location.origin, guideId });
-    open(DESIGNER_PARAMETER, token, token);
+    if (url.origin === location.origin) return open(url, parameter, value, parameter === DESIGNER_PARAMETER ? token : undefined);
+    const opened = window.open('about:blank', '_blank');
+    api<{ token: string }>('/api/designer-sessions', { method: 'POST', body: { apiKey } }).then(
+      (session) => {
+        url.searchParams.set(parameter, value);
+        if (opened) opened.location.href = url.href;
+        listen(opened, encodeDesignerToken({ baseUrl: location.origin, guideId, session: session.token }));
+      },
+      (err: Error) => {
+        opened?.close();
+        setProblem(`No designer session: ${err.message}`);
+      },
+    );
+  }
+
+  const preview = () => {
+    const url = pageUrl();
+    if (url) openWithSession(url, PREVIEW_PARAMETER, base64url({ apiKey, guideId, serverUrl: location.origin, origin: location.origin, installType: INSTALL_TYPE, stepIndex: 0 }));
+  };
+  const design = () => {
+    const url = pageUrl();
+    if (url) openWithSession(url, DESIGNER_PARAMETER, encodeDesignerToken({ baseUrl: location.origin, guideId }));
   };
 
   return (
