@@ -1,6 +1,7 @@
 /**
  * The designer's panel (issue #15): sign-in when the console does not know this browser, the app's guides, and
- * the guide being edited (GuideEditor). The token's guideId opens that guide at once.
+ * the guide being edited (GuideEditor) or the resource center (ResourceCenterEditor: its top-level guide and its
+ * modules together). The token's guideId opens that guide at once.
  */
 import { useEffect, useState } from 'react';
 import type { Guide } from '../../../shared/guides/guides';
@@ -8,12 +9,15 @@ import type { AuthorHost } from '../api';
 import type { ConsoleApi, GuideState, GuideSummary } from './consoleApi';
 import { fromGuide, newGuide, type DesignerGuide } from './designerGuide';
 import { GuideEditor } from './GuideEditor';
+import { fromResourceCenterGuides, isResourceCenter, moduleIdsOf, newResourceCenter, type DesignerResourceCenter } from './designerResourceCenter';
+import { ResourceCenterEditor } from './ResourceCenterEditor';
 
 type View =
   | { kind: 'loading' }
   | { kind: 'signin'; error?: string }
   | { kind: 'list'; guides: GuideSummary[] }
   | { kind: 'edit'; guide: DesignerGuide; stored?: Guide; state?: GuideState }
+  | { kind: 'rc'; rc: DesignerResourceCenter; stored: ReadonlyMap<string, Guide>; state?: GuideState }
   | { kind: 'failed'; error: string };
 
 interface Props {
@@ -34,6 +38,12 @@ export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFulls
   async function openGuide(id: string): Promise<void> {
     try {
       const stored = await api.guide(id);
+      if (isResourceCenter(stored.guide)) {
+        // A resource center is its top-level guide and its module guides, edited together.
+        const modules = (await Promise.all(moduleIdsOf(stored.guide).map((m) => api.guide(m).then((s) => s.guide, () => null)))).filter((g): g is Guide => g !== null);
+        const byId = new Map([stored.guide, ...modules].map((g) => [g.id, g]));
+        return setView({ kind: 'rc', rc: fromResourceCenterGuides(stored.guide, modules), stored: byId, state: stored.state });
+      }
       setView({ kind: 'edit', guide: fromGuide(stored.guide), stored: stored.guide, state: stored.state });
     } catch (err) {
       setView({ kind: 'failed', error: (err as Error).message });
@@ -67,6 +77,19 @@ export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFulls
     </div>
   );
 
+  if (view.kind === 'rc') {
+    return (
+      <>
+        <div className="row" style={{ padding: '8px 14px 0', justifyContent: 'flex-end' }}>
+          <span className="muted" style={{ flex: 1 }}>
+            Waymark designer
+          </span>
+          {chrome}
+        </div>
+        <ResourceCenterEditor host={host} api={api} initial={view.rc} stored={view.stored} state={view.state} onBack={() => void list()} />
+      </>
+    );
+  }
   if (view.kind === 'edit') {
     return (
       <>
@@ -96,9 +119,14 @@ export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFulls
         {view.kind === 'signin' && <SignIn api={api} baseUrl={baseUrl} error={view.error} onDone={() => void start()} onError={(error) => setView({ kind: 'signin', error })} />}
         {view.kind === 'list' && (
           <>
-            <button type="button" className="primary" onClick={() => setView({ kind: 'edit', guide: newGuide(location.href) })}>
-              New guide on this page
-            </button>
+            <div className="row">
+              <button type="button" className="primary" onClick={() => setView({ kind: 'edit', guide: newGuide(location.href) })}>
+                New guide on this page
+              </button>
+              <button type="button" onClick={() => setView({ kind: 'rc', rc: newResourceCenter(location.href), stored: new Map() })}>
+                New resource center
+              </button>
+            </div>
             {view.guides.length === 0 ? (
               <p className="muted">No guides yet for {host.apiKey}.</p>
             ) : (

@@ -45,6 +45,7 @@ legend { font-weight: 600; padding: 0 4px; }
 .steps li[draggable] { cursor: grab; }
 .steps li.drop { box-shadow: 0 -3px 0 #4f46e5; }
 .steps li .grip { color: #94a3b8; user-select: none; }
+.checklist { display: flex; flex-direction: column; gap: 4px; max-height: 160px; overflow: auto; padding: 6px 8px; }
 .rule { display: flex; flex-direction: column; gap: 6px; padding-bottom: 8px; border-bottom: 1px dashed #e2e8f0; }
 .steps li .name { flex: 1; cursor: pointer; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; background: none; border: 0; text-align: start; padding: 0; }
 .guides { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 6px; }
