@@ -21,7 +21,6 @@ export const ID_SEPARATOR = '::';
 export const DEFAULT_VISITOR_ID = 'VISITOR-UNIQUE-ID';
 
 /** Letters and digits, in the order `shim/randomId.ts` uses. */
-const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** A visitor and an account id; `''` means no account. */
 export interface IdentityIds {
@@ -58,8 +57,9 @@ export function randomAlphanumeric(length: number, random: () => number): string
   let id = '';
   for (let i = 0; i < length; i++) {
     const r = random();
-    const index = Number.isFinite(r) ? Math.floor(r * ALPHANUMERIC.length) : 0;
-    id += ALPHANUMERIC[Math.min(ALPHANUMERIC.length - 1, Math.max(0, index))];
+    const index = Math.min(61, Math.max(0, Number.isFinite(r) ? Math.floor(r * 62) : 0));
+    // A-Z (65...), a-z (97...), 0-9 (48...) by character code: the shim carries no 62-letter alphabet.
+    id += String.fromCharCode(index < 26 ? index + 65 : index < 52 ? index + 71 : index - 4);
   }
   return id;
 }

@@ -59,6 +59,11 @@ describe('analytics §3 identity: anonymous visitor ids', () => {
     expect(createAnonymousVisitorId(Math.random)).toMatch(ANON_PATTERN);
   });
 
+  it('maps the 62 slots of [0, 1) onto A-Z, a-z, 0-9 in order', () => {
+    let n = 0;
+    expect(randomAlphanumeric(62, () => (n++ + 0.5) / 62)).toBe('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789');
+  });
+
   it('clamps a faulty random source so the shape holds', () => {
     expect(randomAlphanumeric(3, () => 1)).toBe('999');
     expect(randomAlphanumeric(3, () => -5)).toBe('AAA');
