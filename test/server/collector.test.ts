@@ -207,7 +207,7 @@ describe('CORS: the agent may run on another origin', () => {
       expect(response.statusCode, url).toBe(204);
       expect(response.headers['access-control-allow-origin']).toBe('*');
       expect(response.headers['access-control-allow-methods']).toMatch(/GET, POST/);
-      expect(response.headers['access-control-allow-headers']).toBe('content-type');
+      expect(response.headers['access-control-allow-headers']).toBe('authorization, content-type, x-waymark-console');
     }
   });
 

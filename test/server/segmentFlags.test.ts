@@ -123,7 +123,7 @@ describe('analytics §7 segment flags: POST', () => {
     });
     expect(response.statusCode).toBe(204);
     expect(response.headers['access-control-allow-origin']).toBe('*');
-    expect(response.headers['access-control-allow-headers']).toBe('content-type');
+    expect(response.headers['access-control-allow-headers']).toBe('authorization, content-type, x-waymark-console');
   });
 });
 
