@@ -8,10 +8,10 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 
 const only = process.argv.slice(2);
-const targets = only.length ? only : ['shim', 'worker', 'inpage', 'overlay', 'privacy', 'prompts', 'guides', 'frames', 'author', 'esm', 'react', 'types', 'demo', 'console'];
+const targets = only.length ? only : ['shim', 'worker', 'inpage', 'overlay', 'privacy', 'prompts', 'guides', 'frames', 'author', 'tools', 'esm', 'react', 'types', 'demo', 'console'];
 
 /** The agent's files the npm entry references with `new URL('./file', import.meta.url)` (shim/esm.ts). */
-const NPM_ENTRY_FILES = ['waymark.worker.js', 'waymark.inpage.js', 'waymark.guides.js', 'waymark.overlay.js', 'waymark.privacy.js', 'waymark.prompts.js', 'waymark.frames.js', 'waymark.author.js'];
+const NPM_ENTRY_FILES = ['waymark.worker.js', 'waymark.inpage.js', 'waymark.guides.js', 'waymark.overlay.js', 'waymark.privacy.js', 'waymark.prompts.js', 'waymark.frames.js', 'waymark.author.js', 'waymark.tools.js'];
 
 /** gzip budgets in bytes. The shim's is issue #2's: an initial shim of at most 12 KB gzip. */
 export const BUDGETS = {
@@ -33,6 +33,9 @@ export const BUDGETS = {
   // Authoring (issue #15): the designer, its launch and the preview bar, with React of its own. Fetched only
   // when an author launches the designer or a preview runs; visitors never load it.
   'dist/agent/waymark.author.js': 120 * 1024,
+  // Integrator tools (issue #17): install validation, the checks, debugging and the debugger; fetched only when
+  // an integrator calls one from the console.
+  'dist/agent/waymark.tools.js': 12 * 1024,
   // `waymark/react`: the provider and hooks only (React and the agent are the host's imports).
   'dist/react/waymark-react.js': 3 * 1024,
 };

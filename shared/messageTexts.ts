@@ -182,3 +182,12 @@ export const previewInvalidGuideUrl = 'invalid guide url';
 
 /** spec: guides §8 Preview — the preview endpoint's 404, shown by the preview bar. */
 export const previewGuideNotFound = 'Guide not found';
+
+/** spec: analytics §4 debugging toggles — the replies. */
+export const debuggingAlreadyEnabled = 'debugging already enabled';
+export const debuggingEnabled = 'debugging enabled';
+export const debuggingAlreadyDisabled = 'debugging already disabled';
+export const debuggingDisabled = 'debugging disabled';
+
+/** spec: analytics §4 "Only the leader frame enables or disables debugging": a follower frame's call. Our words. */
+export const debuggingLeaderOnly = 'debugging is switched by the top (leader) frame: call it there';

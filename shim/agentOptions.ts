@@ -3,6 +3,7 @@
  * default), the public API (`window.waymark` and the npm entry's exports), and where the agent's files are.
  * Types only: nothing here reaches a bundle.
  */
+import type { ToolReport } from '../shared/validation/finding';
 import type { FlushReport, GuideDiagnostics } from '../shared/protocol';
 import type { HookName } from '../shared/guides/applyGuideTransition';
 import type { ThrottlingConfig } from '../shared/guides/guides';
@@ -217,12 +218,28 @@ export interface WaymarkApi {
   /** analytics §9: console logging on (kept for later page loads in this browser). */
   enableLogging(): void;
   disableLogging(): void;
-  /** Prints the log history (last 100 entries) and returns it. */
+  /** Prints the log history (last 100 entries, printed by the tools chunk) and returns it. */
   showLogHistory(): ReturnType<Logger['history']>;
+  /**
+   * Console tools for integrators (analytics §1, issue #17), each in the tools chunk, printed as a console group
+   * and answered: the install (api key, visitor, account, metadata, cookies), the natives the agent relies on,
+   * the globals it needs, the page URL as the agent sends it, the environment it runs in.
+   */
+  validateInstall(): Promise<ToolReport | null>;
+  validateNativeMethods(): Promise<ToolReport | null>;
+  validateBuiltInGlobals(): Promise<ToolReport | null>;
+  validateUrl(url?: string): Promise<ToolReport | null>;
+  validateEnvironment(): Promise<ToolReport | null>;
+  /**
+   * analytics §4 debugging toggles: on (the debugger opens, logging turns on, kept for later pages) or off; the
+   * reply is the spec's ('debugging enabled', 'debugging already enabled', ...). Only the leader frame may.
+   */
+  enableDebugging(): Promise<string | null>;
+  disableDebugging(): Promise<string | null>;
 }
 
 /** The agent's files besides the initial script: its worker and the chunks it imports when needed. */
-export type AgentAsset = 'worker' | 'inpage' | 'guides' | 'overlay' | 'privacy' | 'prompts' | 'frames' | 'author';
+export type AgentAsset = 'worker' | 'inpage' | 'guides' | 'overlay' | 'privacy' | 'prompts' | 'frames' | 'author' | 'tools';
 
 export interface AgentEnvironment {
   /**

@@ -16,6 +16,7 @@ import type { Frames } from './startFrames';
 import type { WorkerMode } from './startWorker';
 import type { ClickEffectWatcher } from './watchClickEffects';
 import type { Ticker } from './createTicker';
+import type { ToolName } from './tools/toolsApi';
 
 export interface Running {
   options: InitializeOptions;
@@ -44,6 +45,8 @@ export interface Running {
   /** analytics §4 Frames: this frame's leadership and visibility; the frames chunk once loaded. */
   frame: FrameState;
   frames?: Frames;
+  /** Runs an integrator tool (shim/tools/): the guides chunk opens the debugger with it on a 'debugger launch'. */
+  tool?(name: ToolName): (...args: unknown[]) => Promise<unknown>;
 }
 
 /** How often the session's last activity is written back to local storage (never on every event). */

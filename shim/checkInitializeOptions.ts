@@ -29,6 +29,6 @@ export function checkInitializeOptions(given: InitializeOptions | undefined, log
 
 /** URL transforms, a privacy filter or a custom URL source: the privacy chunk must load before the agent starts. */
 export function needsPrivacy(options: InitializeOptions): boolean {
-  return (Array.isArray(options.urlTransforms) && options.urlTransforms.length > 0) ||
-    options.privacyFilter !== undefined || options.customUrl !== undefined || options.urlTransforms !== undefined;
+  // Any urlTransforms at all, even an empty or malformed list: the privacy chunk checks them and says what is wrong.
+  return options.privacyFilter !== undefined || options.customUrl !== undefined || options.urlTransforms !== undefined;
 }

@@ -16,6 +16,7 @@ import { createCapture } from './createCapture';
 import { createChunkLoader } from './loadChunk';
 import { startAgent } from './startAgent';
 import { checkInitializeOptions, needsPrivacy } from './checkInitializeOptions';
+import { TOOL_NAMES, type ToolName, type ToolsModule } from './tools/toolsApi';
 
 export function createAgent(env: AgentEnvironment): WaymarkApi {
   const logger = createLogger();
@@ -28,6 +29,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
   let cancelWaiting: (() => void) | null = null;
   /** The visitor's segment flags as the collector last answered (analytics §7). */
   let segmentFlags: string[] = [];
+  /** What initialize was last given, for validateInstall (even when it refused it). */
+  let givenOptions: InitializeOptions | undefined;
   /** Commands given before the agent runs, replayed in order once it does (guides §1). */
   const pending: Array<(r: Running) => void> = [];
 
@@ -54,6 +57,7 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       guard,
       onRunning: (next) => {
         running = next;
+        next.tool = tool;
         state = 'running';
       },
       isCurrent: (candidate) => running === candidate,
@@ -64,12 +68,13 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     for (const command of pending.splice(0)) command(r);
   }
 
-  const api: WaymarkApi = {
+  const api = {
     initialize(given) {
       if (state !== 'idle') {
         log('warn', MESSAGES.initializeOnce);
         return;
       }
+      givenOptions = given;
       const options = checkInitializeOptions(given, log);
       if (!options) return;
       logger.setEnvironment(typeof options.environment === 'string' ? options.environment : undefined);
@@ -190,8 +195,19 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
     getLogHistory: () => logger.history(),
     enableLogging: () => logger.enable(),
     disableLogging: () => logger.disable(),
-    showLogHistory: () => logger.showHistory(),
-  };
+    showLogHistory() {
+      void tool('showLogHistory')();
+      return logger.history();
+    },
+  } as WaymarkApi;
+  // The integrator tools (issue #17): one stub each, the tools chunk on the first call.
+  for (const name of TOOL_NAMES) (api as unknown as Record<string, unknown>)[name] = tool(name);
+
+  /** A call of the tools chunk (waymark.tools.js, shim/tools/): imported on the first, null when it cannot load. */
+  function tool(name: ToolName) {
+    return (...args: unknown[]) =>
+      loadChunk<ToolsModule, Promise<unknown>>('tools', (m) => m.runTool(name, { env, logger, running: () => running, given: () => givenOptions, agent: api }, args)).then((result) => result ?? null);
+  }
 
   /** Runs an API body so that nothing it throws reaches the host page. */
   function guard(fn: () => void): void {
@@ -199,9 +215,10 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
       fn();
     } catch (err) {
       const e = err as Error;
-      log('error', `internal error: ${e?.message ?? String(err)}`);
+      const message = `internal error: ${e?.message ?? String(err)}`;
+      log('error', message);
       // analytics §8: internal errors go to the error log, de-duplicated by the worker's reporter.
-      void running?.bridge.call((w) => w.reportError({ message: `internal error: ${e?.message ?? String(err)}`, stack: e?.stack, critical: true }));
+      void running?.bridge.call((w) => w.reportError({ message, stack: e?.stack, critical: true }));
     }
   }
 

@@ -27,7 +27,7 @@ export type GuideApi = Pick<
   | 'onGuideAdvanced' | 'onGuidePrevious' | 'onGuideDismissed' | 'onGuideSnoozed' | 'addGuideHook'
   | 'toggleLauncher' | 'showLauncher' | 'hideLauncher' | 'removeLauncher'
   | 'openResourceCenter' | 'closeResourceCenter' | 'toggleResourceCenter'
-  | 'startGuides' | 'stopGuides' | 'loadGuides' | 'setGuidesDisabled' | 'areGuidesDisabled' | 'debugGuides'
+  | 'startGuides' | 'stopGuides' | 'loadGuides' | 'setGuidesDisabled' | 'areGuidesDisabled'
 >;
 
 export function createGuideApi({ log, guard, whenRunning, running }: GuideApiHost): GuideApi {
@@ -127,7 +127,5 @@ export function createGuideApi({ log, guard, whenRunning, running }: GuideApiHos
       guideFunction((g) => (guidesDisabled ? g.pause() : g.start()));
     },
     areGuidesDisabled: () => guidesDisabled || running()?.options.disableGuides === true || running()?.options.guides?.disabled === true,
-    // The guides chunk logs and answers the worker's verdicts (null with guides off).
-    debugGuides: () => withGuides((g) => g.debug(), null),
   };
 }

@@ -5,6 +5,7 @@
  * the step flow (createStepFlow), the loop (createGuideLoop), the launcher and resource center views, host
  * hooks and subscriptions, and answers the host's guide API.
  */
+import { watchDebuggerLaunch } from './guides/watchDebuggerLaunch';
 import { MESSAGES } from '../shared/messages';
 import type { SeenReason } from '../shared/protocol';
 import type { Overlay, OverlayModule } from '../overlay/api';
@@ -121,6 +122,7 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
         }),
       })
     : null;
+  const stopDebuggerLaunch = running ? watchDebuggerLaunch(running) : null;
 
   loop.tick();
 
@@ -162,12 +164,6 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
       loop.tick();
     },
     supported: loop.supported,
-    async debug() {
-      const diagnostics = await bridge.call((w) => w.guideDiagnostics());
-      for (const g of diagnostics.guides) log('info', `guide ${g.id}${g.name ? ` (${g.name})` : ''}: ${g.candidate ? 'may show' : 'not shown'}, ${g.reason}; ${g.completion}`);
-      if (diagnostics.loadError) log('info', `last guide load: ${diagnostics.loadError}`);
-      return diagnostics;
-    },
     frameChanged() {
       if (stopped) return;
       launcher.draw();
@@ -177,6 +173,7 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
     stop() {
       stopped = true;
       authoring?.stop();
+      stopDebuggerLaunch?.();
       loop.stop();
       if (overlay) void overlay.then((v) => v.destroy());
     },

@@ -5,6 +5,7 @@
  */
 import { isLoggingOnByDefault, LOG_HISTORY_LIMIT, truncateLogMessage } from '../shared/logRules';
 import type { LogLevel } from '../shared/protocol';
+import { readJson, writeJson } from './pageStorage';
 
 /** One line of the log history. */
 export interface LogEntry {
@@ -34,8 +35,6 @@ export interface Logger {
   log(level: LogLevel, message: string): void;
   /** The last 100 entries, oldest first (a copy). */
   history(): LogEntry[];
-  /** Prints the history to the console even while disabled, and returns it. */
-  showHistory(): LogEntry[];
   /** Turns console output on and stores the switch for later page loads. */
   enable(): void;
   /** Turns console output off and stores the switch for later page loads. */
@@ -83,14 +82,6 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       write.call(console, `${prefix} ${text}`);
     },
     history,
-    showHistory() {
-      const list = history();
-      const rows = list.map((e) => ({ time: new Date(e.time).toISOString(), level: e.level, message: e.message }));
-      console.info(`${prefix} log history: ${list.length} entries, oldest first`);
-      if (typeof console.table === 'function') console.table(rows);
-      else for (const row of rows) console.info(`${row.time} ${row.level} ${row.message}`);
-      return list;
-    },
     enable: () => setEnabled(true),
     disable: () => setEnabled(false),
     isEnabled: () => enabled,
@@ -100,20 +91,13 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   };
 }
 
-/** The stored switch, or null when none is stored or storage cannot be read (sandboxed frames, disabled storage). */
+/**
+ * The stored switch ('true' or 'false', which is JSON), or null when none is stored, it is something else, or
+ * storage cannot be read (sandboxed frames, disabled storage: the switch then holds for this page only).
+ */
 function readSwitch(): boolean | null {
-  try {
-    const value = localStorage.getItem(LOG_ENABLED_STORAGE_KEY);
-    return value === 'true' ? true : value === 'false' ? false : null;
-  } catch {
-    return null;
-  }
+  const value = readJson<unknown>(LOG_ENABLED_STORAGE_KEY);
+  return typeof value === 'boolean' ? value : null;
 }
 
-function writeSwitch(on: boolean): void {
-  try {
-    localStorage.setItem(LOG_ENABLED_STORAGE_KEY, String(on));
-  } catch {
-    // Storage unavailable or full: the switch holds for this page only.
-  }
-}
+const writeSwitch = (on: boolean) => writeJson(LOG_ENABLED_STORAGE_KEY, on);

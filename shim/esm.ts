@@ -21,6 +21,7 @@ const assets = {
   prompts: new URL(/* @vite-ignore */ './waymark.prompts.js', import.meta.url).href,
   frames: new URL(/* @vite-ignore */ './waymark.frames.js', import.meta.url).href,
   author: new URL(/* @vite-ignore */ './waymark.author.js', import.meta.url).href,
+  tools: new URL(/* @vite-ignore */ './waymark.tools.js', import.meta.url).href,
 };
 
 /**

@@ -96,8 +96,8 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
     // Checked by the worker (analytics §5), which logs and drops an invalid pair.
     signedMetadata: options.jwt !== undefined || options.signingKeyName !== undefined ? { jwt: options.jwt, signingKeyName: options.signingKeyName } : undefined,
     signedMetadataMode: options.signedMetadata,
-    urlTransforms: privacy ? [...privacy.filters.urlTransforms] : [],
-    privacyFilters: privacy ? [...privacy.filters.privacyFilters] : [],
+    urlTransforms: [...(privacy?.filters.urlTransforms ?? [])],
+    privacyFilters: [...(privacy?.filters.privacyFilters ?? [])],
     disableStackTraces: options.disableStackTraces === true,
     guides: {
       timeoutMs: guideOptions.timeout ?? options.guideTimeout,
@@ -206,7 +206,7 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
     // The prompt-capture chunk's fetch/XHR observers turn the page's own AI requests into prompt events.
     const rules = options.promptCapture;
     void loadChunk<PromptsModule, void>('prompts', (m) => {
-      const uninstall = m.installPromptCapture(rules, { emit: (props) => capture({ type: 'prompt', props: { ...props } }), privacyFilters: privacy ? [...privacy.filters.privacyFilters] : [], log });
+      const uninstall = m.installPromptCapture(rules, { emit: (props) => capture({ type: 'prompt', props: { ...props } }), privacyFilters: [...(privacy?.filters.privacyFilters ?? [])], log });
       if (host.isCurrent(running)) running.uninstall.push(uninstall);
     });
   }

@@ -100,8 +100,6 @@ export interface GuideDisplay {
   resourceCenter(command: ResourceCenterCommand): void;
   /** loadGuides: ask the worker again for this page. */
   reload(): Promise<void>;
-  /** debugGuides: the worker's verdict on every loaded guide, logged one line per guide, and answered. */
-  debug(): Promise<GuideDiagnostics>;
   /** False once guide.json said the subscription lacks guides (guides §5): the loop has stopped. */
   supported(): boolean;
   /** analytics §4 Frames: leadership, visibility or another frame's guide changed; redraw and run the loop. */

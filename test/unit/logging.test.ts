@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { printHistory } from '../../shim/tools/printReport';
 import {
   hashError,
   isLoggingOnByDefault,
@@ -209,14 +210,16 @@ describe('analytics §9 logger', () => {
     expect(createLogger().isEnabled()).toBe(true);
   });
 
-  it('showHistory prints the history even while disabled and returns it', () => {
+  it('showLogHistory prints the history (the tools chunk) even while logging is off, and returns it', () => {
     vi.stubGlobal('localStorage', memoryStorage());
     const table = vi.spyOn(console, 'table').mockImplementation(() => undefined);
+    const info = vi.spyOn(console, 'info').mockImplementation(() => undefined);
     const logger = createLogger({ enabled: false });
     logger.log('warn', 'first');
     logger.log('info', 'second');
-    const shown = logger.showHistory();
+    const shown = printHistory(logger.history());
     expect(shown.map((e) => e.message)).toEqual(['first', 'second']);
+    expect(info).toHaveBeenCalledWith('[Waymark] log history: 2 entries, oldest first');
     expect(table).toHaveBeenCalledTimes(1);
     const rows = table.mock.calls[0][0] as Array<{ level: string; message: string; time: string }>;
     expect(rows.map((r) => [r.level, r.message])).toEqual([['warn', 'first'], ['info', 'second']]);
