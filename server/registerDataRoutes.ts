@@ -8,6 +8,7 @@ import { applyStepStates } from './applyStepStates';
 import { checkEventBatch } from './checkEventBatch';
 import type { EventKind, EventStore } from './createEventStore';
 import type { GuideSource } from './guides/createGuideSource';
+import { chooseLanguage, localizeGuide, wantedLanguages } from './guides/localizeGuide';
 import type { GuideAssets } from './registerGuideAssetRoutes';
 import { HttpError } from './HttpError';
 import { parseJzb } from './parseJzb';
@@ -79,13 +80,16 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
     return sendGif(reply);
   });
 
-  const guideList = async (apiKey: string, id: string | undefined, payload: unknown) => {
+  const guideList = async (apiKey: string, id: string | undefined, payload: unknown, acceptLanguage: string | undefined) => {
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
       throw new HttpError(400, 'guide.json payload must be an object {visitorId, accountId, url, oldVisitorId, metadata}');
     }
     const { visitorId, url } = payload as { visitorId?: unknown; url?: unknown };
     // issue #15: a guide with an audience goes only to visitors in it, and never says who it is for.
-    const all = forAudience(await guides.list(apiKey), payload as SegmentSubject);
+    const subject = payload as SegmentSubject;
+    // issue #17: each guide in the visitor's language (metadata, else the browser's), else as written.
+    const wanted = wantedLanguages((subject.metadata?.visitor as { language?: unknown } | undefined)?.language, acceptLanguage);
+    const all = forAudience(await guides.list(apiKey), subject).map((g) => localizeGuide(g, chooseLanguage(g, wanted)));
     const visitor = typeof visitorId === 'string' && visitorId !== '' ? visitorId : undefined;
     if (visitor && blockedVisitors?.has(visitor)) {
       throw new HttpError(451, `visitor ${visitor} may not be tracked (451 Unavailable For Legal Reasons)`);
@@ -115,13 +119,13 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
 
   app.get('/data/guide.json/:apiKey?', async (request: DataRequest) => {
     const apiKey = requireApiKey(request);
-    return guideList(apiKey, single(request.query.id, 'id'), parseJzb(request.query.jzb));
+    return guideList(apiKey, single(request.query.id, 'id'), parseJzb(request.query.jzb), request.headers['accept-language']);
   });
 
   // spec: guides §7 — the same request by POST when the URL would be too long or a JWT is set.
   app.post('/data/guide.json/:apiKey?', async (request: DataRequest) => {
     const apiKey = requireApiKey(request);
-    return guideList(apiKey, single(request.query.id, 'id'), eventsOfBody(request.body));
+    return guideList(apiKey, single(request.query.id, 'id'), eventsOfBody(request.body), request.headers['accept-language']);
   });
 }
 

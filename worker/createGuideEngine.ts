@@ -57,7 +57,12 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   const outbox = createGuideOutbox(deps);
   /** guides §3 Preview: an author's preview runs; its guide events and state are not the visitor's. */
   let previewing = false;
-  const record: typeof outbox.record = (...event) => previewing || outbox.record(...event);
+  const record: typeof outbox.record = (type, props, url) => {
+    if (previewing) return;
+    // guides §3 Guide event props: the language the collector served the guide in (issue #17), when it says one.
+    const language = book.byId(props.guide_id)?.language;
+    outbox.record(type, language && props.language === undefined ? { ...props, language } : props, url);
+  };
   const health = createGuideHealth({ clock: ports.clock, log, record, pageUrl: () => diagnostics.url });
   const loader = createContentLoader({ ports, log, checkAsset, health, disablePrefetch: config.guides?.disablePrefetch });
   const surfaces = createSurfaceViews({ config, clock: ports.clock, log, book, loader, checkAsset });

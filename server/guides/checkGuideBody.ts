@@ -9,6 +9,7 @@ import { checkBuildingBlocks } from '../../shared/guides/checkBuildingBlocks';
 import type { Guide, StepType } from '../../shared/guides/guides';
 import { checkGuideLoadResponse } from '../../shared/guides/validateGuidePayload';
 import { checkConditions } from '../../shared/segments/segmentConditions';
+import { isLanguageTag } from '../../shared/guides/languageTags';
 
 /** What is wrong with a guide, and where (`steps[1].domJson`); `field` is '' for the whole body. */
 export interface GuideProblem {
@@ -49,6 +50,8 @@ export function checkGuideBody(body: unknown, guideId: string): GuideProblem | n
     if (problem) return { error: `audience: ${problem}`, field: 'audience' };
   }
   if (!Array.isArray(body.steps)) return { error: `guide ${body.id} has no steps array`, field: 'steps' };
+  const languageProblem = checkTranslations(body, body.id);
+  if (languageProblem) return languageProblem;
   if (body.steps.length === 0) return { error: `guide ${body.id} has no steps: a guide needs at least one`, field: 'steps' };
   const seen = new Set<string>();
   for (const [index, step] of (body.steps as unknown[]).entries()) {
@@ -89,4 +92,32 @@ function checkId(id: string, field: string): GuideProblem | null {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * issue #17 localization (server/guides/localizeGuide.ts): `authoredLanguage` a language tag; `translations` an
+ * object of language tags, each `{ name?, steps: { <id of a step of the guide>: { domJson } } }`, every domJson
+ * passing the agent's building-block check.
+ */
+function checkTranslations(body: Record<string, unknown>, guideId: string): GuideProblem | null {
+  if (body.authoredLanguage !== undefined && !isLanguageTag(body.authoredLanguage)) {
+    return { error: `authoredLanguage must be a language tag such as en or pt-BR (got ${JSON.stringify(body.authoredLanguage)})`, field: 'authoredLanguage' };
+  }
+  if (body.translations === undefined) return null;
+  if (!isObject(body.translations)) return { error: 'translations must be an object: { "fr": { "steps": { "<stepId>": { "domJson": {...} } } } }', field: 'translations' };
+  const stepIds = new Set((body.steps as unknown[]).map((s) => (isObject(s) ? s.id : undefined)));
+  for (const [language, translation] of Object.entries(body.translations)) {
+    const at = `translations.${language}`;
+    if (!isLanguageTag(language)) return { error: `${language} is not a language tag such as fr or pt-BR`, field: at };
+    if (!isObject(translation) || !isObject(translation.steps)) return { error: `${at} must be { "name"?: string, "steps": { "<stepId>": { "domJson": {...} } } }`, field: at };
+    if (translation.name !== undefined && typeof translation.name !== 'string') return { error: `${at}.name must be a string`, field: `${at}.name` };
+    for (const [stepId, step] of Object.entries(translation.steps)) {
+      const field = `${at}.steps.${stepId}`;
+      if (!stepIds.has(stepId)) return { error: `${at} translates a step the guide does not have: ${stepId}`, field };
+      if (!isObject(step) || step.domJson === undefined) return { error: `${field} must be { "domJson": {...} }`, field };
+      const blocks = checkBuildingBlocks(step.domJson, guideId, stepId);
+      if (!blocks.ok) return { error: blocks.message, field: `${field}.domJson` };
+    }
+  }
+  return null;
 }

@@ -2,7 +2,8 @@
  * The preview endpoints of guides §7 "Preview" (issue #15): what an author's preview loads, a guide in any state
  * (a draft or staged guide is what one previews), behind the admin login like every /api route.
  * `GET /api/s/{subscriptionId}/guide/{guideId}/preview` and `.../resourcecenter/{guideId}/preview`, query `url`,
- * `apiKey`, `childGuides`, `ignoreGuide` -> `{ guide, pages, children, guideCssUrl, normalizedUrl }`; an unknown
+ * `apiKey`, `childGuides`, `ignoreGuide` (and ours: `language`) -> `{ guide, pages, children, guideCssUrl, normalizedUrl }`
+ * (and ours: `languages`, `language`: issue #17, the preview bar's language options); an unknown
  * guide is 404 'Guide not found' (guides §8, what the preview bar shows). The reference server has one
  * subscription: apps are told apart by `apiKey`, and `subscriptionId` is not read.
  */
@@ -13,6 +14,8 @@ import { HttpError } from '../HttpError';
 import type { GuideAssets } from '../registerGuideAssetRoutes';
 import type { GuideSource } from './createGuideSource';
 import type { GuideStore } from './createGuideStore';
+import { chooseLanguage, languagesOf, localizeGuide } from './localizeGuide';
+import { isLanguageTag } from '../../shared/guides/languageTags';
 
 /** guides §8: the preview bar's message for a guide that does not exist. */
 export const GUIDE_NOT_FOUND = MESSAGES.previewGuideNotFound;
@@ -41,15 +44,20 @@ export function registerPreviewRoutes(app: FastifyInstance, { guides, source, as
     if (!apiKey) throw new HttpError(400, 'apiKey is required: the app whose guide is previewed', 'apiKey');
     const url = one(query, 'url');
     if (url !== undefined && !/^https?:\/\//i.test(url)) throw new HttpError(400, 'url must be the http(s) URL of the page previewed', 'url');
-    const guide = await find(apiKey, request.params.guideId);
-    if (!guide) throw new HttpError(404, GUIDE_NOT_FOUND);
+    const stored = await find(apiKey, request.params.guideId);
+    if (!stored) throw new HttpError(404, GUIDE_NOT_FOUND);
+    // issue #17: the author's language choice (the preview bar's language options), else the authored language.
+    const asked = one(query, 'language');
+    if (asked !== undefined && !isLanguageTag(asked)) throw new HttpError(400, 'language must be a language tag such as fr or pt-BR', 'language');
+    const language = chooseLanguage(stored, asked ? [asked] : []);
+    const guide = localizeGuide(stored, language);
     // childGuides: the ids of a resource center's modules to send with it (comma separated); ignoreGuide: one to leave out.
     const ignored = one(query, 'ignoreGuide');
     const childIds = (one(query, 'childGuides') ?? '').split(',').map((id) => id.trim()).filter((id) => id && id !== ignored);
     const children: Guide[] = [];
     if (resourceCenter) for (const id of childIds) {
       const child = await find(apiKey, id);
-      if (child) children.push(child);
+      if (child) children.push(localizeGuide(child, chooseLanguage(child, [language])));
     }
     // guides §3: a guide's previewPages, the pages the preview bar offers.
     const previewPages: unknown = guide.previewPages;
@@ -58,6 +66,9 @@ export function registerPreviewRoutes(app: FastifyInstance, { guides, source, as
       guide,
       pages,
       children,
+      // Ours beside the spec's fields: the languages the guide can be previewed in, the authored one first.
+      languages: languagesOf(stored),
+      language,
       ...(assets ? { guideCssUrl: (await assets.urls()).guideCssUrl } : {}),
       normalizedUrl: url,
     };

@@ -128,6 +128,11 @@ export interface Guide {
   lastUpdatedAt?: number;
   /** guides §3: the pages a preview of the guide offers (the preview bar's setGuidePages). */
   previewPages?: unknown[];
+  /** guides §3: the language the guide is served in (the collector chose it for the visitor), and the one written. */
+  language?: string;
+  authoredLanguage?: string;
+  /** guides §3 translationStates: per language, per step, a hash of the translated content. */
+  translationStates?: Record<string, Record<string, string>>;
   redisplay?: GuideRedisplay;
   automations?: Automation[];
   /** guides §3 polls: id, numericResponses, attributes.type (e.g. FreeForm, PickList, NumberScale, NPSRating, YesNo). */

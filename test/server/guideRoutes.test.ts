@@ -30,9 +30,9 @@ afterAll(() => server.close(), SERVER_TIMEOUT);
 const api = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
   server.app.inject({ method, url, headers: ADMIN_HEADERS, ...(payload !== undefined ? { payload: payload as object } : {}) });
 
-const served = async (apiKey: string, who: { visitorId?: string; accountId?: string; metadata?: object } = {}) => {
+const served = async (apiKey: string, who: { visitorId?: string; accountId?: string; metadata?: object } = {}, headers: Record<string, string> = {}) => {
   const jzb = nodeJzb({ visitorId: 'v1', accountId: '', url: 'http://127.0.0.1/', oldVisitorId: '', metadata: {}, ...who });
-  const response = await server.app.inject({ method: 'GET', url: `/data/guide.json/${apiKey}?jzb=${jzb}` });
+  const response = await server.app.inject({ method: 'GET', url: `/data/guide.json/${apiKey}?jzb=${jzb}`, headers });
   expect(response.statusCode).toBe(200);
   return response.json().guides as Array<{ id: string; state: string; steps: Array<{ guideId: string }>; lastUpdatedAt: number }>;
 };
@@ -156,6 +156,62 @@ describe('issue #15 a guide\'s audience', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ error: expect.stringMatching(error), field: 'audience' });
     }
+  });
+});
+
+describe('issue #17 guides in several languages', () => {
+  const words = (text: string) => ({ type: 'div', props: { id: 'guide-base' }, children: [{ type: 'h2', props: {}, content: text }] });
+  const translated = lightbox('hello', {
+    authoredLanguage: 'en',
+    translations: {
+      fr: { name: 'Bonjour', steps: { 'hello-1': { domJson: words('Bonjour') } } },
+      'pt-BR': { steps: { 'hello-1': { domJson: words('Olá') } } },
+    },
+  });
+  type Served = { name: string; language?: string; authoredLanguage?: string; translationStates?: Record<string, Record<string, string>>; steps: Array<{ domJson: { children: Array<{ content: string }> } }> };
+  const first = async (who: object, headers: Record<string, string> = {}) => (await served('i18n', who, headers))[0] as unknown as Served;
+  const text = (g: Served) => g.steps[0]!.domJson.children[0]!.content;
+
+  it("serves each guide in the visitor's language: the metadata's, else the browser's, else as written; never the translations", async () => {
+    expect((await api('PUT', '/api/apps/i18n/guides/hello', translated)).statusCode).toBe(201);
+    await api('POST', '/api/apps/i18n/guides/hello/state', { state: 'public' });
+    const fr = await first({ metadata: { visitor: { id: 'v1', language: 'fr_FR' } } });
+    expect([fr.name, text(fr), fr.language, fr.authoredLanguage]).toEqual(['Bonjour', 'Bonjour', 'fr', 'en']);
+    expect(Object.keys(fr.translationStates!)).toEqual(['fr', 'pt-BR']);
+    expect(fr.translationStates!.fr!['hello-1']).toMatch(/^[0-9a-f]{16}$/);
+    expect(fr).not.toHaveProperty('translations');
+    // The browser's languages by preference; a region finds its language.
+    expect(text(await first({}, { 'accept-language': 'de-DE,pt-BR;q=0.9,fr;q=0.8' }))).toBe('Olá');
+    expect(text(await first({}, { 'accept-language': 'fr-CA' }))).toBe('Bonjour');
+    // Metadata wins over the browser; nothing known: as written.
+    expect(text(await first({ metadata: { visitor: { language: 'pt-BR' } } }, { 'accept-language': 'fr' }))).toBe('Olá');
+    const en = await first({}, { 'accept-language': 'de' });
+    expect([text(en), en.language, en.name]).toEqual(['Hello', 'en', 'Guide hello']);
+  });
+
+  it('refuses translations the agent could not render or that name no step of the guide, naming the field', async () => {
+    const cases: Array<[Record<string, unknown>, string, RegExp]> = [
+      [{ authoredLanguage: 'English' }, 'authoredLanguage', /language tag/],
+      [{ translations: [] }, 'translations', /must be an object/],
+      [{ translations: { french: { steps: {} } } }, 'translations.french', /not a language tag/],
+      [{ translations: { fr: { steps: { nope: { domJson: words('x') } } } } }, 'translations.fr.steps.nope', /a step the guide does not have/],
+      [{ translations: { fr: { steps: { 'bad-1': { domJson: { type: 'script', props: {} } } } } } }, 'translations.fr.steps.bad-1.domJson', /.+/],
+    ];
+    for (const [fields, field, error] of cases) {
+      const response = await api('PUT', '/api/apps/i18n/guides/bad', lightbox('bad', fields));
+      expect(response.statusCode, field).toBe(400);
+      expect(response.json(), field).toEqual({ error: expect.stringMatching(error), field });
+    }
+  });
+
+  it("the preview endpoint answers the guide's languages and the guide in the one asked", async () => {
+    await api('PUT', '/api/apps/i18n/guides/hello', translated);
+    const preview = async (query: string) => (await api('GET', `/api/s/sub/guide/hello/preview?apiKey=i18n${query}`)).json();
+    const plain = await preview('');
+    expect([plain.languages, plain.language, plain.guide.steps[0].domJson.children[0].content]).toEqual([['en', 'fr', 'pt-BR'], 'en', 'Hello']);
+    const fr = await preview('&language=fr');
+    expect([fr.language, fr.guide.steps[0].domJson.children[0].content]).toEqual(['fr', 'Bonjour']);
+    expect((await api('GET', '/api/s/sub/guide/hello/preview?apiKey=i18n&language=%3Cx%3E')).statusCode).toBe(400);
   });
 });
 

@@ -2,8 +2,9 @@
  * The preview bar (guides §2 Preview bar, §7 messages): a fixed iframe at the top of the page, 70 px high at
  * z-index 400000, moved to the bottom when it would cover the guide, with a narrow layout at 320 px or less.
  * The agent talks to it only by messages, each with a type (setGuideLoaded, setGuideProgress, setErrors,
- * setHostname, setGuidePages, setGuideLoadError, setPreviewModeType, setIsPreviewBarTop), posted to the bar's
- * window; the bar answers with `{ type: 'preview', mode }` posted to the page (restart, exit). The bar's frame is
+ * setHostname, setGuidePages, setGuideLoadError, setPreviewModeType, setIsPreviewBarTop, and ours, setLanguages),
+ * posted to the bar's window; the bar answers with `{ type: 'preview', mode }` posted to the page (restart, exit,
+ * and `update` with a `language` from its language options). The bar's frame is
  * same-origin and script-free (srcdoc): what it shows is drawn from here, so a host's CSP needs no exception.
  */
 import { useEffect, useState } from 'react';
@@ -20,12 +21,15 @@ export type PreviewBarMessage =
   | { type: 'setGuidePages'; pages: string[] }
   | { type: 'setGuideLoadError'; status: number; data: string }
   | { type: 'setPreviewModeType'; previewModeType: 'tab' | 'designer' }
-  | { type: 'setIsPreviewBarTop'; isTop: boolean };
+  | { type: 'setIsPreviewBarTop'; isTop: boolean }
+  // Ours (guides §2 "shows ... language options" names no message): the guide's languages and the one shown.
+  | { type: 'setLanguages'; languages: string[]; current: string };
 
-/** What the bar posts to the page. */
+/** What the bar posts to the page: a mode; `update` with a `language` shows the guide in that language. */
 export interface PreviewModeMessage {
   type: 'preview';
   mode: PreviewMode;
+  language?: string;
 }
 
 export interface PreviewBar {
@@ -46,6 +50,8 @@ interface BarState {
   loadError?: { status: number; data: string };
   previewModeType: 'tab' | 'designer';
   isTop: boolean;
+  languages: string[];
+  language: string;
 }
 
 const CSS = `
@@ -67,6 +73,7 @@ button { font: inherit; border-radius: 6px; border: 1px solid #475569; backgroun
 button:hover { background: #475569; }
 button:focus-visible { outline: 2px solid #93c5fd; outline-offset: 2px; }
 button.exit { background: #f8fafc; color: #0f172a; border-color: #f8fafc; }
+select { font: inherit; border-radius: 6px; border: 1px solid #475569; background: #334155; color: #f8fafc; padding: 5px 8px; }
 .narrow .bar { gap: 8px; padding: 0 8px; }
 .narrow .label, .narrow .pages, .narrow .host { display: none; }
 `;
@@ -120,7 +127,7 @@ function place(frame: HTMLIFrameElement, top: boolean): void {
 }
 
 function Bar({ win, doc, frame, onListening }: { win: Window; doc: Document; frame: HTMLIFrameElement; onListening(): void }) {
-  const [state, setState] = useState<BarState>({ stepIndex: 0, stepCount: 0, errors: [], hostname: '', pages: [], previewModeType: 'tab', isTop: true });
+  const [state, setState] = useState<BarState>({ stepIndex: 0, stepCount: 0, errors: [], hostname: '', pages: [], previewModeType: 'tab', isTop: true, languages: [], language: '' });
   const [narrow, setNarrow] = useState(false);
 
   useEffect(() => {
@@ -184,6 +191,19 @@ function Bar({ win, doc, frame, onListening }: { win: Window; doc: Document; fra
           ))}
         </span>
       ) : null}
+      {state.languages.length > 1 ? (
+        <select
+          aria-label="Language"
+          value={state.language}
+          onChange={(e) => window.postMessage({ type: 'preview', mode: 'update', language: e.target.value } satisfies PreviewModeMessage, location.origin)}
+        >
+          {state.languages.map((l) => (
+            <option key={l} value={l}>
+              {languageName(l)}
+            </option>
+          ))}
+        </select>
+      ) : null}
       <button type="button" onClick={() => send('restart')}>
         Restart
       </button>
@@ -212,8 +232,20 @@ function reduce(s: BarState, m: PreviewBarMessage): BarState {
       return { ...s, previewModeType: m.previewModeType };
     case 'setIsPreviewBarTop':
       return { ...s, isTop: m.isTop };
+    case 'setLanguages':
+      return { ...s, languages: m.languages, language: m.current };
     default:
       return s;
+  }
+}
+
+/** A language's name in English with its tag ("French (fr)"), or the tag where the browser knows no name. */
+function languageName(tag: string): string {
+  try {
+    const name = new Intl.DisplayNames(['en'], { type: 'language' }).of(tag.replace(/_/g, '-'));
+    return name && name !== tag ? `${name} (${tag})` : tag;
+  } catch {
+    return tag;
   }
 }
 

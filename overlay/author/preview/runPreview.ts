@@ -70,7 +70,7 @@ export function runPreview(host: AuthorHost, value: unknown, fromLink: boolean, 
 
   async function fetchAndShow(startAt: number): Promise<void> {
     const kind = record.resourceCenter ? 'resourcecenter' : 'guide';
-    const query = new URLSearchParams({ url: location.href, apiKey: host.apiKey });
+    const query = new URLSearchParams({ url: location.href, apiKey: host.apiKey, ...(record.language ? { language: record.language } : {}) });
     let response: Response;
     try {
       // The console's login on its own origin, the designer's session on another (designerAuth).
@@ -79,7 +79,7 @@ export function runPreview(host: AuthorHost, value: unknown, fromLink: boolean, 
     } catch (err) {
       return loadError(0, `The preview endpoint did not answer: ${String(err)}`);
     }
-    const body = (await response.json().catch(() => null)) as { error?: string; guide?: unknown; children?: unknown[]; pages?: unknown[] } | null;
+    const body = (await response.json().catch(() => null)) as { error?: string; guide?: unknown; children?: unknown[]; pages?: unknown[]; languages?: unknown; language?: unknown } | null;
     if (!response.ok || !body) {
       // guides §8: "guide not found sends status 404 with data 'Guide not found' to the preview bar".
       const data = response.status === 404 ? MESSAGES.previewGuideNotFound : body?.error ?? response.statusText;
@@ -95,6 +95,9 @@ export function runPreview(host: AuthorHost, value: unknown, fromLink: boolean, 
     bar.post({ type: 'setGuideLoaded', guideId: loaded.guideId, name: loaded.name, stepCount: loaded.stepIds.length });
     const pages = (body.pages ?? []).filter((p): p is string => typeof p === 'string' && /^https?:\/\//i.test(p));
     bar.post({ type: 'setGuidePages', pages });
+    // issue #17: the guide's languages, for the bar's language options (one language: none to offer).
+    const languages = Array.isArray(body.languages) ? body.languages.filter((l): l is string => typeof l === 'string') : [];
+    bar.post({ type: 'setLanguages', languages, current: typeof body.language === 'string' ? body.language : languages[0] ?? '' });
     await show(index);
   }
 
@@ -143,6 +146,11 @@ export function runPreview(host: AuthorHost, value: unknown, fromLink: boolean, 
     if (!data || data.type !== 'preview') return;
     // guides §3: preview messages are taken from this page's origin only (the bar, the designer).
     if (event.origin !== location.origin) return host.log('warn', MESSAGES.previewInvalidOrigin);
+    // The bar's language options: the record keeps the choice across the tab's page loads.
+    if (data.mode === 'update' && typeof data.language === 'string' && /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/.test(data.language)) {
+      record.language = data.language;
+      save();
+    }
     if (typeof data.mode === 'string' && MODES.includes(data.mode)) session.mode(data.mode as PreviewMode);
   }
   addEventListener('message', onMessage);
