@@ -35,6 +35,8 @@ export function registerGuideRoutes(app: FastifyInstance, { db, guides, now = Da
       state,
       launchMethod: guide.launchMethod,
       stepCount: guide.steps.length,
+      // A resource center is its top-level guide and its module guides (issue #15: the designer groups them).
+      kind: resourceCenterKind(guide),
       updatedAt,
       stats: stats[guide.id],
     }));
@@ -84,4 +86,10 @@ async function found(pending: Promise<StoredGuide | undefined>, apiKey: string, 
   const stored = await pending;
   if (!stored) throw notFound(apiKey, guideId);
   return stored;
+}
+
+/** `resourceCenter` for a resource center's top-level guide, `module` for one of its modules, else `guide`. */
+function resourceCenterKind(guide: { attributes?: Record<string, unknown> }): 'guide' | 'resourceCenter' | 'module' {
+  const rc = guide.attributes?.resourceCenter as { isTopLevel?: unknown; isModule?: unknown } | undefined;
+  return rc?.isTopLevel === true ? 'resourceCenter' : rc?.isModule === true ? 'module' : 'guide';
 }

@@ -40,9 +40,21 @@ test.describe('issue #15 the designer writes a resource center', () => {
     await designer.getByRole('button', { name: 'Add a module' }).click();
     await modules.nth(1).getByRole('textbox', { name: 'Module 2 title' }).fill('Contact us');
     await modules.nth(1).getByLabel('Text', { exact: true }).fill('Write to help@example.com');
-    await expect(designer.getByTestId('rc-check')).toHaveText('On this page: 2 of 2 modules show.');
-    // Drawn open on the page, by the visitor's renderer.
+    await designer.getByRole('button', { name: 'Add a module' }).click();
+    await modules.nth(2).getByRole('textbox', { name: 'Module 3 title' }).fill('Help articles');
+    await modules.nth(2).getByRole('combobox', { name: 'Shows' }).selectOption('integration');
+    await modules.nth(2).getByRole('combobox', { name: 'Provider' }).selectOption('zendesk');
+    await modules.nth(2).getByRole('combobox', { name: 'Opens' }).selectOption('knowledge base');
+    // This page has no Zendesk widget: the module waits for pages that load it, and the designer says so.
+    await expect(modules.nth(2).getByText('This page has no zendesk widget')).toBeVisible();
+    await expect(designer.getByTestId('rc-check')).toHaveText('On this page: 2 of 3 modules show.');
     await expect(page.locator(panel).locator('[data-module-id]')).toHaveCount(2);
+    // The widget arrives (a stand-in for Zendesk's zE): the module shows.
+    await page.evaluate(() => ((window as any).zE = () => undefined));
+    await modules.nth(2).getByRole('textbox', { name: 'Module 3 title' }).fill('Help center articles');
+    await expect(designer.getByTestId('rc-check')).toHaveText('On this page: 3 of 3 modules show.');
+    // Drawn open on the page, by the visitor's renderer.
+    await expect(page.locator(panel).locator('[data-module-id]')).toHaveCount(3);
     await expect(page.locator(panel)).toContainText('Contact us');
     // The screenshot after the home view's slide-in (guides §2: 200 ms).
     await page.waitForTimeout(400);
@@ -53,8 +65,10 @@ test.describe('issue #15 the designer writes a resource center', () => {
     const list: Array<{ id: string; name: string; state: string }> = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides`)).json();
     const top = list.find((g) => g.name === 'Help')!;
     const stored = (await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${top.id}`)).json()).guide;
-    const [guidesId, contactId] = stored.attributes.resourceCenter.children as string[];
-    expect(stored.attributes.resourceCenter).toEqual({ isTopLevel: true, children: [guidesId, contactId], position: 'bottom-right' });
+    const [guidesId, contactId, helpId] = stored.attributes.resourceCenter.children as string[];
+    expect(stored.attributes.resourceCenter).toEqual({ isTopLevel: true, children: [guidesId, contactId, helpId], position: 'bottom-right' });
+    const help = (await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${helpId}`)).json()).guide;
+    expect(help.attributes.resourceCenter).toEqual({ isModule: true, moduleId: 'integration', integrationProvider: 'zendesk', integrationName: 'knowledge base' });
     expect(stored.launchMethod).toBe('badge');
     const guidesModule = (await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${guidesId}`)).json());
     expect(guidesModule.state).toBe('public');
@@ -63,11 +77,12 @@ test.describe('issue #15 the designer writes a resource center', () => {
     const visitor = await browser.newContext();
     const visit = await visitor.newPage();
     try {
-      await visit.route(`${serverUrl}/e2e/designer-rc`, (route) => route.fulfill({ contentType: 'text/html', body: hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'rc-visitor' } });`, body }) }));
+      // The visitor's page loads the Zendesk widget (a stand-in for its zE).
+      await visit.route(`${serverUrl}/e2e/designer-rc`, (route) => route.fulfill({ contentType: 'text/html', body: hostPage({ head: '<script>window.zE = function () {};</script>', init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'rc-visitor' } });`, body }) }));
       await visit.goto(`${serverUrl}/e2e/designer-rc`);
       await agentReady(visit);
       await visit.locator(badge).click();
-      await expect(visit.locator(panel).locator('[data-module-id]')).toHaveCount(2);
+      await expect(visit.locator(panel).locator('[data-module-id]')).toHaveCount(3);
       await visit.locator(panel).locator(`[data-module-id="${guidesId}"]`).click();
       await expect(visit.locator(panel).locator('.wm-item')).toHaveText(['Export to CSV']);
     } finally {
@@ -77,8 +92,10 @@ test.describe('issue #15 the designer writes a resource center', () => {
     // Opened again from the list, it reads back as written.
     await page.reload();
     await agentReady(page);
-    await designer.getByRole('button', { name: /^Help/ }).click();
-    await expect(designer.getByTestId('rc-module')).toHaveCount(2);
+    // The resource center is one entry of the list; its modules are edited with it.
+    await expect(designer.getByRole('button', { name: /Help center articles/ })).toHaveCount(0);
+    await designer.getByRole('button', { name: 'Help · resource center public', exact: true }).click();
+    await expect(designer.getByTestId('rc-module')).toHaveCount(3);
     // (A label around a text area takes the text into its name: matched by its start.)
     await expect(designer.getByTestId('rc-module').nth(1).getByLabel(/^Text/)).toHaveValue('Write to help@example.com');
   });

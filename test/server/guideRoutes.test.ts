@@ -48,7 +48,7 @@ describe('issue #14 guide management API', () => {
     expect((await api('GET', '/api/apps/crud/guides/g1')).json().guide.name).toBe('Renamed');
     const list = (await api('GET', '/api/apps/crud/guides')).json();
     expect(list).toEqual([
-      { id: 'g1', name: 'Renamed', state: 'draft', launchMethod: 'auto', stepCount: 1, updatedAt: expect.any(Number), stats: { seen: 0, completed: 0, dismissed: 0 } },
+      { id: 'g1', name: 'Renamed', state: 'draft', launchMethod: 'auto', stepCount: 1, kind: 'guide', updatedAt: expect.any(Number), stats: { seen: 0, completed: 0, dismissed: 0 } },
     ]);
     const wrongId = await api('PUT', '/api/apps/crud/guides/g2', lightbox('g1'));
     expect(wrongId.statusCode).toBe(400);

@@ -33,6 +33,8 @@ describe('issue #15 designer: a resource center', () => {
       { ...newModule(rc.id, 'guideList', random), title: 'Guides', guideIds: ['g1', 'g2'] },
       { ...newModule(rc.id, 'iframe', random), title: 'Docs', url: 'https://docs.example/' },
       { ...newModule(rc.id, 'custom', random), title: 'Contact', text: 'Mail us.\n\nOr call.' },
+      { ...newModule(rc.id, 'sandbox', random), title: 'Notes', text: 'Read me.' },
+      { ...newModule(rc.id, 'integration', random), title: 'Help desk', provider: 'zendesk', service: 'knowledge base' },
     ];
     const guides = toResourceCenterGuides(rc);
     for (const g of guides) expect(checkGuideBody(g, g.id)).toBeNull();
@@ -40,19 +42,27 @@ describe('issue #15 designer: a resource center', () => {
     expect(isResourceCenter(top)).toBe(true);
     expect(top).toMatchObject({ id: rc.id, name: 'Help', launchMethod: 'badge', attributes: { resourceCenter: { isTopLevel: true, children: rc.modules.map((m) => m.id), position: 'top-left' } } });
     expect(top.steps[0]!.regexUrlRule).toBe(rc.pageRule);
-    const [list, frame, custom] = guides;
+    const [list, frame, custom, sandbox, desk] = guides;
+    expect(sandbox!.attributes!.resourceCenter).toEqual({ isModule: true, moduleId: 'sandbox' });
+    expect(desk!.attributes!.resourceCenter).toEqual({ isModule: true, moduleId: 'integration', integrationProvider: 'zendesk', integrationName: 'knowledge base' });
     expect(list!.attributes!.resourceCenter).toEqual({ isModule: true, moduleId: 'guideList', children: ['g1', 'g2'] });
     expect(frame!.steps[0]!.contentUrl).toBe('https://docs.example/');
     expect(custom!.steps[0]!.domJson!.children!.map((b) => b.content)).toEqual(['Mail us.', 'Or call.']);
-    expect(fromResourceCenterGuides(top, guides.slice(0, 3))).toEqual(rc);
+    expect(fromResourceCenterGuides(top, guides.slice(0, 5))).toEqual(rc);
+    // The agent reads each module as the designer wrote it.
+    const listed = new Map([['g1', listedGuide('g1', 'A')], ['g2', listedGuide('g2', 'B')]]);
+    const shown = previewResourceCenter({ ...rc, pageRule: '' }, listed, page);
+    expect('view' in shown && shown.view.modules.map((m) => [m.kind, m.integration ?? null])).toEqual([
+      ['guideList', null], ['iframe', null], ['custom', null], ['sandbox', null], ['integration', { provider: 'zendesk', name: 'knowledge base' }],
+    ]);
   });
 
-  it('keeps a module it does not write (an integration) in its place, untouched, and fields of stored guides it does not edit', () => {
+  it('keeps a module it cannot read (an unknown kind, a missing guide) in its place, untouched, and fields of stored guides it does not edit', () => {
     const rc = newResourceCenter('https://app.example/');
-    const chat: Guide = { id: 'chat', name: 'Chat', launchMethod: 'api', attributes: { resourceCenter: { isModule: true, moduleId: 'integration' }, integrationProvider: 'intercom' }, steps: [{ id: 'chat-1', guideId: 'chat', type: 'lightbox' }] };
+    const chat: Guide = { id: 'chat', name: 'Chat', launchMethod: 'api', attributes: { resourceCenter: { isModule: true, moduleId: 'video' } }, steps: [{ id: 'chat-1', guideId: 'chat', type: 'lightbox' }] };
     const storedTop: Guide = { ...toResourceCenterGuides(rc).at(-1)!, attributes: { resourceCenter: { isTopLevel: true, children: [rc.modules[0]!.id, 'chat'] }, activation: { selector: '#help' } } };
     const read = fromResourceCenterGuides(storedTop, [chat]);
-    expect(read.modules.map((m) => [m.id, m.kind, m.text])).toEqual([[rc.modules[0]!.id, 'kept', 'unreadable'], ['chat', 'kept', 'integration']]);
+    expect(read.modules.map((m) => [m.id, m.kind, m.text])).toEqual([[rc.modules[0]!.id, 'kept', 'unreadable'], ['chat', 'kept', 'video']]);
     expect(moduleProblem(read.modules[1]!)).toBeNull();
     const written = toResourceCenterGuides(read, new Map([[storedTop.id, storedTop]]));
     // Only the top-level guide is written: the kept modules are not, and stay its children in order.
@@ -66,6 +76,7 @@ describe('issue #15 designer: a resource center', () => {
     expect(moduleProblem({ ...m, title: ' ' })).toBe('Give the module a title.');
     expect(moduleProblem({ ...newModule('rc', 'iframe'), url: 'javascript:alert(1)' })).toMatch(/http\(s\) address/);
     expect(moduleProblem(newModule('rc', 'custom'))).toBe('Write the text to show.');
+    expect(moduleProblem({ ...newModule('rc', 'integration'), provider: 'drift', service: 'messaging' })).toBe('drift offers chat.');
   });
 
   it('previews what the agent would show on this page, or why nothing', () => {

@@ -131,10 +131,14 @@ export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFulls
               <p className="muted">No guides yet for {host.apiKey}.</p>
             ) : (
               <ul className="guides" aria-label="Guides">
-                {view.guides.map((g) => (
+                {/* A resource center's modules are edited with it, not on their own. */}
+                {view.guides.filter((g) => g.kind !== 'module').map((g) => (
                   <li key={g.id}>
                     <button type="button" onClick={() => void openGuide(g.id)}>
-                      <span>{g.name}</span>
+                      <span>
+                        {g.name}
+                        {g.kind === 'resourceCenter' ? <span className="muted"> · resource center</span> : null}
+                      </span>
                       <span className={`badge ${g.state}`}>{g.state}</span>
                     </button>
                   </li>

@@ -9,6 +9,8 @@ import { useEffect, useState } from 'react';
 import type { Guide } from '../../../shared/guides/guides';
 import type { LauncherPosition } from '../../../shared/protocol';
 import type { AuthorHost } from '../api';
+import { RESOURCE_CENTER_INTEGRATIONS } from '../../../shared/surfaces/chooseResourceCenter';
+import { hasIntegration } from '../../openIntegration';
 import { ApiError, type ConsoleApi, type GuideState, type GuideSummary } from './consoleApi';
 import {
   MODULE_KINDS,
@@ -151,7 +153,7 @@ export function ResourceCenterEditor({ host, api, initial, stored: initialStored
           </button>
         </fieldset>
         <p className={'view' in verdict ? 'ok' : 'warn'} role="status" data-testid="rc-check">
-          {'view' in verdict ? `On this page: ${verdict.view.modules.length} of ${rc.modules.length} modules show.` : `Nothing shows on this page: ${verdict.reason}`}
+          {'view' in verdict ? `On this page: ${shownHere(verdict.view.modules)} of ${rc.modules.length} modules show.` : `Nothing shows on this page: ${verdict.reason}`}
         </p>
       </div>
       <footer>
@@ -230,16 +232,51 @@ function ModuleEditor({ index, module: m, count, guides, onChange, onMove }: { i
           <input type="url" value={m.url} placeholder="https://help.example.com/" onChange={(e) => onChange({ ...m, url: e.target.value })} />
         </label>
       )}
-      {m.kind === 'custom' && (
+      {(m.kind === 'custom' || m.kind === 'sandbox') && (
         <label>
           Text
           <textarea value={m.text} onChange={(e) => onChange({ ...m, text: e.target.value })} />
         </label>
       )}
+      {m.kind === 'integration' && (
+        <div className="row">
+          <label>
+            Provider
+            <select value={m.provider} onChange={(e) => onChange({ ...m, provider: e.target.value, service: RESOURCE_CENTER_INTEGRATIONS[e.target.value]?.[0] ?? '' })}>
+              {Object.keys(RESOURCE_CENTER_INTEGRATIONS).map((p) => (
+                <option key={p} value={p}>
+                  {p[0]!.toUpperCase() + p.slice(1)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Opens
+            <select value={m.service} onChange={(e) => onChange({ ...m, service: e.target.value })}>
+              {(RESOURCE_CENTER_INTEGRATIONS[m.provider] ?? []).map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      )}
+      {m.kind === 'integration' &&
+        (hasIntegration(window, m.provider) ? (
+          <p className="muted">The module opens the page's {m.provider} widget; the badge hides meanwhile.</p>
+        ) : (
+          <p className="warn">This page has no {m.provider} widget: the module shows on pages that load it.</p>
+        ))}
       {problem && <p className="warn">{problem}</p>}
       {drafts.length > 0 && <p className="warn">Not public yet, so visitors do not see them listed: {drafts.map((g) => g.name).join(', ')}.</p>}
     </div>
   );
+}
+
+/** How many modules the visitor's renderer draws here: an integration module only beside its provider's widget. */
+function shownHere(modules: ReadonlyArray<{ kind: string; integration?: { provider: string } }>): number {
+  return modules.filter((m) => m.kind !== 'integration' || hasIntegration(window, m.integration!.provider)).length;
 }
 
 /** The guides the modules list, read from the console as they are picked (the live preview judges them). */

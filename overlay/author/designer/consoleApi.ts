@@ -13,6 +13,8 @@ export interface GuideSummary {
   name: string;
   state: GuideState;
   stepCount: number;
+  /** A resource center's top-level guide, one of its modules, or a guide. */
+  kind?: 'guide' | 'resourceCenter' | 'module';
   updatedAt: number;
 }
 

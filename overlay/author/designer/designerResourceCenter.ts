@@ -8,14 +8,14 @@
  */
 import type { DomNode, Guide, GuideLoadResponse } from '../../../shared/guides/guides';
 import type { LauncherPosition, ResourceCenterToShow } from '../../../shared/protocol';
-import { chooseResourceCenter } from '../../../shared/surfaces/chooseResourceCenter';
+import { chooseResourceCenter, RESOURCE_CENTER_INTEGRATIONS } from '../../../shared/surfaces/chooseResourceCenter';
 import { pageRuleFor, randomId } from './designerGuide';
 
 /**
- * The module kinds the designer writes. Sandbox and integration modules (and any the designer cannot read) stay
- * JSON-written: `kept`, listed in their place and saved untouched.
+ * The module kinds the designer writes; a module it cannot read (an unknown kind, a missing guide) is `kept`:
+ * listed in its place and saved untouched.
  */
-export type DesignerModuleKind = 'guideList' | 'onboarding' | 'announcements' | 'iframe' | 'custom' | 'kept';
+export type DesignerModuleKind = 'guideList' | 'onboarding' | 'announcements' | 'iframe' | 'custom' | 'sandbox' | 'integration' | 'kept';
 
 export const MODULE_KINDS: Array<{ kind: Exclude<DesignerModuleKind, 'kept'>; label: string }> = [
   { kind: 'guideList', label: 'Guide list' },
@@ -23,6 +23,8 @@ export const MODULE_KINDS: Array<{ kind: Exclude<DesignerModuleKind, 'kept'>; la
   { kind: 'announcements', label: 'Announcements' },
   { kind: 'iframe', label: 'A page (iframe)' },
   { kind: 'custom', label: 'Text' },
+  { kind: 'sandbox', label: 'Sandbox (text in a module of its own kind)' },
+  { kind: 'integration', label: 'Chat or help desk (Drift, Intercom, Zendesk)' },
 ];
 
 export const POSITIONS: Array<{ position: LauncherPosition; label: string }> = [
@@ -41,8 +43,11 @@ export interface DesignerModule {
   guideIds: string[];
   /** iframe: the page's address. */
   url: string;
-  /** custom: the module's text; kept: the module's own kind, as the JSON names it. */
+  /** custom, sandbox: the module's text; kept: the module's own kind, as the JSON names it. */
   text: string;
+  /** integration: the provider (drift, intercom, zendesk) and what of it (zendesk: chat, knowledge base, messaging). */
+  provider: string;
+  service: string;
 }
 
 export interface DesignerResourceCenter {
@@ -76,7 +81,7 @@ export function newResourceCenter(href: string, random?: () => number): Designer
 
 export function newModule(rcId: string, kind: Exclude<DesignerModuleKind, 'kept'>, random?: () => number): DesignerModule {
   const title = MODULE_KINDS.find((k) => k.kind === kind)!.label.replace(/ \(.*$/, '');
-  return { id: `${rcId}-${randomId(random)}`, kind, title, guideIds: [], url: '', text: '' };
+  return { id: `${rcId}-${randomId(random)}`, kind, title, guideIds: [], url: '', text: '', provider: 'intercom', service: 'chat' };
 }
 
 const listsGuides = (kind: DesignerModuleKind) => kind === 'guideList' || kind === 'onboarding' || kind === 'announcements';
@@ -87,7 +92,8 @@ export function moduleProblem(m: DesignerModule): string | null {
   if (!m.title.trim()) return 'Give the module a title.';
   if (listsGuides(m.kind) && m.guideIds.length === 0) return 'Pick at least one guide to list: an empty list module is left out.';
   if (m.kind === 'iframe' && !/^https?:\/\/[^/]/i.test(m.url.trim())) return 'Write the http(s) address of the page to show.';
-  if (m.kind === 'custom' && !m.text.trim()) return 'Write the text to show.';
+  if ((m.kind === 'custom' || m.kind === 'sandbox') && !m.text.trim()) return 'Write the text to show.';
+  if (m.kind === 'integration' && !RESOURCE_CENTER_INTEGRATIONS[m.provider]?.includes(m.service)) return `${m.provider} offers ${RESOURCE_CENTER_INTEGRATIONS[m.provider]?.join(', ') ?? 'nothing'}.`;
   return null;
 }
 
@@ -109,8 +115,16 @@ const paragraphs = (text: string): DomNode[] =>
 export function toResourceCenterGuides(rc: DesignerResourceCenter, stored: ReadonlyMap<string, Guide> = new Map()): Guide[] {
   const modules = rc.modules.filter((m) => m.kind !== 'kept').map((m): Guide => {
     const base = stored.get(m.id);
-    const attributes = { ...base?.attributes, resourceCenter: { isModule: true, moduleId: m.kind, ...(listsGuides(m.kind) ? { children: [...m.guideIds] } : {}) } };
-    const step = stepOf(m.id, m.kind === 'custom' ? paragraphs(m.text) : [], rc.pageRule, base?.steps[0]);
+    const attributes = {
+      ...base?.attributes,
+      resourceCenter: {
+        isModule: true,
+        moduleId: m.kind,
+        ...(listsGuides(m.kind) ? { children: [...m.guideIds] } : {}),
+        ...(m.kind === 'integration' ? { integrationProvider: m.provider, integrationName: m.service } : {}),
+      },
+    };
+    const step = stepOf(m.id, m.kind === 'custom' || m.kind === 'sandbox' ? paragraphs(m.text) : [], rc.pageRule, base?.steps[0]);
     if (m.kind === 'iframe') step.contentUrl = m.url.trim();
     else delete step.contentUrl;
     return { ...base, id: m.id, name: m.title.trim(), launchMethod: 'api', attributes, steps: [step], lastUpdatedAt: Date.now() };
@@ -143,13 +157,15 @@ export function fromResourceCenterGuides(top: Guide, modules: readonly Guide[]):
     pageRule: top.steps.find((s) => typeof s.regexUrlRule === 'string')?.regexUrlRule ?? '',
     modules: moduleIdsOf(top).map((id): DesignerModule => {
       const g = byId.get(id);
-      const attrs = g?.attributes?.resourceCenter as { moduleId?: unknown; children?: unknown } | undefined;
+      const attrs = g?.attributes?.resourceCenter as { moduleId?: unknown; children?: unknown; integrationProvider?: unknown; integrationName?: unknown } | undefined;
       const kind = MODULE_KINDS.find((k) => k.kind === attrs?.moduleId)?.kind;
       // A module the designer does not write (sandbox, integration) or cannot read keeps its place, untouched.
-      if (!g || !kind) return { id, kind: 'kept', title: g?.name ?? id, guideIds: [], url: '', text: String(attrs?.moduleId ?? 'unreadable') };
+      if (!g || !kind) return { id, kind: 'kept', title: g?.name ?? id, guideIds: [], url: '', text: String(attrs?.moduleId ?? 'unreadable'), provider: '', service: '' };
       const guideIds = Array.isArray(attrs?.children) ? attrs.children.filter((c): c is string => typeof c === 'string') : [];
       const url = g.steps[0]?.contentUrl;
-      return { id, kind, title: g.name ?? id, guideIds, url: typeof url === 'string' ? url : '', text: kind === 'custom' ? textOf(g) : '' };
+      const provider = kind === 'integration' ? String(attrs?.integrationProvider ?? '').toLowerCase() : 'intercom';
+      const service = kind === 'integration' ? String(attrs?.integrationName ?? RESOURCE_CENTER_INTEGRATIONS[provider]?.[0] ?? '').toLowerCase() : 'chat';
+      return { id, kind, title: g.name ?? id, guideIds, url: typeof url === 'string' ? url : '', text: kind === 'custom' || kind === 'sandbox' ? textOf(g) : '', provider, service };
     }),
   };
 }
