@@ -27,7 +27,10 @@ export const BUDGETS = {
   'dist/agent/waymark.overlay.js': 92 * 1024,
   'dist/agent/waymark.privacy.js': 8 * 1024,
   'dist/agent/waymark.prompts.js': 6 * 1024,
-  'dist/agent/waymark.guides.js': 8 * 1024,
+  // The guide loop and the page side of guide behaviours, fetched at initialize beside the worker (not up front).
+  // Raised 8 -> 9 KB for issue #17: the debugger's launch watch and a step's advanceMethod listeners filled the
+  // last bytes; the shim's own 12 KB is the budget hosts feel first and stays.
+  'dist/agent/waymark.guides.js': 9 * 1024,
   // Frames (analytics §4, §7): fetched in child frames and on pages with an iframe.
   'dist/agent/waymark.frames.js': 4 * 1024,
   // Authoring (issue #15): the designer, its launch and the preview bar, with React of its own. Fetched only

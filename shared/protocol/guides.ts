@@ -72,6 +72,8 @@ export interface StepToShow {
   css?: string;
   /** guides §3 contentUrlJs from an allowed origin, with its SRI integrity when the step has contentJsHash. */
   script?: { url: string; integrity?: string };
+  /** guides §3 advanceMethod: 'element click' or 'mouseover' (or both, comma-separated) on the target advances. */
+  advanceMethod?: string;
 }
 
 /** What a guide load hands back: the auto steps to try, in display order. */

@@ -59,6 +59,8 @@ const NOTICE: Partial<Record<StepAction['action'], GuideNoticeName>> = {
 export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: StepFlowOptions): StepFlow {
   const { log } = ctx;
   let shown: { step: StepToShow; since: number } | null = null;
+  /** Takes off the shown step's advanceMethod listeners (see watchAdvance). */
+  let stopAdvance = () => undefined as void;
   const rulesLogged = new Set<string>();
   const missingLogged = new Set<string>();
 
@@ -66,7 +68,9 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
   function setShown(next: { step: StepToShow; since: number } | null): void {
     const was = shown?.step;
     shown = next;
-    if (was !== next?.step) options.onShown?.(next ? next.step : null);
+    if (was === next?.step) return;
+    stopAdvance();
+    options.onShown?.(next ? next.step : null);
   }
 
   const describe = (step: StepToShow): ActiveGuide => ({
@@ -135,7 +139,20 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
       return false;
     }
     if (step.script) ctx.loadScript(step.script);
+    if (target && step.advanceMethod) watchAdvance(step, target);
     return true;
+  }
+
+  /**
+   * guides §3 advanceMethod: the visitor's click on the step's element (`element click`) or pointing at it
+   * (`mouseover`) advances the step, once, as its Next button would; the listener goes with the step.
+   */
+  function watchAdvance(step: StepToShow, target: Element): void {
+    const events = step.advanceMethod!.split(',').map((m) => (m.trim() === 'mouseover' ? 'mouseover' : m.trim() === 'element click' ? 'click' : '')).filter(Boolean);
+    const advance = () => void transition(step, 'advance', { id: 'element', type: 'element', actions: ['advanceGuide'] });
+    const stop = () => events.forEach((e) => target.removeEventListener(e, advance));
+    events.forEach((e) => target.addEventListener(e, advance));
+    stopAdvance = stop;
   }
 
   function close(step: StepToShow): void {

@@ -239,6 +239,17 @@ describe('issue #15 designer: the guide it writes', () => {
     expect(cleared).not.toHaveProperty('elementContainsRulesList');
   });
 
+  it("a tooltip moves on with its buttons, or also when the visitor clicks or points at the element (advanceMethod)", () => {
+    const d = newGuide('https://app.example/', fixed);
+    d.steps[0] = { ...d.steps[0]!, elementPathRule: '#export', advance: 'click' };
+    const guide = toGuide(d);
+    expect(guide.steps[0]!.advanceMethod).toBe('element click');
+    expect(fromGuide(guide).steps[0]!.advance).toBe('click');
+    expect(toGuide({ ...d, steps: [{ ...d.steps[0]!, advance: 'hover' }] }).steps[0]!.advanceMethod).toBe('mouseover');
+    expect(toGuide({ ...d, steps: [{ ...d.steps[0]!, advance: 'buttons' }] }, guide).steps[0]).not.toHaveProperty('advanceMethod');
+    expect(checkGuideBody(guide, d.id)).toBeNull();
+  });
+
   it("a what's-new step of a launcher guide: title, date and text; listed as the launcher's feed item", () => {
     const d = { ...newGuide('https://app.example/', fixed), name: 'March release', launchMethod: 'launcher' };
     d.steps[0] = { ...newStep(d.id, 0, 'whatsnew', fixed), title: 'Exports are faster', date: '2025-03-01', body: 'Up to ten times.', buttons: [] };

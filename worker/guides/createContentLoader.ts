@@ -161,6 +161,7 @@ export function createContentLoader({ ports, log, checkAsset, health, disablePre
         ...(css !== undefined ? { css } : {}),
         ...(Array.isArray(guide.automations) && guide.automations.length ? { automations: guide.automations } : {}),
         ...(script ? { script } : {}),
+        ...(typeof step.advanceMethod === 'string' && step.advanceMethod ? { advanceMethod: step.advanceMethod } : {}),
       });
     },
 

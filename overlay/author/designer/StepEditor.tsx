@@ -106,6 +106,14 @@ export function StepEditor({ step, launchMethod, query, onChange, onPick }: Prop
             <input type="checkbox" checked={step.caret} onChange={(e) => set('caret', e.target.checked)} />
             Draw the caret (the arrow pointing at the element)
           </label>
+          <label>
+            Moves on
+            <select value={step.advance} onChange={(e) => set('advance', e.target.value as DesignerStep['advance'])}>
+              <option value="buttons">With its buttons</option>
+              <option value="click">Also when the visitor clicks the element</option>
+              <option value="hover">Also when the visitor points at the element</option>
+            </select>
+          </label>
           <ContainsRulesEditor rules={step.containsRules} elementPathRule={step.elementPathRule} query={query} onChange={(rules) => set('containsRules', rules)} />
         </>
       )}

@@ -39,6 +39,8 @@ export interface DesignerStep {
   arrowSize: number;
   /** attributes.caret: whether the tooltip draws its caret (the arrow to the element). */
   caret: boolean;
+  /** guides §3 advanceMethod of a tooltip: its buttons only, or also the visitor clicking or pointing at the element. */
+  advance: 'buttons' | 'click' | 'hover';
   /**
    * guides §3 elementContainsRulesList: the tooltip shows only while its element's text passes every rule
    * (guides §5, judged by the shim with shared/eligibility/matchesContainsRules).
@@ -110,6 +112,7 @@ export function newStep(guideId: string, index: number, type: DesignerStepType, 
     width: type === 'banner' || type === 'whatsnew' ? 0 : type === 'tooltip' ? 320 : 480,
     arrowSize: 0,
     caret: true,
+    advance: 'buttons',
     containsRules: [],
     date: '',
     poll: null,
@@ -150,6 +153,8 @@ export function toGuide(d: DesignerGuide, base?: Guide): Guide {
     if (s.type === 'tooltip') {
       if (s.elementPathRule.trim()) step.elementPathRule = s.elementPathRule.trim();
       else delete step.elementPathRule;
+      if (s.advance === 'buttons') delete step.advanceMethod;
+      else step.advanceMethod = s.advance === 'click' ? 'element click' : 'mouseover';
     }
     // Only a tooltip's element is judged (the shim's targetOf); rules are written whatever the type so a
     // type switched back and forth keeps them.
@@ -217,6 +222,7 @@ function fromStep(s: GuideStep): DesignerStep {
     width: typeof attributes.width === 'number' ? attributes.width : 0,
     arrowSize: typeof attributes.arrowSize === 'number' ? attributes.arrowSize : 0,
     caret: attributes.caret !== false,
+    advance: /mouseover/.test(s.advanceMethod ?? '') ? 'hover' : /element click/.test(s.advanceMethod ?? '') ? 'click' : 'buttons',
     containsRules: Array.isArray(s.elementContainsRulesList) ? s.elementContainsRulesList.map((r) => ({ ...r })) : [],
     date: own.find((b) => b.props?.id === `${s.id}-date`)?.content ?? '',
     poll: readPoll(s.id, blocks),
