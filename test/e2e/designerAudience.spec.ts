@@ -66,5 +66,8 @@ test.describe('issue #15 the designer writes an audience', () => {
     } finally {
       await viewer.context.close();
     }
+    // The console's guide page says who the guide is for.
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/guides/${guideId}`);
+    await expect(page.getByTestId('guide-audience')).toHaveText('for visitors where visitor.role is admin');
   });
 });

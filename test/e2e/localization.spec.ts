@@ -76,5 +76,8 @@ test.describe('issue #17 guides in several languages', () => {
     await page.reload();
     await agentReady(page);
     await expect(page.locator(lightbox)).toContainText('Voici votre tableau de bord.');
+    // The console's guide page lists the guide's languages.
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/guides/welcome`);
+    await expect(page.getByTestId('guide-languages')).toHaveText(' · in en, fr, pt-BR');
   });
 });

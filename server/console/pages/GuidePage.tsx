@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { OpenOnPage } from './OpenOnPage';
+import { audienceInWords, languagesOfGuide } from '../guideTargeting';
 import { api, appPath } from '../api';
 import { QueryState } from '../components/QueryState';
 import { RangePicker } from '../components/RangePicker';
@@ -13,7 +14,7 @@ import { StateBadge } from '../components/StateBadge';
 import { TimeChart } from '../components/TimeChart';
 import { fillBuckets } from '../fillBuckets';
 import { formatCount, formatTime } from '../format';
-import type { GuideState, GuideStats, StoredGuide } from '../types';
+import type { GuideBody, GuideState, GuideStats, StoredGuide } from '../types';
 import { useRange } from '../useRange';
 import { PollResults } from './PollResults';
 
@@ -101,6 +102,9 @@ export function GuidePage() {
           <div className="toolbar spaced">
             <span className="muted">
               {guide.data.guide.launchMethod} · {guide.data.guide.steps.length} step{guide.data.guide.steps.length === 1 ? '' : 's'} · updated {formatTime(guide.data.updatedAt)}
+              {' · '}
+              <span data-testid="guide-audience">{audienceOf(guide.data.guide)}</span>
+              {languagesOfGuide(guide.data.guide).length > 1 && <span data-testid="guide-languages"> · in {languagesOfGuide(guide.data.guide).join(', ')}</span>}
             </span>
             <RangePicker range={range} onChange={setRange} />
           </div>
@@ -156,4 +160,10 @@ export function GuidePage() {
       )}
     </QueryState>
   );
+}
+
+/** Who the guide is for, in words. */
+function audienceOf(guide: GuideBody): string {
+  const words = audienceInWords(guide);
+  return words ? `for visitors where ${words}` : 'for every visitor';
 }

@@ -1,0 +1,31 @@
+/**
+ * A guide's targeting in words for the console's guide page (issues #15, #17): who it is for (its `audience`,
+ * judged by the collector) and the languages it is written in (`authoredLanguage` and its `translations`).
+ */
+import type { GuideBody } from './types';
+
+const OPERATOR_WORDS: Record<string, string> = { equals: 'is', contains: 'contains', startsWith: 'starts with', in: 'is one of' };
+
+/** "visitor.role is admin and accountId starts with acme", or null for everyone. */
+export function audienceInWords(guide: GuideBody): string | null {
+  const when = (guide.audience as { when?: Record<string, unknown> } | undefined)?.when;
+  const entries = when && typeof when === 'object' ? Object.entries(when) : [];
+  if (!entries.length) return null;
+  return entries
+    .map(([path, condition]) => {
+      if (condition !== null && typeof condition === 'object' && !Array.isArray(condition)) {
+        const [operator, operand] = Object.entries(condition)[0] ?? ['equals', ''];
+        const value = Array.isArray(operand) ? operand.map(String).join(', ') : String(operand);
+        return `${path} ${OPERATOR_WORDS[operator] ?? operator} ${value}`;
+      }
+      return `${path} is ${String(condition)}`;
+    })
+    .join(' and ');
+}
+
+/** The guide's languages, the authored one first; [] when it declares none and has no translations. */
+export function languagesOfGuide(guide: GuideBody): string[] {
+  const translations = guide.translations && typeof guide.translations === 'object' ? Object.keys(guide.translations) : [];
+  const authored = typeof guide.authoredLanguage === 'string' ? guide.authoredLanguage : translations.length ? 'en' : null;
+  return authored ? [authored, ...translations.filter((l) => l !== authored)] : [];
+}
