@@ -18,7 +18,12 @@ export interface StepChromeProps {
 export function StepChrome({ step, handlers, contentId }: StepChromeProps): ReactNode {
   // guides §2: a submitted poll shows its thank-you message in place of the step's content.
   const [thanked, setThanked] = useState(false);
-  const onAction: StepHandlers['onAction'] = (actions, ui, answers) => {
+  // guides §3 attributes.isRequired: the step's questions are answered before it sends or moves on.
+  const [waiting, setWaiting] = useState(false);
+  const onAction = (actions: Parameters<StepHandlers['onAction']>[0], ui: Parameters<StepHandlers['onAction']>[1], answers?: Record<string, string>, unanswered: string[] = []) => {
+    const goesOn = actions.some((a) => a.action === 'submitPoll' || a.action === 'advanceGuide');
+    if (step.attributes.isRequired === true && goesOn && unanswered.length) return setWaiting(true);
+    setWaiting(false);
     if (answers && Object.keys(answers).length) setThanked(true);
     handlers.onAction(actions, ui, answers);
   };
@@ -30,6 +35,11 @@ export function StepChrome({ step, handlers, contentId }: StepChromeProps): Reac
       </button>
       <div id={contentId} data-waymark-step="">
         {thanked ? <p className="wm-thanks" role="status">{thanks}</p> : renderBlocks(step.content, { onAction })}
+        {waiting && !thanked && (
+          <p className="wm-required" role="alert">
+            Answer the question to go on.
+          </p>
+        )}
       </div>
       {(step.stepCount > 1 || !step.hideCredits) && (
         <div className="wm-footer">

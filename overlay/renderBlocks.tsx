@@ -22,7 +22,7 @@ const PROPS = new Set([
 ]);
 
 export interface RenderContext {
-  onAction(actions: GuideAction[], ui: UiElement, answers?: PollAnswers): void;
+  onAction(actions: GuideAction[], ui: UiElement, answers?: PollAnswers, unanswered?: string[]): void;
 }
 
 export function renderBlocks(node: DomNode, ctx: RenderContext, key?: number): ReactNode {
@@ -54,7 +54,7 @@ export function renderBlocks(node: DomNode, ctx: RenderContext, key?: number): R
       event.preventDefault();
       // guides §5: poll answers come from text, select and checked radio inputs of the step.
       const answers = actions.some((a) => a.action === 'submitPoll') ? pollAnswersIn(event.currentTarget) : undefined;
-      ctx.onAction(actions, ui, answers);
+      ctx.onAction(actions, ui, answers, unansweredIn(event.currentTarget));
     };
     if (type === 'button' && !props.type) props.type = 'button';
     else if (!NATIVE_CONTROLS.has(type) && !(type === 'a' && props.href)) {
@@ -105,6 +105,17 @@ function styleOf(value: unknown): Record<string, string | number> | undefined {
     return undefined;
   }
   return style;
+}
+
+/**
+ * The questions of the step around `from` still unanswered (their `data-poll-id`), leaving out those marked
+ * `data-poll-optional`: what a step with attributes.isRequired waits for.
+ */
+function unansweredIn(from: Element): string[] {
+  const root = from.closest('[data-waymark-step]') ?? from.getRootNode();
+  const answered = pollAnswersIn(from);
+  const ids = Array.from((root as ParentNode).querySelectorAll('[data-poll-id]:not([data-poll-optional])')).map((el) => el.getAttribute('data-poll-id') ?? '');
+  return [...new Set(ids)].filter((id) => id && !(id in answered));
 }
 
 /**

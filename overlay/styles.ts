@@ -47,6 +47,7 @@ export const OVERLAY_CSS = `
 .wm-badge:focus-visible { outline: 3px solid #91a7ff; outline-offset: 2px; }
 .wm-badge img { display: block; width: 100%; height: 100%; object-fit: cover; }
 .wm-badge-blocks { min-width: 22px; min-height: 22px; padding: 2px 8px; border-radius: 11px; white-space: nowrap; }
+.wm-required { margin: 6px 0 0; color: #b91c1c; font-size: 13px; }
 .wm-thanks { margin: 8px 0 4px; margin-inline-end: 32px; font-weight: 600; color: #111827; }
 .wm-close {
   position: absolute; top: 8px; right: 8px; width: 28px; height: 28px; border: 0; border-radius: 6px;

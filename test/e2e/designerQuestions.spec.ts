@@ -23,8 +23,11 @@ async function publishQuestion(page: Page, serverUrl: string, apiKey: string, as
   return id as string;
 }
 
-/** A visitor of the page checks the radio named `answer` and sends it; resolves once the server stored it. */
-async function answerAsVisitor(browser: Browser, serverUrl: string, path: string, apiKey: string, answer: string) {
+/**
+ * A visitor of the page checks the radio named `answer` and sends it; resolves once the server stored it. With
+ * `required`, Send without an answer is refused first (attributes.isRequired).
+ */
+async function answerAsVisitor(browser: Browser, serverUrl: string, path: string, apiKey: string, answer: string, required = false) {
   const visitor = await browser.newContext();
   const visit = await visitor.newPage();
   try {
@@ -32,6 +35,11 @@ async function answerAsVisitor(browser: Browser, serverUrl: string, path: string
     await visit.goto(`${serverUrl}${path}`);
     await agentReady(visit);
     const box = visit.locator('[data-waymark-overlay] .wm-lightbox');
+    if (required) {
+      await box.getByRole('button', { name: 'Send' }).click();
+      await expect(box.getByRole('alert')).toHaveText('Answer the question to go on.');
+      await expect(box.getByRole('status')).toHaveCount(0);
+    }
     await box.getByRole('radio', { name: answer, exact: true }).check();
     await box.getByRole('button', { name: 'Send' }).click();
     await expect(box.getByRole('status')).toHaveText('Thank you for your feedback!');
@@ -47,7 +55,7 @@ test.describe('issue #15 the designer asks yes/no and number-scale questions', (
   // The designer asks the console whether this browser is signed in: Chromium logs the 401 as a failed load.
   test.use({ allowAgentErrors: [/status of 401 \(Unauthorized\)/] });
 
-  test('a number scale from 1 to 7 with words at both ends: answered 6, its mean in the console', async ({ page, browser, context, openHostPage, serverUrl }) => {
+  test('a required number scale from 1 to 7 with words at both ends: Send refused until answered, answered 6, its mean in the console', async ({ page, browser, context, openHostPage, serverUrl }) => {
     const apiKey = uniqueId('e2e-designer-scale');
     await context.request.post(`${serverUrl}/api/login`, { data: { token: E2E_ADMIN_TOKEN } });
     await openHostPage('/e2e/designer-scale?waymark-designer=e30', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}' });`, body }));
@@ -58,6 +66,7 @@ test.describe('issue #15 the designer asks yes/no and number-scale questions', (
       await designer.getByRole('combobox', { name: /^To/ }).selectOption('7');
       await designer.getByLabel('Words at the low end').fill('Very hard');
       await designer.getByLabel('Words at the high end').fill('Very easy');
+      await designer.getByLabel(/^The visitor must answer/).check();
       const live = page.locator('[data-waymark-overlay] .wm-lightbox');
       await expect(live.getByRole('radiogroup', { name: 'How easy was the export?' }).getByRole('radio')).toHaveCount(7);
       await expect(live.getByText('Very easy')).toBeVisible();
@@ -66,8 +75,9 @@ test.describe('issue #15 the designer asks yes/no and number-scale questions', (
     const stored = (await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${guideId}`)).json()).guide;
     const pollId = `${stored.steps[0].id}-scale`;
     expect(stored.polls).toEqual([{ id: pollId, numericResponses: [1, 2, 3, 4, 5, 6, 7], attributes: { type: 'NumberScale' } }]);
+    expect(stored.steps[0].attributes.isRequired).toBe(true);
 
-    expect(await answerAsVisitor(browser, serverUrl, '/e2e/designer-scale', apiKey, '6')).toMatchObject({ poll_id: pollId, poll_response: 6, poll_type: 'NumberScale' });
+    expect(await answerAsVisitor(browser, serverUrl, '/e2e/designer-scale', apiKey, '6', true)).toMatchObject({ poll_id: pollId, poll_response: 6, poll_type: 'NumberScale' });
     await expect
       .poll(async () => (await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${guideId}/stats`)).json()).polls, { timeout: 10_000 })
       .toEqual([{ pollId, type: 'NumberScale', responses: [{ value: 6, count: 1 }], average: 6 }]);

@@ -194,6 +194,17 @@ describe('issue #15 designer: the guide it writes', () => {
     expect(back.body).toBe('One question.');
   });
 
+  it('a required question is the step\'s attributes.isRequired; an NPS reason stays optional', () => {
+    const d = newGuide('https://app.example/', fixed);
+    d.steps[0] = { ...d.steps[0]!, type: 'lightbox', poll: { kind: 'nps', reasonLabel: 'Why?' }, required: true, buttons: [] };
+    const guide = toGuide(d);
+    expect(guide.steps[0]!.attributes).toMatchObject({ isRequired: true });
+    expect(flat(guide.steps[0]!.domJson!).find((b) => b.type === 'textarea')?.props).toMatchObject({ 'data-poll-optional': '' });
+    expect(fromGuide(guide).steps[0]!.required).toBe(true);
+    // Without a question there is nothing to require.
+    expect(toGuide({ ...d, steps: [{ ...d.steps[0]!, poll: null }] }, guide).steps[0]!.attributes).not.toHaveProperty('isRequired');
+  });
+
   it('a scale stays whole, ordered and within 0-10, at most 11 numbers', () => {
     expect(clampScale(1, 5)).toEqual({ min: 1, max: 5 });
     expect(clampScale(5, 3)).toEqual({ min: 5, max: 6 });

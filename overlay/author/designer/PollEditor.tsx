@@ -14,7 +14,15 @@ const KINDS: Array<{ kind: PollKind | 'none'; label: string }> = [
   { kind: 'scale', label: 'Number scale' },
 ];
 
-export function PollEditor({ poll, onChange }: { poll: DesignerPoll | null; onChange(next: DesignerPoll | null): void }) {
+interface Props {
+  poll: DesignerPoll | null;
+  onChange(next: DesignerPoll | null): void;
+  /** guides §3 attributes.isRequired: the visitor answers before the step sends or moves on. */
+  required: boolean;
+  onRequired(required: boolean): void;
+}
+
+export function PollEditor({ poll, onChange, required, onRequired }: Props) {
   const setKind = (kind: PollKind | 'none') => onChange(kind === 'none' ? null : newPoll(kind));
   return (
     <fieldset>
@@ -43,6 +51,12 @@ export function PollEditor({ poll, onChange }: { poll: DesignerPoll | null; onCh
       )}
       {poll?.kind === 'choice' && <OptionsEditor options={poll.options} onChange={(options) => onChange({ ...poll, options })} />}
       {poll?.kind === 'scale' && <ScaleEditor poll={poll} onChange={onChange} />}
+      {poll && (
+        <label className="inline">
+          <input type="checkbox" checked={required} onChange={(e) => onRequired(e.target.checked)} />
+          The visitor must answer before sending or going on{poll.kind === 'nps' ? ' (the reason stays optional)' : ''}
+        </label>
+      )}
       {poll && <p className="muted">A Send button sends the answer; the console shows the answers under the guide's poll results.</p>}
     </fieldset>
   );

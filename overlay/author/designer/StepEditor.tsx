@@ -140,7 +140,7 @@ export function StepEditor({ step, launchMethod, query, onChange, onPick }: Prop
         Image address <span className="muted">(optional)</span>
         <input type="url" value={step.imageUrl} placeholder="https://…" onChange={(e) => set('imageUrl', e.target.value)} />
       </label>
-      <PollEditor poll={step.poll} onChange={(poll) => set('poll', poll)} />
+      <PollEditor poll={step.poll} onChange={(poll) => set('poll', poll)} required={step.required} onRequired={(required) => set('required', required)} />
       {step.type !== 'banner' && step.type !== 'whatsnew' && (
         <label>
           Width (px)

@@ -53,6 +53,8 @@ export interface DesignerStep {
    * (submitPoll); its answers reach the console's poll results. Null: no question.
    */
   poll: DesignerPoll | null;
+  /** guides §3 attributes.isRequired: the question must be answered before the step sends or moves on. */
+  required: boolean;
 }
 
 export interface DesignerGuide {
@@ -116,6 +118,7 @@ export function newStep(guideId: string, index: number, type: DesignerStepType, 
     containsRules: [],
     date: '',
     poll: null,
+    required: false,
   };
 }
 
@@ -147,6 +150,8 @@ export function toGuide(d: DesignerGuide, base?: Guide): Guide {
     else delete attributes.arrowSize;
     if (s.caret) delete attributes.caret;
     else attributes.caret = false;
+    if (s.required && s.poll) attributes.isRequired = true;
+    else delete attributes.isRequired;
     const step = { ...kept, id: s.id, guideId: d.id, type: s.type, attributes, domJson: stepContent(s) } as GuideStep;
     // A tooltip's element is the designer's to set. Other types keep what the stored step had: a hand-written
     // lightbox's rule names the element its block-out leaves clear, and the designer does not edit it.
@@ -226,6 +231,7 @@ function fromStep(s: GuideStep): DesignerStep {
     containsRules: Array.isArray(s.elementContainsRulesList) ? s.elementContainsRulesList.map((r) => ({ ...r })) : [],
     date: own.find((b) => b.props?.id === `${s.id}-date`)?.content ?? '',
     poll: readPoll(s.id, blocks),
+    required: attributes.isRequired === true,
   };
 }
 

@@ -83,7 +83,7 @@ export function pollBlocks(stepId: string, poll: DesignerPoll): DomNode[] {
     return [
       { type: 'div', props: { role: 'radiogroup', 'aria-label': '0 means not at all, 10 means extremely likely' }, children: scores },
       { type: 'label', props: { for: ids.reason }, content: poll.reasonLabel },
-      { type: 'textarea', props: { id: ids.reason, 'data-poll-id': ids.reason, placeholder: 'Optional' } },
+      { type: 'textarea', props: { id: ids.reason, 'data-poll-id': ids.reason, 'data-poll-optional': '', placeholder: 'Optional' } },
       send,
     ];
   }
