@@ -4,6 +4,7 @@
  */
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from './isDatabaseUnavailable';
 import { migrateSchema } from './migrations/MIGRATIONS';
+import { checkRetentionDays, startRetention } from './createRetention';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +58,11 @@ export interface ServerOptions {
   databaseUrl?: string;
   /** Folder of guide definition files, one guide per `*.json` (env WAYMARK_GUIDES). @default 'server/demo/guides' */
   guidesDir?: string;
+  /**
+   * Days raw events are kept (env WAYMARK_RETENTION_DAYS; at least 7): older ones are deleted at start and
+   * hourly (server/createRetention.ts). @default undefined (kept forever)
+   */
+  retentionDays?: number;
   /** Segment rules file, re-read when it changes (env WAYMARK_SEGMENT_RULES). @default 'server/demo/segment-rules.json' */
   segmentRulesFile?: string;
   /**
@@ -151,7 +157,13 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
   app.addHook('onClose', async () => db.close());
 
   try {
+    const retentionProblem = checkRetentionDays(options.retentionDays);
+    if (retentionProblem) throw new Error(retentionProblem);
     await migrateSchema(db);
+    if (options.retentionDays !== undefined) {
+      const stopRetention = startRetention(db, options.retentionDays, (message) => console.warn(message));
+      app.addHook('onClose', async () => stopRetention());
+    }
     const store = createEventStore(db);
     const logStore = createLogStore(db);
 

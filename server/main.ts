@@ -4,7 +4,8 @@
  * (segment rules file), DATABASE_URL
  * (use PostgreSQL instead of PGlite), WAYMARK_LOG=1 (log requests), WAYMARK_BLOCKED_VISITORS (visitor ids
  * answered 451 on guide.json), WAYMARK_FEATURES (event property rules served in guide.json),
- * WAYMARK_GUIDELESS_KEYS (api keys whose subscription lacks guides), WAYMARK_ADMIN_TOKEN (the admin token of
+ * WAYMARK_GUIDELESS_KEYS (api keys whose subscription lacks guides), WAYMARK_RETENTION_DAYS (raw events older
+ * than that are deleted; at least 7), WAYMARK_ADMIN_TOKEN (the admin token of
  * /api/*; else generated at the first start and kept in the data folder), WAYMARK_SEED_APP (the app whose guides
  * start as the guide folder's files, default demo-app; empty for none).
  */
@@ -28,6 +29,7 @@ const server = await startServer({
   blockedVisitors: listOf(process.env.WAYMARK_BLOCKED_VISITORS),
   guidelessApiKeys: listOf(process.env.WAYMARK_GUIDELESS_KEYS),
   adminToken: process.env.WAYMARK_ADMIN_TOKEN || undefined,
+  retentionDays: process.env.WAYMARK_RETENTION_DAYS ? Number(process.env.WAYMARK_RETENTION_DAYS) : undefined,
   seedApp: process.env.WAYMARK_SEED_APP ?? 'demo-app',
 }).catch((err: Error) => {
   console.error(`Waymark reference server did not start: ${err.message}`);

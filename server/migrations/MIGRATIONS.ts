@@ -18,6 +18,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'app settings', up: SETTINGS_SCHEMA },
   // The console's columns and summary tables, filled from the events stored before them (bounded slices).
   { version: 5, name: 'console summaries', up: migrateConsoleTables },
+  // Retention (server/createRetention.ts) deletes by the time an event was received.
+  { version: 6, name: 'events by received time', up: 'create index if not exists events_by_received_at on events (received_at);' },
 ];
 
 /** Brings `db` to the current schema; answers the versions applied now. */
