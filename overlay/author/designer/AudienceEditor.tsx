@@ -16,14 +16,10 @@ import {
   type AudienceSource,
   type AudienceValueType,
 } from './designerAudience';
+import { replaceAt } from './listEdits';
 
 export function AudienceEditor({ rules, onChange }: { rules: AudienceRule[]; onChange(next: AudienceRule[]): void }) {
-  const set = (i: number, next: AudienceRule | null) => {
-    const list = [...rules];
-    if (next) list[i] = next;
-    else list.splice(i, 1);
-    onChange(list);
-  };
+  const set = (i: number, next: AudienceRule | null) => onChange(replaceAt(rules, i, next));
   const repeated = repeatedPaths(rules);
   return (
     <fieldset>

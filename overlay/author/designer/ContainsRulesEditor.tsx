@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import { matchesContainsRules } from '../../../shared/eligibility/matchesContainsRules';
 import type { ElementContainsRule } from '../../../shared/guides/guides';
+import { replaceAt } from './listEdits';
 
 const MATCH_TYPES: Array<{ type: ElementContainsRule['matchType']; label: string }> = [
   { type: 'contains', label: 'contains' },
@@ -25,12 +26,7 @@ interface Props {
 }
 
 export function ContainsRulesEditor({ rules, elementPathRule, query, onChange }: Props) {
-  const set = (i: number, next: ElementContainsRule | null) => {
-    const list = [...rules];
-    if (next) list[i] = next;
-    else list.splice(i, 1);
-    onChange(list);
-  };
+  const set = (i: number, next: ElementContainsRule | null) => onChange(replaceAt(rules, i, next));
   const verdict = useVerdict(rules, elementPathRule, query);
   return (
     <fieldset>

@@ -77,7 +77,7 @@ export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFulls
     </div>
   );
 
-  if (view.kind === 'rc') {
+  if (view.kind === 'rc' || view.kind === 'edit') {
     return (
       <>
         <div className="row" style={{ padding: '8px 14px 0', justifyContent: 'flex-end' }}>
@@ -86,20 +86,11 @@ export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFulls
           </span>
           {chrome}
         </div>
-        <ResourceCenterEditor host={host} api={api} initial={view.rc} stored={view.stored} state={view.state} onBack={() => void list()} />
-      </>
-    );
-  }
-  if (view.kind === 'edit') {
-    return (
-      <>
-        <div className="row" style={{ padding: '8px 14px 0', justifyContent: 'flex-end' }}>
-          <span className="muted" style={{ flex: 1 }}>
-            Waymark designer
-          </span>
-          {chrome}
-        </div>
-        <GuideEditor host={host} api={api} initial={view.guide} stored={view.stored} state={view.state} onPick={onPick} onPreview={onPreview} onBack={() => void list()} />
+        {view.kind === 'rc' ? (
+          <ResourceCenterEditor host={host} api={api} initial={view.rc} stored={view.stored} state={view.state} onBack={() => void list()} />
+        ) : (
+          <GuideEditor host={host} api={api} initial={view.guide} stored={view.stored} state={view.state} onPick={onPick} onPreview={onPreview} onBack={() => void list()} />
+        )}
       </>
     );
   }

@@ -8,10 +8,12 @@ import type { Guide } from '../../../shared/guides/guides';
 import type { StepToShow } from '../../../shared/protocol/guides';
 import type { AuthorHost } from '../api';
 import { AudienceEditor } from './AudienceEditor';
-import { ApiError, type ConsoleApi, type GuideState } from './consoleApi';
+import { EditorHeader, SaveFooter, useSaving } from './EditorChrome';
+import type { ConsoleApi, GuideState } from './consoleApi';
 import { LAUNCH_METHODS, newStep, stepContent, toGuide, type DesignerGuide, type DesignerStep } from './designerGuide';
 import { StepEditor } from './StepEditor';
 import { StepList } from './StepList';
+import { moveItem } from './listEdits';
 
 interface Props {
   host: AuthorHost;
@@ -32,18 +34,15 @@ export function GuideEditor({ host, api, initial, stored, state: initialState, o
   const [current, setCurrent] = useState(0);
   const [state, setState] = useState<GuideState | undefined>(initialState);
   const [base, setBase] = useState(stored);
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ text: string; error?: boolean; field?: string } | null>(null);
+  const saving = useSaving();
   const step = guide.steps[Math.min(current, guide.steps.length - 1)];
 
   useLiveStep(host, guide, step, current);
 
   const setStep = (next: DesignerStep) => setGuide((g) => ({ ...g, steps: g.steps.map((s) => (s.id === next.id ? next : s)) }));
   const move = (from: number, to: number) => {
-    if (to < 0 || to >= guide.steps.length) return;
-    const steps = [...guide.steps];
-    const [moved] = steps.splice(from, 1);
-    steps.splice(to, 0, moved!);
+    const steps = moveItem(guide.steps, from, to);
+    if (!steps) return;
     setGuide({ ...guide, steps });
     setCurrent(to);
   };
@@ -57,43 +56,22 @@ export function GuideEditor({ host, api, initial, stored, state: initialState, o
     setCurrent(Math.max(0, i - 1));
   };
 
-  async function run(what: string, fn: () => Promise<void>): Promise<boolean> {
-    setBusy(true);
-    setMessage(null);
-    try {
-      await fn();
-      setMessage({ text: what });
-      return true;
-    } catch (err) {
-      const e = err as ApiError;
-      setMessage({ text: e.message, error: true, field: e.field });
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }
   /** Saves the guide as edited; the server runs the agent's own checks on it. */
   const store = async () => {
     const saved = await api.save(toGuide(guide, base));
     setBase(saved.guide);
     setState(saved.state);
   };
-  const save = () => run('Saved', store);
+  const save = () => saving.run('Saved', store);
   const publish = (next: GuideState, done: string) =>
-    run(done, async () => {
+    saving.run(done, async () => {
       await store();
       setState((await api.setState(guide.id, next)).state);
     });
 
   return (
     <>
-      <header>
-        <button type="button" className="icon" aria-label="Back to the guide list" onClick={onBack}>
-          ←
-        </button>
-        <h1>{guide.name || guide.id}</h1>
-        {state && <span className={`badge ${state}`}>{state}</span>}
-      </header>
+      <EditorHeader title={guide.name || guide.id} state={state} onBack={onBack} />
       <div className="content">
         <fieldset>
           <legend>Guide</legend>
@@ -139,29 +117,11 @@ export function GuideEditor({ host, api, initial, stored, state: initialState, o
           />
         )}
       </div>
-      <footer>
-        {message && (
-          <p className={message.error ? 'notice error' : 'notice'} role={message.error ? 'alert' : 'status'} style={{ width: '100%', margin: 0 }}>
-            {message.text}
-            {message.field ? ` (${message.field})` : ''}
-          </p>
-        )}
-        <button type="button" className="primary" disabled={busy} onClick={() => void save()}>
-          Save
-        </button>
-        {state === 'public' ? (
-          <button type="button" disabled={busy} onClick={() => void publish('draft', 'Unpublished: back to draft')}>
-            Unpublish
-          </button>
-        ) : (
-          <button type="button" disabled={busy} onClick={() => void publish('public', 'Published: visitors see it at their next page')}>
-            Publish
-          </button>
-        )}
-        <button type="button" disabled={busy} onClick={() => void save().then((ok) => ok && onPreview(guide.id))}>
+      <SaveFooter saving={saving} state={state} onSave={() => void save()} onPublish={(next, done) => void publish(next, done)}>
+        <button type="button" disabled={saving.busy} onClick={() => void save().then((ok) => ok && onPreview(guide.id))}>
           Preview
         </button>
-      </footer>
+      </SaveFooter>
     </>
   );
 }

@@ -4,6 +4,7 @@
  * at both ends. Written by designerPolls.ts.
  */
 import { clampScale, newPoll, SCALE_LIMITS, type DesignerPoll, type PollKind } from './designerPolls';
+import { replaceAt } from './listEdits';
 
 const KINDS: Array<{ kind: PollKind | 'none'; label: string }> = [
   { kind: 'none', label: 'None' },
@@ -64,12 +65,7 @@ export function PollEditor({ poll, onChange, required, onRequired }: Props) {
 
 /** A multiple-choice question's options, in order; empty ones are left out of the step. */
 function OptionsEditor({ options, onChange }: { options: string[]; onChange(next: string[]): void }) {
-  const set = (i: number, value: string | null) => {
-    const next = [...options];
-    if (value === null) next.splice(i, 1);
-    else next[i] = value;
-    onChange(next);
-  };
+  const set = (i: number, value: string | null) => onChange(replaceAt(options, i, value));
   return (
     <>
       {options.map((option, i) => (

@@ -11,7 +11,8 @@ import type { LauncherPosition } from '../../../shared/protocol';
 import type { AuthorHost } from '../api';
 import { RESOURCE_CENTER_INTEGRATIONS } from '../../../shared/surfaces/chooseResourceCenter';
 import { hasIntegration } from '../../openIntegration';
-import { ApiError, type ConsoleApi, type GuideState, type GuideSummary } from './consoleApi';
+import type { ConsoleApi, GuideState, GuideSummary } from './consoleApi';
+import { EditorHeader, SaveFooter, useSaving } from './EditorChrome';
 import {
   MODULE_KINDS,
   moduleIdsOf,
@@ -24,6 +25,7 @@ import {
   type DesignerModuleKind,
   type DesignerResourceCenter,
 } from './designerResourceCenter';
+import { moveItem, replaceAt } from './listEdits';
 
 interface Props {
   host: AuthorHost;
@@ -39,8 +41,7 @@ export function ResourceCenterEditor({ host, api, initial, stored: initialStored
   const [rc, setRc] = useState(initial);
   const [stored, setStored] = useState(initialStored);
   const [state, setState] = useState(initialState);
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(null);
+  const saving = useSaving();
   const [guides, setGuides] = useState<GuideSummary[]>([]);
   const listed = useListedGuides(api, rc);
   const verdict = useLivePreview(host, rc, new Map([...stored, ...listed]));
@@ -52,18 +53,10 @@ export function ResourceCenterEditor({ host, api, initial, stored: initialStored
   const own = new Set([rc.id, ...rc.modules.map((m) => m.id), ...moduleIdsOf(stored.get(rc.id) ?? {})]);
   const listable = guides.filter((g) => !own.has(g.id));
 
-  const setModule = (i: number, next: DesignerModule | null) => {
-    const modules = [...rc.modules];
-    if (next) modules[i] = next;
-    else modules.splice(i, 1);
-    setRc({ ...rc, modules });
-  };
+  const setModule = (i: number, next: DesignerModule | null) => setRc({ ...rc, modules: replaceAt(rc.modules, i, next) });
   const move = (from: number, to: number) => {
-    if (to < 0 || to >= rc.modules.length) return;
-    const modules = [...rc.modules];
-    const [moved] = modules.splice(from, 1);
-    modules.splice(to, 0, moved!);
-    setRc({ ...rc, modules });
+    const modules = moveItem(rc.modules, from, to);
+    if (modules) setRc({ ...rc, modules });
   };
 
   async function store(): Promise<void> {
@@ -79,21 +72,8 @@ export function ResourceCenterEditor({ host, api, initial, stored: initialStored
     }
     setStored(next);
   }
-  async function run(done: string, fn: () => Promise<void>): Promise<void> {
-    setBusy(true);
-    setMessage(null);
-    try {
-      await fn();
-      setMessage({ text: done });
-    } catch (err) {
-      const e = err as ApiError;
-      setMessage({ text: e.field ? `${e.message} (${e.field})` : e.message, error: true });
-    } finally {
-      setBusy(false);
-    }
-  }
   const publish = (next: GuideState, done: string) =>
-    run(done, async () => {
+    saving.run(done, async () => {
       await store();
       for (const m of rc.modules) await api.setState(m.id, next);
       setState((await api.setState(rc.id, next)).state);
@@ -101,13 +81,7 @@ export function ResourceCenterEditor({ host, api, initial, stored: initialStored
 
   return (
     <>
-      <header>
-        <button type="button" className="icon" aria-label="Back to the guide list" onClick={onBack}>
-          ←
-        </button>
-        <h1>{rc.name || rc.id}</h1>
-        {state && <span className={`badge ${state}`}>{state}</span>}
-      </header>
+      <EditorHeader title={rc.name || rc.id} state={state} onBack={onBack} />
       <div className="content">
         <fieldset>
           <legend>Resource center</legend>
@@ -156,25 +130,7 @@ export function ResourceCenterEditor({ host, api, initial, stored: initialStored
           {'view' in verdict ? `On this page: ${shownHere(verdict.view.modules)} of ${rc.modules.length} modules show.` : `Nothing shows on this page: ${verdict.reason}`}
         </p>
       </div>
-      <footer>
-        {message && (
-          <p className={message.error ? 'notice error' : 'notice'} role={message.error ? 'alert' : 'status'} style={{ width: '100%', margin: 0 }}>
-            {message.text}
-          </p>
-        )}
-        <button type="button" className="primary" disabled={busy} onClick={() => void run('Saved', store)}>
-          Save
-        </button>
-        {state === 'public' ? (
-          <button type="button" disabled={busy} onClick={() => void publish('draft', 'Unpublished: back to draft')}>
-            Unpublish
-          </button>
-        ) : (
-          <button type="button" disabled={busy} onClick={() => void publish('public', 'Published: visitors see it at their next page')}>
-            Publish
-          </button>
-        )}
-      </footer>
+      <SaveFooter saving={saving} state={state} onSave={() => void saving.run('Saved', store)} onPublish={(next, done) => void publish(next, done)} />
     </>
   );
 }

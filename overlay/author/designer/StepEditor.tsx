@@ -9,6 +9,7 @@ import { checkRule } from './proposeRule';
 import { countDeep, countInFrames } from './pickElement';
 import { ContainsRulesEditor } from './ContainsRulesEditor';
 import { PollEditor } from './PollEditor';
+import { replaceAt } from './listEdits';
 
 const ACTIONS: Array<{ action: ButtonAction; label: string }> = [
   { action: 'next', label: 'Next step (or finish)' },
@@ -45,12 +46,7 @@ export function StepEditor({ step, launchMethod, query, onChange, onPick }: Prop
   }, [step.elementPathRule]);
   const anchored = step.type === 'tooltip';
 
-  const setButton = (i: number, next: DesignerButton | null) => {
-    const buttons = [...step.buttons];
-    if (next) buttons[i] = next;
-    else buttons.splice(i, 1);
-    set('buttons', buttons);
-  };
+  const setButton = (i: number, next: DesignerButton | null) => set('buttons', replaceAt(step.buttons, i, next));
 
   return (
     <fieldset>
