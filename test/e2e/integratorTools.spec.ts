@@ -88,8 +88,10 @@ test.describe('issue #17 console tools for integrators', () => {
     const url = await call(page, 'validateUrl');
     expect(url.findings[0].message).toContain('/e2e/tools-url?tab=2&token=abc');
     expect(url.findings.find((f: { level: string }) => f.level === 'warn')).toMatchObject({ message: 'its query has "token", which usually carries a secret or a person' });
-    const env = await call(page, 'validateEnvironment');
-    expect(env.findings.map((f: { message: string }) => f.message)).toContain("the agent's pipeline runs in a worker (worker)");
+    // Right after start the worker may still be "starting": ask again until it has answered.
+    await expect
+      .poll(async () => (await call(page, 'validateEnvironment')).findings.map((f: { message: string }) => f.message))
+      .toContain("the agent's pipeline runs in a worker (worker)");
   });
 });
 
