@@ -217,3 +217,8 @@ export const DESIGNER_CONTAINER = { width: 400, zIndex: 1_000_000 } as const;
 export const DESIGNER_MODAL = { width: 370, height: 235, top: 150, zIndex: 300_000, pollMs: 50 } as const;
 /** How often a preview reads which step shows (ours): the bar's progress and the record follow the author. */
 export const PREVIEW_POLL_MS = 250;
+
+/** spec: analytics §2, §9 — a validated form field is checked this long after the visitor stops typing. */
+export const FORM_VALIDATION_DEBOUNCE_MS = 100;
+/** spec: analytics §2, §9 — the validation tooltip beside an invalid field is 300 px wide. */
+export const FORM_VALIDATION_TOOLTIP_WIDTH_PX = 300;

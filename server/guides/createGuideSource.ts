@@ -6,7 +6,8 @@
  */
 import type { Guide } from '../../shared/guides/guides';
 import type { GuideCatalog } from '../createGuideCatalog';
-import type { AppSettings } from '../settings/checkSettings';
+import type { FormField } from '../../shared/forms/formValidation';
+import { type AppSettings, DEFAULT_SETTINGS } from '../settings/checkSettings';
 import type { SettingsStore } from '../settings/createSettingsStore';
 import type { GuideStore } from './createGuideStore';
 
@@ -15,8 +16,13 @@ export interface GuideSource {
   list(apiKey: string): Promise<Guide[]>;
   /** guide.json's `launcher`, or undefined for none. */
   launcher(apiKey: string): Promise<unknown>;
-  /** guide.json's `settings` (throttling, adoption-guide order) when the app's settings set them. */
-  guideSettings(apiKey: string): Promise<AppSettings['guides'] | undefined>;
+  /**
+   * guide.json's `settings`: the guide settings (throttling, adoption-guide order) the app's settings set, and
+   * the form fields to validate (analytics §2) when form validation is on and has fields.
+   */
+  guideSettings(apiKey: string): Promise<(AppSettings['guides'] & { formValidation?: { fields: FormField[] } }) | undefined>;
+  /** Whether steps written in markdown are read as markdown (the site config's guideMarkdown, on by default). */
+  guideMarkdown(apiKey: string): Promise<boolean>;
 }
 
 /** Composes the database and the folder. */
@@ -30,7 +36,12 @@ export function createGuideSource(store: GuideStore, folder: GuideCatalog, setti
       return launcher ?? folder.launcher(apiKey);
     },
     async guideSettings(apiKey) {
-      return (await settings.get(apiKey)).guides;
+      const { guides, formValidation } = await settings.get(apiKey);
+      if (!formValidation?.enabled || !formValidation.fields.length) return guides;
+      return { ...guides, formValidation: { fields: formValidation.fields } };
+    },
+    async guideMarkdown(apiKey) {
+      return (await settings.get(apiKey)).guideMarkdown ?? DEFAULT_SETTINGS.guideMarkdown!;
     },
   };
 }

@@ -2,8 +2,12 @@
  * The check of an app's settings (issue #14, `PUT /api/apps/{apiKey}/settings`): the site config values an
  * agent reads from the server. `launcher` is guide.json's launcher config, checked by the agent's own
  * readLauncherConfig; `guides` holds the throttling and adoption-guide order of guides §3 and §4; `recording`
- * the recording plugin's switch and sampling (analytics: Recording plugin; used by issue #18).
+ * the recording plugin's switch and sampling (analytics: Recording plugin; used by issue #18); `formValidation`
+ * the form fields the agent validates (analytics §2, §3, §5; shared/forms/formValidation); `guideMarkdown` whether
+ * steps written in markdown are read as markdown (analytics: Markdown plugin; docs/markdown.md). The spec's site
+ * config has formValidation and guideMarkdown on: so do our defaults.
  */
+import { checkFormFields, type FormField } from '../../shared/forms/formValidation';
 import { readLauncherConfig } from '../../shared/surfaces/chooseLauncher';
 
 /** An app's settings as stored; every part optional (an unset part keeps the server's default). */
@@ -17,6 +21,8 @@ export interface AppSettings {
     adoptionGuides?: 'before' | 'after';
   };
   recording?: { enabled: boolean; sampleRate: number };
+  formValidation?: { enabled: boolean; fields: FormField[] };
+  guideMarkdown?: boolean;
 }
 
 /** The settings every app starts with: nothing set but recording off. */
@@ -24,6 +30,8 @@ export const DEFAULT_SETTINGS: AppSettings = {
   launcher: null,
   guides: { throttling: { enabled: false, interval: 0, unit: 'minute' }, adoptionGuides: 'before' },
   recording: { enabled: false, sampleRate: 1 },
+  formValidation: { enabled: true, fields: [] },
+  guideMarkdown: true,
 };
 
 /** What is wrong, and which field. */
@@ -32,11 +40,11 @@ export interface SettingsProblem {
   field: string;
 }
 
-const TOP = ['launcher', 'guides', 'recording'];
+const TOP = ['launcher', 'guides', 'recording', 'formValidation', 'guideMarkdown'];
 
 /** Returns the first problem of `body`, or null when it is a settings object the server keeps. */
 export function checkSettings(body: unknown): SettingsProblem | null {
-  if (!isObject(body)) return { error: 'settings must be a JSON object { launcher, guides, recording }', field: '' };
+  if (!isObject(body)) return { error: 'settings must be a JSON object { launcher, guides, recording, formValidation, guideMarkdown }', field: '' };
   const unknown = Object.keys(body).filter((key) => !TOP.includes(key));
   if (unknown.length) return { error: `unknown settings: ${unknown.join(', ')} (known: ${TOP.join(', ')})`, field: unknown[0] };
   if (body.launcher !== undefined && body.launcher !== null) {
@@ -74,6 +82,18 @@ export function checkSettings(body: unknown): SettingsProblem | null {
       return { error: 'recording.sampleRate must be a number from 0 to 1', field: 'recording.sampleRate' };
     }
   }
+  if (body.formValidation !== undefined) {
+    const f = body.formValidation;
+    if (!isObject(f)) return { error: 'formValidation must be an object { enabled, fields }', field: 'formValidation' };
+    const extra = Object.keys(f).filter((key) => key !== 'enabled' && key !== 'fields');
+    if (extra.length) return { error: `unknown formValidation settings: ${extra.join(', ')}`, field: `formValidation.${extra[0]}` };
+    if (typeof f.enabled !== 'boolean') return { error: 'formValidation.enabled must be true or false', field: 'formValidation.enabled' };
+    const checked = checkFormFields(f.fields ?? []);
+    if ('problem' in checked) return { error: `formValidation.${checked.problem}`, field: `formValidation.${checked.field}` };
+  }
+  if (body.guideMarkdown !== undefined && typeof body.guideMarkdown !== 'boolean') {
+    return { error: 'guideMarkdown must be true or false', field: 'guideMarkdown' };
+  }
   return null;
 }
 
@@ -83,6 +103,8 @@ export function withDefaults(stored: AppSettings): AppSettings {
     launcher: stored.launcher ?? DEFAULT_SETTINGS.launcher,
     guides: { ...DEFAULT_SETTINGS.guides, ...stored.guides },
     recording: { ...DEFAULT_SETTINGS.recording!, ...stored.recording },
+    formValidation: { ...DEFAULT_SETTINGS.formValidation!, ...stored.formValidation },
+    guideMarkdown: stored.guideMarkdown ?? DEFAULT_SETTINGS.guideMarkdown,
   };
 }
 
