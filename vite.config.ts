@@ -16,6 +16,8 @@
  *                                           preview bar (issue #15), imported by the guides chunk for authors only
  * - tools:   dist/agent/waymark.tools.js    ES module: integrator tools (issue #17: install validation, checks,
  *                                           debugging, the debugger), imported by the shim on the first call
+ * - forms:   dist/agent/waymark.forms.js    ES module: form validation (analytics §2), imported by the guides
+ *                                           chunk when the app's settings name fields to validate
  * - esm:     dist/esm/waymark.js            the npm entry (`import { initialize } from 'waymark'`), with the
  *                                           files above beside it for the host's bundler to emit
  * - react:   dist/react/waymark-react.js    `waymark/react`: provider and hooks; React and `waymark` external
@@ -85,6 +87,7 @@ const targets: Record<string, UserConfig> = {
   frames: library('shim/startFrames.ts', 'dist/agent', 'waymark.frames.js', 'es'),
   author: library('overlay/author/index.tsx', 'dist/agent', 'waymark.author.js', 'es'),
   tools: library('shim/tools/index.ts', 'dist/agent', 'waymark.tools.js', 'es'),
+  forms: library('shim/forms/index.ts', 'dist/agent', 'waymark.forms.js', 'es'),
   esm: npmModule('shim/esm.ts', 'dist/esm', 'waymark.js', [], [handFilesToHostBundler()]),
   react: npmModule('react/index.ts', 'dist/react', 'waymark-react.js', ['react', 'react/jsx-runtime', 'waymark']),
   demo: {

@@ -9,6 +9,8 @@ import { watchDebuggerLaunch } from './guides/watchDebuggerLaunch';
 import { MESSAGES } from '../shared/messages';
 import type { SeenReason } from '../shared/protocol';
 import type { Overlay, OverlayModule } from '../overlay/api';
+import type * as FormsModule from './forms/index';
+import type { FormValidation } from './forms/index';
 import { importChunk } from './importChunk';
 import { readJson, writeJson } from './pageStorage';
 import { createTargetCache } from './queryDeep';
@@ -39,6 +41,7 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
   const onShown = options.onShown ?? ((step: { guideId: string; stepId: string } | null) => running?.frames?.shown(step));
   const frame = options.frame ?? running?.frame ?? { isTop: window.top === window, leader: window.top === window, visibility: 'visible', othersShowing: false };
   let overlay: Promise<Overlay> | null = null;
+  let forms: Promise<FormValidation | null> | null = null;
   const hadGuidesKey = `_wm_overlay.${running?.options.apiKey ?? ''}`;
   /** teardown (issue #7): nothing is drawn again. */
   let stopped = false;
@@ -57,6 +60,15 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
     frame,
     loadScript: createScriptLoader(options.preventCodeInjection, options.trustedScriptUrl ?? ((url) => url), log),
     showGuide,
+    formFields(fields) {
+      if (!forms && !(Array.isArray(fields) && fields.length)) return;
+      const url = options.asset('forms');
+      forms ??= importChunk<typeof FormsModule>(url).then(
+        (m) => m.startFormValidation(log),
+        (err: unknown) => (log('error', `the forms module did not load (${url}): ${String(err)}`), null),
+      );
+      void forms.then((f) => !stopped && f?.set(fields));
+    },
     critical(message) {
       log('error', message);
       void bridge.call((w) => w.reportError({ message, critical: true }));
@@ -176,6 +188,7 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
       stopDebuggerLaunch?.();
       loop.stop();
       if (overlay) void overlay.then((v) => v.destroy());
+      if (forms) void forms.then((f) => f?.stop());
     },
   };
   return api;

@@ -22,6 +22,7 @@ const assets = {
   frames: new URL(/* @vite-ignore */ './waymark.frames.js', import.meta.url).href,
   author: new URL(/* @vite-ignore */ './waymark.author.js', import.meta.url).href,
   tools: new URL(/* @vite-ignore */ './waymark.tools.js', import.meta.url).href,
+  forms: new URL(/* @vite-ignore */ './waymark.forms.js', import.meta.url).href,
 };
 
 /**

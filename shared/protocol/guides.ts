@@ -98,6 +98,11 @@ export interface GuideLoadResult {
   launcherError?: string;
   /** Guides that were loaded but not eligible, with why: what a debugger would show. */
   skipped: Array<{ guideId: string; stepId?: string; reason: string }>;
+  /**
+   * analytics §2 form validation: guide.json's `settings.formValidation.fields` as served (unchecked: the forms
+   * chunk checks them with shared/forms/formValidation before it uses any). Absent when the app validates none.
+   */
+  formFields?: unknown;
 }
 
 /** A visitor action on a shown step, reported by the shim. */

@@ -107,6 +107,7 @@ export function createGuideLoop(
         onEventPropertyRules?.(rules.length ? (target) => collectEventProperties(target, rules) : null);
         launcher.set(result.value);
         resourceCenter.set(result.value.resourceCenter);
+        ctx.formFields(result.value.formFields);
         if (result.value.globalScript) ctx.loadScript({ url: result.value.globalScript }, MESSAGES.globalScriptFailed);
       }
     } finally {

@@ -31,6 +31,11 @@ export interface DisplayContext {
   loadScript: ScriptLoader;
   /** Shows a loaded guide by id (API, permalink, activation, a panel's list), whatever its auto rules say. */
   showGuide(guideId: string, stepId: string | undefined, reason: SeenReason, quiet?: boolean): Promise<boolean>;
+  /**
+   * analytics §2 form validation: a load's `formFields`; the forms chunk is imported the first time there are
+   * some, and told of every load after (none: it stops validating).
+   */
+  formFields(fields: unknown): void;
   /** A critical error: logged, and sent to the error log as critical (guides §8). */
   critical(message: string): void;
 }

@@ -222,6 +222,8 @@ describe('issue #14 app settings', () => {
       launcher: null,
       guides: { throttling: { enabled: false, interval: 0, unit: 'minute' }, adoptionGuides: 'before' },
       recording: { enabled: false, sampleRate: 1 },
+      formValidation: { enabled: true, fields: [] },
+      guideMarkdown: true,
     });
     const stored = await api('PUT', '/api/apps/settings-app/settings', { recording: { enabled: true, sampleRate: 0.5 }, guides: { throttling: { enabled: true, interval: 2, unit: 'hour' } } });
     expect(stored.statusCode).toBe(200);
@@ -234,6 +236,8 @@ describe('issue #14 app settings', () => {
       [{ guides: { throttling: { enabled: true, interval: 1, unit: 'week' } } }, 'guides.throttling.unit'],
       [{ guides: { adoptionGuides: 'middle' } }, 'guides.adoptionGuides'],
       [{ launcher: { enabled: true, data: { position: 'middle' } } }, 'launcher.data.position'],
+      [{ formValidation: { enabled: true, fields: [{ id: 'f', context: { selector: '#a' }, rules: [{ type: 'zip', id: 'r', ruleText: 't' }] }] } }, 'formValidation.fields[0].rules[0].type'],
+      [{ guideMarkdown: 1 }, 'guideMarkdown'],
       [[1], ''],
     ];
     for (const [body, field] of cases) {
@@ -260,6 +264,16 @@ describe('issue #14 guide settings reach the agent', () => {
     const guides = { throttling: { enabled: true, interval: 30, unit: 'minute' }, adoptionGuides: 'after' };
     await api('PUT', '/api/apps/throttled/settings', { guides });
     expect((await read('throttled')).settings).toEqual(guides);
+  });
+
+  it('serves the form fields to validate (analytics §2) while form validation is on, and none when it is off', async () => {
+    const jzb = nodeJzb({ visitorId: 'v1', url: 'http://127.0.0.1/' });
+    const read = async (apiKey: string) => (await server.app.inject({ method: 'GET', url: `/data/guide.json/${apiKey}?jzb=${jzb}` })).json();
+    const fields = [{ id: 'email', context: { selector: '#email' }, rules: [{ type: 'email', id: 'r1', ruleText: 'Enter an email address' }] }];
+    await api('PUT', '/api/apps/forms-on/settings', { formValidation: { enabled: true, fields } });
+    expect((await read('forms-on')).settings).toEqual({ formValidation: { fields } });
+    await api('PUT', '/api/apps/forms-off/settings', { formValidation: { enabled: false, fields } });
+    expect(await read('forms-off')).not.toHaveProperty('settings');
   });
 });
 

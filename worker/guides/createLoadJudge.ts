@@ -149,6 +149,8 @@ export function createLoadJudge(options: LoadJudgeOptions): LoadJudge {
       ...(launcher ? { launcher } : {}),
       ...(launcherError ? { launcherError } : {}),
       ...(resourceCenter ? { resourceCenter } : {}),
+      // analytics §2 form validation: the app's fields as served; the forms chunk checks them on the page.
+      formFields: (response.settings as { formValidation?: { fields?: unknown } } | undefined)?.formValidation?.fields,
     };
   }
 

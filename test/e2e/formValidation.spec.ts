@@ -1,0 +1,146 @@
+/**
+ * analytics §2, §3, §5, §9 form validation in Chromium against the reference server: the app's settings name the
+ * fields (PUT /api/apps/{apiKey}/settings), guide.json serves them, the forms chunk loads only then and validates
+ * the page's inputs: gray before validation, a red border and the 300 px tooltip when invalid, still red after
+ * blur, the field record on a `waymark:formvalidation` event; inputs in a shadow root and inputs added later too.
+ */
+import type { Page } from '@playwright/test';
+import { adminFetch, agentReady, expect, hostPage, test, uniqueId } from './fixtures';
+
+const FIELDS = [
+  { id: 'work-email', context: { selector: '#email' }, rules: [{ type: 'email', id: 'email', ruleText: 'Enter your work email, like ana@example.com' }] },
+  { id: 'phone', context: { selector: 'input[name=phone]' }, rules: [{ type: 'phone', id: 'phone', ruleText: 'A phone number: 555 123 4567' }] },
+  { id: 'start', context: { selector: '#start' }, rules: [{ type: 'date', id: 'date', ruleText: 'A date as DD-MM-YYYY', options: { format: 'DD-MM-YYYY' } }] },
+  {
+    id: 'seats',
+    context: { selector: '.seats' },
+    rules: [
+      { type: 'number', id: 'n', ruleText: 'Seats: a number from 1 to 500', options: { min: 1, max: 500 } },
+      { type: 'characterLength', id: 'len', ruleText: 'At most 3 digits', options: { max: 3 } },
+    ],
+  },
+  { id: 'elsewhere', context: { selector: '#site', url: '/billing' }, rules: [{ type: 'url', id: 'url', ruleText: 'A web address' }] },
+];
+
+const FORM = `
+<form id="signup" onsubmit="event.preventDefault(); window.submitted = true">
+  <p><label>Email <input id="email" style="border: 2px solid #333"></label></p>
+  <p><label>Phone <input name="phone" style="border: 2px solid #333"></label></p>
+  <p><label>Start <input id="start" style="border: 2px solid #333"></label></p>
+  <p><label>Website <input id="site" style="border: 2px solid #333"></label></p>
+  <div id="shadow-host"></div>
+  <button>Sign up</button>
+</form>
+<script>
+  const root = document.getElementById('shadow-host').attachShadow({ mode: 'open' });
+  root.innerHTML = '<label>Seats <input class="seats" style="border: 2px solid #333"></label>';
+  window.validations = [];
+  document.addEventListener('waymark:formvalidation', (e) => window.validations.push(e.detail));
+</script>`;
+
+const GRAY = 'rgb(154, 160, 166)';
+const RED = 'rgb(217, 48, 37)';
+
+async function putSettings(serverUrl: string, apiKey: string, body: object): Promise<void> {
+  const response = await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`, { method: 'PUT', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+const borderOf = (page: Page, selector: string) => page.locator(selector).evaluate((el) => getComputedStyle(el).borderTopColor);
+const tooltip = (page: Page) => page.locator('[data-waymark-validation-tooltip]');
+
+test.describe('analytics §2 form validation', () => {
+  test('gray before validation, red with the tooltip when invalid, red after blur, the record on each validation', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-forms');
+    await putSettings(serverUrl, apiKey, { formValidation: { enabled: true, fields: FIELDS } });
+    await openHostPage('/e2e/forms/signup', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'v1' } });`, body: FORM }));
+    await agentReady(page);
+
+    // Before validation: gray, the host's own style otherwise; a field of another page is left alone.
+    await expect(page.locator('#email')).toHaveAttribute('data-waymark-validation', 'unknown');
+    expect(await borderOf(page, '#email')).toBe(GRAY);
+    await expect(page.locator('#site')).not.toHaveAttribute('data-waymark-validation');
+    expect(await borderOf(page, '#site')).toBe('rgb(51, 51, 51)');
+
+    // Typing something invalid: red border and the tooltip, 300 px wide, once the visitor pauses (100 ms).
+    await page.locator('#email').pressSequentially('ana@');
+    await expect(page.locator('#email')).toHaveAttribute('data-waymark-validation', 'invalid');
+    expect(await borderOf(page, '#email')).toBe(RED);
+    await expect(page.locator('#email')).toHaveAttribute('aria-invalid', 'true');
+    await expect(tooltip(page)).toHaveText('Enter your work email, like ana@example.com');
+    expect((await tooltip(page).boundingBox())?.width).toBe(300);
+    const emailBox = (await page.locator('#email').boundingBox())!;
+    const tipBox = (await tooltip(page).boundingBox())!;
+    expect(tipBox.y).toBeGreaterThanOrEqual(emailBox.y + emailBox.height);
+    // The tooltip describes the field.
+    const describedBy = await page.locator('#email').getAttribute('aria-describedby');
+    expect(await tooltip(page).getAttribute('id')).toBe(describedBy);
+    await page.screenshot({ path: 'test-results/form-validation-invalid.png' });
+
+    // Leaving it invalid: still red; the tooltip goes (it would cover the next field) and comes back with the visitor.
+    await page.keyboard.press('Tab');
+    await expect(tooltip(page)).toHaveCount(0);
+    expect(await borderOf(page, '#email')).toBe(RED);
+    await expect(page.locator('input[name=phone]')).toBeFocused();
+    await page.locator('#email').focus();
+    await expect(tooltip(page)).toHaveText('Enter your work email, like ana@example.com');
+
+    // Fixed: valid, no tooltip, no aria-invalid; the host's border is back.
+    await page.locator('#email').fill('ana@example.com');
+    await expect(page.locator('#email')).toHaveAttribute('data-waymark-validation', 'valid');
+    await expect(tooltip(page)).toHaveCount(0);
+    await expect(page.locator('#email')).not.toHaveAttribute('aria-invalid');
+    expect(await borderOf(page, '#email')).toBe('rgb(51, 51, 51)');
+    const last = await page.evaluate(() => (window as any).validations.at(-1));
+    expect(last).toEqual({ ...FIELDS[0], isValid: true, brokenRules: [] });
+
+    // Phone and date rules as the spec gives them.
+    await page.locator('input[name=phone]').fill('+1 (555) 123-4567');
+    await expect(page.locator('input[name=phone]')).toHaveAttribute('data-waymark-validation', 'valid');
+    await page.locator('#start').fill('12-31-2024');
+    await expect(page.locator('#start')).toHaveAttribute('data-waymark-validation', 'invalid');
+    await page.locator('#start').fill('31-12-2024');
+    await expect(page.locator('#start')).toHaveAttribute('data-waymark-validation', 'valid');
+
+    // A field in a shadow root, with two rules: both texts while both break.
+    // (Inside a shadow root the page is not searched up front: the field turns gray when the visitor gets to it.)
+    const seats = page.locator('#shadow-host .seats');
+    await expect(seats).not.toHaveAttribute('data-waymark-validation');
+    await seats.focus();
+    await expect(seats).toHaveAttribute('data-waymark-validation', 'unknown');
+    expect(await seats.evaluate((el) => getComputedStyle(el).borderTopColor)).toBe(GRAY);
+    await seats.fill('1000');
+    await expect(seats).toHaveAttribute('data-waymark-validation', 'invalid');
+    await expect(tooltip(page)).toHaveText('Seats: a number from 1 to 500At most 3 digits');
+    expect(await seats.evaluate((el) => getComputedStyle(el).borderTopColor)).toBe(RED);
+    const record = await page.evaluate(() => (window as any).validations.at(-1));
+    expect(record).toMatchObject({ id: 'seats', isValid: false, brokenRules: ['n', 'len'] });
+
+    // Validation never blocks the host's submit.
+    await page.locator('button').click();
+    expect(await page.evaluate(() => (window as any).submitted)).toBe(true);
+  });
+
+  test('an input added later is validated; a page of another app (no fields) never loads the chunk', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-forms-late');
+    await putSettings(serverUrl, apiKey, { formValidation: { enabled: true, fields: [FIELDS[0]] } });
+    await openHostPage('/e2e/forms/late', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'v1' } });` }));
+    await agentReady(page);
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((r) => r.name.endsWith('waymark.forms.js')));
+    await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<input id="email">'));
+    await page.locator('#email').fill('nope');
+    await expect(page.locator('#email')).toHaveAttribute('data-waymark-validation', 'invalid');
+
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    const other = uniqueId('e2e-forms-none');
+    await putSettings(serverUrl, other, { formValidation: { enabled: false, fields: [FIELDS[0]] } });
+    await openHostPage('/e2e/forms/none', hostPage({ init: `waymark.initialize({ apiKey: '${other}', visitor: { id: 'v1' } });`, body: '<input id="email">' }));
+    await agentReady(page);
+    await expect.poll(() => requests.some((u) => u.includes('/data/guide.json/'))).toBe(true);
+    await page.locator('#email').fill('nope');
+    await page.waitForTimeout(300);
+    expect(requests.some((u) => u.endsWith('waymark.forms.js'))).toBe(false);
+    await expect(page.locator('#email')).not.toHaveAttribute('data-waymark-validation');
+  });
+});
