@@ -1,4 +1,5 @@
 /** The answers of the admin API as the console reads them (docs/console-api.md). Times are epoch ms. */
+import type { FormField } from '../../shared/forms/formValidation';
 
 export interface AppRow {
   apiKey: string;
@@ -128,4 +129,6 @@ export interface AppSettings {
   launcher: Record<string, unknown> | null;
   guides: { throttling: { enabled: boolean; interval: number; unit: 'minute' | 'hour' | 'day' }; adoptionGuides: 'before' | 'after' };
   recording: { enabled: boolean; sampleRate: number };
+  formValidation: { enabled: boolean; fields: FormField[] };
+  guideMarkdown: boolean;
 }

@@ -117,9 +117,14 @@ export function createFieldWatch(fields: FormField[]): FieldWatch {
     ['focusout', onFocusOut],
   ];
   for (const [type, listener] of listeners) document.addEventListener(type, listener, true);
-  // The fields already on the page are gray before the visitor types.
+  // The fields already on the page are gray before the visitor types; one already filled in (the browser's
+  // autofill, or typing before this chunk came) is validated now, its tooltip shown only if the visitor is in it.
   for (const field of fields) {
-    for (const el of document.querySelectorAll(field.context.selector)) if (el instanceof HTMLElement && !inputs.has(el)) stateOf(el, field);
+    for (const el of document.querySelectorAll(field.context.selector)) {
+      if (!(el instanceof HTMLElement) || inputs.has(el)) continue;
+      const state = stateOf(el, field);
+      if (valueOf(el).trim()) validate(el, state, el !== document.activeElement);
+    }
   }
 
   return {

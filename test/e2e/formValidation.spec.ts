@@ -5,6 +5,7 @@
  * blur, the field record on a `waymark:formvalidation` event; inputs in a shadow root and inputs added later too.
  */
 import type { Page } from '@playwright/test';
+import { E2E_ADMIN_TOKEN } from './adminToken';
 import { adminFetch, agentReady, expect, hostPage, test, uniqueId } from './fixtures';
 
 const FIELDS = [
@@ -142,5 +143,37 @@ test.describe('analytics §2 form validation', () => {
     await page.waitForTimeout(300);
     expect(requests.some((u) => u.endsWith('waymark.forms.js'))).toBe(false);
     await expect(page.locator('#email')).not.toHaveAttribute('data-waymark-validation');
+  });
+
+  test('a product team sets a field up in the console\'s Settings; a bad selector or a missing text is refused by name; the page validates it', async ({ page, serverUrl, openHostPage, allowAgentErrors }) => {
+    allowAgentErrors.push(/status of 400 \(Bad Request\)/);
+    const apiKey = uniqueId('e2e-forms-console');
+    expect((await page.context().request.post(`${serverUrl}/api/login`, { data: { token: E2E_ADMIN_TOKEN } })).status()).toBe(204);
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/settings`);
+    const section = page.getByRole('region', { name: 'Form validation' });
+    await section.getByRole('button', { name: 'Add a field' }).click();
+    const field = section.getByRole('group', { name: 'Field 1' });
+    await field.getByLabel('Name').fill('phone');
+    await field.getByLabel('Input (CSS selector)').fill('input[name=phone]]');
+    await field.getByRole('combobox').first().selectOption({ label: 'Phone number' });
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(field.getByRole('alert')).toHaveText('"input[name=phone]]" is not a CSS selector');
+    await field.getByLabel('Input (CSS selector)').fill('input[name=phone]');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(field.getByRole('alert')).toHaveText('formValidation.fields[0].rules[0].ruleText must say what the visitor should type');
+    await field.getByLabel('What the visitor reads when it breaks').fill('A phone number, like 555 123 4567');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByRole('status')).toHaveText('Saved.');
+    await page.screenshot({ path: 'test-results/form-validation-console.png', fullPage: true });
+    const stored = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`)).json();
+    expect(stored.formValidation).toEqual({
+      enabled: true,
+      fields: [{ id: 'phone', context: { selector: 'input[name=phone]' }, rules: [{ type: 'phone', id: expect.stringMatching(/^rule-/), ruleText: 'A phone number, like 555 123 4567' }] }],
+    });
+
+    await openHostPage('/e2e/forms/console', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'v1' } });`, body: '<input name="phone">' }));
+    await agentReady(page);
+    await page.locator('input[name=phone]').fill('12345');
+    await expect(tooltip(page)).toHaveText('A phone number, like 555 123 4567');
   });
 });

@@ -1,16 +1,18 @@
 /**
- * An app's settings (the site config values the agent reads from the server): guide throttling and the order
- * of adoption guides, recording, and the launcher config as JSON. The server checks them; a 400 names the field.
+ * An app's settings (the site config values the agent reads from the server): guide throttling, the order of
+ * adoption guides and markdown steps, recording, form validation (FormFieldsEditor), and the launcher config as
+ * JSON. The server checks them; a 400 names the field.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { useParams } from 'react-router';
 import { api, ApiError, appPath } from '../api';
 import { QueryState } from '../components/QueryState';
 import type { AppSettings } from '../types';
+import { badSelector, fieldsOfForm, formFieldsOf, FormFieldsEditor, type FormFieldsForm } from './FormFieldsEditor';
 import { parseJson } from './JsonEditor';
 
-interface SettingsForm {
+interface SettingsForm extends FormFieldsForm {
   throttlingEnabled: boolean;
   interval: string;
   unit: 'minute' | 'hour' | 'day';
@@ -18,6 +20,7 @@ interface SettingsForm {
   recordingEnabled: boolean;
   sampleRate: string;
   launcher: string;
+  guideMarkdown: boolean;
 }
 
 const formOf = (s: AppSettings): SettingsForm => ({
@@ -28,6 +31,9 @@ const formOf = (s: AppSettings): SettingsForm => ({
   recordingEnabled: s.recording.enabled,
   sampleRate: String(s.recording.sampleRate),
   launcher: s.launcher ? JSON.stringify(s.launcher, null, 2) : '',
+  guideMarkdown: s.guideMarkdown,
+  formValidationEnabled: s.formValidation.enabled,
+  formFields: formFieldsOf(s.formValidation.fields),
 });
 
 /** The page. */
@@ -66,6 +72,11 @@ function SettingsEditor({ apiKey, start }: { apiKey: string; start: AppSettings 
       }
       launcher = parsed.value;
     }
+    const bad = badSelector(values.formFields);
+    if (bad) {
+      form.setError(`formFields.${bad[0]}.selector`, { message: bad[1] });
+      return;
+    }
     save.mutate({
       launcher,
       guides: {
@@ -73,68 +84,76 @@ function SettingsEditor({ apiKey, start }: { apiKey: string; start: AppSettings 
         adoptionGuides: values.adoptionGuides,
       },
       recording: { enabled: values.recordingEnabled, sampleRate: Number(values.sampleRate) },
+      formValidation: { enabled: values.formValidationEnabled, fields: fieldsOfForm(values.formFields) },
+      guideMarkdown: values.guideMarkdown,
     });
   });
   const serverField = save.error instanceof ApiError ? save.error.field : undefined;
   const errorOf = (prefix: string) => (serverField?.startsWith(prefix) ? save.error!.message : undefined);
   return (
-    <form className="settings" onSubmit={submit} aria-label="Settings">
-      <section className="card form">
-        <h2>Guides</h2>
-        <label className="check">
-          <input type="checkbox" {...form.register('throttlingEnabled')} /> Throttle auto-launched guides
-        </label>
-        <div className="row">
-          <label className="field">
-            <span>At most one every</span>
-            <input type="number" min={0} step={1} {...form.register('interval', { required: true })} />
+    <FormProvider {...form}>
+      <form className="settings" onSubmit={submit} aria-label="Settings">
+        <section className="card form">
+          <h2>Guides</h2>
+          <label className="check">
+            <input type="checkbox" {...form.register('throttlingEnabled')} /> Throttle auto-launched guides
           </label>
+          <div className="row">
+            <label className="field">
+              <span>At most one every</span>
+              <input type="number" min={0} step={1} {...form.register('interval', { required: true })} />
+            </label>
+            <label className="field">
+              <span>Unit</span>
+              <select {...form.register('unit')}>
+                <option value="minute">minutes</option>
+                <option value="hour">hours</option>
+                <option value="day">days</option>
+              </select>
+            </label>
+          </div>
+          {errorOf('guides') && <p className="field-error" role="alert">{errorOf('guides')}</p>}
           <label className="field">
-            <span>Unit</span>
-            <select {...form.register('unit')}>
-              <option value="minute">minutes</option>
-              <option value="hour">hours</option>
-              <option value="day">days</option>
+            <span>Adoption guides (isTraining)</span>
+            <select {...form.register('adoptionGuides')}>
+              <option value="before">before the other guides</option>
+              <option value="after">after the other guides</option>
             </select>
           </label>
+          <label className="check">
+            <input type="checkbox" {...form.register('guideMarkdown')} /> Read steps written in markdown (docs/markdown.md)
+          </label>
+        </section>
+        <FormFieldsEditor errorAt={errorOf} />
+        <section className="card form">
+          <h2>Recording</h2>
+          <label className="check">
+            <input type="checkbox" {...form.register('recordingEnabled')} /> Record sessions
+          </label>
+          <label className="field">
+            <span>Sample rate (0 to 1 of sessions)</span>
+            <input type="number" min={0} max={1} step={0.05} {...form.register('sampleRate')} />
+          </label>
+          {errorOf('recording') && <p className="field-error" role="alert">{errorOf('recording')}</p>}
+        </section>
+        <section className="card form">
+          <h2>Launcher</h2>
+          <label className="field">
+            <span>Launcher config (JSON: {'{ "enabled": true, "data": { … } }'}); empty for the guide folder's</span>
+            <textarea rows={8} className="mono" spellCheck={false} aria-label="Launcher JSON" {...form.register('launcher')} />
+          </label>
+          {(form.formState.errors.launcher?.message || errorOf('launcher')) && (
+            <p className="field-error" role="alert">{form.formState.errors.launcher?.message ?? errorOf('launcher')}</p>
+          )}
+        </section>
+        <div className="toolbar">
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : 'Save settings'}
+          </button>
+          {save.isSuccess && !form.formState.isDirty && <span className="ok-note" role="status">Saved.</span>}
+          {save.error && !serverField && <span className="error">{save.error.message}</span>}
         </div>
-        {errorOf('guides') && <p className="field-error" role="alert">{errorOf('guides')}</p>}
-        <label className="field">
-          <span>Adoption guides (isTraining)</span>
-          <select {...form.register('adoptionGuides')}>
-            <option value="before">before the other guides</option>
-            <option value="after">after the other guides</option>
-          </select>
-        </label>
-      </section>
-      <section className="card form">
-        <h2>Recording</h2>
-        <label className="check">
-          <input type="checkbox" {...form.register('recordingEnabled')} /> Record sessions
-        </label>
-        <label className="field">
-          <span>Sample rate (0 to 1 of sessions)</span>
-          <input type="number" min={0} max={1} step={0.05} {...form.register('sampleRate')} />
-        </label>
-        {errorOf('recording') && <p className="field-error" role="alert">{errorOf('recording')}</p>}
-      </section>
-      <section className="card form">
-        <h2>Launcher</h2>
-        <label className="field">
-          <span>Launcher config (JSON: {'{ "enabled": true, "data": { … } }'}); empty for the guide folder's</span>
-          <textarea rows={8} className="mono" spellCheck={false} aria-label="Launcher JSON" {...form.register('launcher')} />
-        </label>
-        {(form.formState.errors.launcher?.message || errorOf('launcher')) && (
-          <p className="field-error" role="alert">{form.formState.errors.launcher?.message ?? errorOf('launcher')}</p>
-        )}
-      </section>
-      <div className="toolbar">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save settings'}
-        </button>
-        {save.isSuccess && !form.formState.isDirty && <span className="ok-note" role="status">Saved.</span>}
-        {save.error && !serverField && <span className="error">{save.error.message}</span>}
-      </div>
-    </form>
+      </form>
+    </FormProvider>
   );
 }
