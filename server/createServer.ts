@@ -28,6 +28,7 @@ import { createGuideSource } from './guides/createGuideSource';
 import { createGuideStore, GUIDE_STATES, type GuideState } from './guides/createGuideStore';
 import { registerGuideRoutes } from './guides/registerGuideRoutes';
 import { registerPreviewRoutes } from './guides/registerPreviewRoutes';
+import { type AppSettings, checkSettings } from './settings/checkSettings';
 import { createSettingsStore } from './settings/createSettingsStore';
 import { registerSettingsRoutes } from './settings/registerSettingsRoutes';
 import { resolveAdminToken, type AdminToken } from './auth/resolveAdminToken';
@@ -180,6 +181,13 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
         state: GUIDE_STATES.includes(state as GuideState) ? (state as GuideState) : 'public',
       }));
       await guideStore.seed(options.seedApp, seeds, Date.now());
+      // The demo's settings (form validation on its Settings page) for an app that has none saved yet.
+      if (!Object.keys(await settingsStore.get(options.seedApp)).length) {
+        const demo = JSON.parse(await readFile(resolve(repoRoot, 'server/demo/settings.json'), 'utf8')) as unknown;
+        const problem = checkSettings(demo);
+        if (problem) throw new Error(`server/demo/settings.json: ${problem.error}`);
+        await settingsStore.put(options.seedApp, demo as AppSettings, Date.now());
+      }
     }
 
     app.setErrorHandler((error: FastifyError, request, reply) => {

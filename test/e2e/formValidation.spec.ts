@@ -4,6 +4,7 @@
  * the page's inputs: gray before validation, a red border and the 300 px tooltip when invalid, still red after
  * blur, the field record on a `waymark:formvalidation` event; inputs in a shadow root and inputs added later too.
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { E2E_ADMIN_TOKEN } from './adminToken';
 import { adminFetch, agentReady, expect, hostPage, test, uniqueId } from './fixtures';
@@ -176,4 +177,24 @@ test.describe('analytics §2 form validation', () => {
     await page.locator('input[name=phone]').fill('12345');
     await expect(tooltip(page)).toHaveText('A phone number, like 555 123 4567');
   });
+
+  test('the demo app\'s settings (server/demo/settings.json, seeded for demo-app by npm start) validate its Settings page', async ({ page, serverUrl }) => {
+    // The e2e server seeds no app (the test guides replace the demo's): the demo's settings are put here, and taken back.
+    await putSettings(serverUrl, 'demo-app', JSON.parse(readFileSync('server/demo/settings.json', 'utf8')));
+    try {
+      await demoWalk(page, serverUrl);
+    } finally {
+      await putSettings(serverUrl, 'demo-app', {});
+    }
+  });
 });
+
+async function demoWalk(page: Page, serverUrl: string): Promise<void> {
+  await page.goto(`${serverUrl}/settings?visitor=${uniqueId('forms-demo')}`);
+  await expect(page.locator('#settings-email')).toHaveAttribute('data-waymark-validation', 'valid');
+  await page.locator('#settings-email').fill('dana@');
+  await expect(tooltip(page)).toHaveText('An email address, like dana@acme.test');
+  await page.screenshot({ path: 'test-results/form-validation-demo.png' });
+  await page.locator('#settings-email').fill('dana@acme.test');
+  await expect(tooltip(page)).toHaveCount(0);
+}

@@ -247,6 +247,12 @@ describe('issue #14 app settings', () => {
     }
   });
 
+  it('gives the seed app the demo\'s settings (server/demo/settings.json: form validation of its Settings page)', async () => {
+    const seeded = (await api('GET', '/api/apps/seeded/settings')).json();
+    expect(seeded.formValidation.enabled).toBe(true);
+    expect(seeded.formValidation.fields.map((f: { id: string }) => f.id)).toEqual(['full-name', 'email']);
+  });
+
   it('serves the launcher of the settings on guide.json, else the folder\'s', async () => {
     const launcher = { enabled: true, data: { position: 'bottom-left' } };
     await api('PUT', '/api/apps/launcher-app/settings', { launcher });
