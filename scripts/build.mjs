@@ -20,9 +20,11 @@ export const BUDGETS = {
   // page-rule exceptions, the launcher's list) is most of it. Raised 30 -> 34 KB for issues #5 and #6, and
   // 34 -> 35 KB for issue #13: the guide engine split into small owners costs ~0.8 KB gzip (their method names
   // survive minification), of which one-export-per-message won back ~0.4; the build was 19 bytes under 34 KB.
-  'dist/agent/waymark.worker.js': 35 * 1024,
+  // 35 -> 36 KB for issue #17's step and guide fields (advanceActions, confirmation and trigger elements,
+  // stayHidden): the in-page copy was 161 bytes under 35 KB before them.
+  'dist/agent/waymark.worker.js': 36 * 1024,
   // The worker code for the main thread, fetched only where no worker can start (issue #7).
-  'dist/agent/waymark.inpage.js': 35 * 1024,
+  'dist/agent/waymark.inpage.js': 36 * 1024,
   // React with every surface; raised 80 -> 92 KB for the resource center (issue #6).
   'dist/agent/waymark.overlay.js': 92 * 1024,
   'dist/agent/waymark.privacy.js': 8 * 1024,

@@ -111,11 +111,22 @@ export const notDismissedRule: EligibilityRule = {
 };
 
 /** The rules of auto display, in the order they are checked. */
+/**
+ * guides §3 attributes.stayHidden, of the guide or of its next step (the spec names it, ours to define): the guide
+ * never shows by itself, and has no badge or element activation; it shows when asked for by id (showGuideById,
+ * a permalink, the debugger's Show), as a guide launched by API would.
+ */
+export const stayHiddenRule: EligibilityRule = {
+  name: 'stayHidden',
+  evaluate: ({ guide, step }) => (guide.attributes?.stayHidden === true || step?.attributes?.stayHidden === true ? refuse('shown only when asked for by id') : pass()),
+};
+
 export const AUTO_DISPLAY_RULES: readonly EligibilityRule[] = [
   autoLaunchRule,
   pageIdNeedsRuleRule,
   notDismissedRule,
   hasStepRule,
+  stayHiddenRule,
   deviceRule,
   pageRule,
 ];

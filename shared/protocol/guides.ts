@@ -74,6 +74,8 @@ export interface StepToShow {
   script?: { url: string; integrity?: string };
   /** guides §3 advanceMethod: 'element click' or 'mouseover' (or both, comma-separated) on the target advances. */
   advanceMethod?: string;
+  /** guides §3 confirmationElementPathRule: the visitor's click on this element (or inside it) advances the step. */
+  confirmationElementPathRule?: string;
 }
 
 /** What a guide load hands back: the auto steps to try, in display order. */

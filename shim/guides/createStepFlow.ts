@@ -122,6 +122,16 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
       return false;
     }
     setShown({ step, since: Date.now() });
+    // guides §3 attributes.seenDelay (ms; the spec names it, ours to define): the step appears, and is seen, that
+    // long after it could; the page keeps it meanwhile (no other step shows), and its element must still be there.
+    const delay = Number(step.attributes.seenDelay);
+    if (delay > 0) {
+      await new Promise((done) => setTimeout(done, delay));
+      const still = shown?.step === step && targetOf(step);
+      if (still === false) setShown(null);
+      if (still === false || shown?.step !== step) return false;
+      target = still;
+    }
     const view = await ctx.overlay();
     if (shown?.step !== step) return false;
     view.show(step, target, {
@@ -139,20 +149,29 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
       return false;
     }
     if (step.script) ctx.loadScript(step.script);
-    if (target && step.advanceMethod) watchAdvance(step, target);
+    if (step.advanceMethod || step.confirmationElementPathRule) watchAdvance(step, target);
     return true;
   }
 
   /**
-   * guides §3 advanceMethod: the visitor's click on the step's element (`element click`) or pointing at it
-   * (`mouseover`) advances the step, once, as its Next button would; the listener goes with the step.
+   * guides §3 advanceMethod (with the guide's advanceActions): the visitor's click on the step's element (`element
+   * click`) or pointing at it (`mouseover`) advances the step, once, as its Next button would; so does a click on
+   * (or inside) its confirmationElementPathRule's element. The listeners go with the step.
    */
-  function watchAdvance(step: StepToShow, target: Element): void {
-    const events = step.advanceMethod!.split(',').map((m) => (m.trim() === 'mouseover' ? 'mouseover' : m.trim() === 'element click' ? 'click' : '')).filter(Boolean);
+  function watchAdvance(step: StepToShow, target: Element | null): void {
+    const events = target ? (step.advanceMethod ?? '').split(',').map((m) => (m.trim() === 'mouseover' ? 'mouseover' : m.trim() === 'element click' ? 'click' : '')).filter(Boolean) : [];
     const advance = () => void transition(step, 'advance', { id: 'element', type: 'element', actions: ['advanceGuide'] });
-    const stop = () => events.forEach((e) => target.removeEventListener(e, advance));
-    events.forEach((e) => target.addEventListener(e, advance));
-    stopAdvance = stop;
+    const rule = step.confirmationElementPathRule;
+    const confirm = (event: Event) => {
+      const el = rule && ctx.query(rule);
+      if (el && event.composedPath().includes(el)) advance();
+    };
+    events.forEach((e) => target!.addEventListener(e, advance));
+    if (rule) document.addEventListener('click', confirm, true);
+    stopAdvance = () => {
+      events.forEach((e) => target!.removeEventListener(e, advance));
+      document.removeEventListener('click', confirm, true);
+    };
   }
 
   function close(step: StepToShow): void {

@@ -15,6 +15,7 @@ import type { ElementContainsRule, Guide, GuideStep, LastGuideStepSeen } from '.
 import { matchesContainsRules } from '../../shared/eligibility/matchesContainsRules';
 import { MESSAGES } from '../../shared/messages';
 import { AUTO_DISPLAY_RULES } from '../../shared/eligibility/autoDisplayRules';
+import { chooseAutoSteps } from '../../shared/eligibility/chooseAutoSteps';
 import { T, MINUTE, HOUR, step, guide, threeSteps } from './scheduleFixtures';
 
 
@@ -230,5 +231,16 @@ describe('guides §8 Error rate limit', () => {
     expect(limit.record(burst + 4_000)).toEqual({ exceeded: true, message: MESSAGES.errorRateExceeded, ratePerMinute: 75 });
     limit.reset();
     expect(limit.record(burst + 5_000).exceeded).toBe(false);
+  });
+});
+
+describe('issue #17 guides §3 attributes.stayHidden', () => {
+  const judge = (g: Guide) => chooseAutoSteps({ guides: [g], lastGuideStepSeen: {} } as never, { url: 'https://app.example/', device: 'desktop', rules: AUTO_DISPLAY_RULES, schedule: { now: T } });
+
+  it('keeps a guide, or a guide whose next step, stays hidden from showing by itself, and says why', () => {
+    expect(judge(guide()).eligible).toHaveLength(1);
+    expect(judge(guide({ attributes: { stayHidden: true } })).skipped).toEqual([expect.objectContaining({ guideId: 'g', reason: 'stayHidden: shown only when asked for by id' })]);
+    expect(judge(guide({ steps: [step('s1', { attributes: { stayHidden: true } })] })).eligible).toHaveLength(0);
+    expect(judge(guide({ attributes: { stayHidden: false } })).eligible).toHaveLength(1);
   });
 });

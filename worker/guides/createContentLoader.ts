@@ -161,7 +161,7 @@ export function createContentLoader({ ports, log, checkAsset, health, disablePre
         ...(css !== undefined ? { css } : {}),
         ...(Array.isArray(guide.automations) && guide.automations.length ? { automations: guide.automations } : {}),
         ...(script ? { script } : {}),
-        ...(typeof step.advanceMethod === 'string' && step.advanceMethod ? { advanceMethod: step.advanceMethod } : {}),
+        ...advanceOf(guide, step),
       });
     },
 
@@ -174,4 +174,17 @@ export function createContentLoader({ ports, log, checkAsset, health, disablePre
     },
   };
   return loader;
+}
+
+/**
+ * guides §3 how a step moves on by itself: the step's advanceMethod, the guide's advanceActions {elementClick,
+ * elementHover} for every step, and the step's confirmationElementPathRule (a click there advances it).
+ */
+function advanceOf(guide: Guide, step: GuideStep): Pick<StepToShow, 'advanceMethod' | 'confirmationElementPathRule'> {
+  const actions = guide.attributes?.advanceActions as { elementClick?: unknown; elementHover?: unknown } | undefined;
+  const method = [step.advanceMethod, actions?.elementClick === true && 'element click', actions?.elementHover === true && 'mouseover'].filter((m) => typeof m === 'string' && m).join(',');
+  return {
+    ...(method ? { advanceMethod: method } : {}),
+    ...(typeof step.confirmationElementPathRule === 'string' && step.confirmationElementPathRule ? { confirmationElementPathRule: step.confirmationElementPathRule } : {}),
+  };
 }

@@ -120,9 +120,12 @@ export function createLoadJudge(options: LoadJudgeOptions): LoadJudge {
     options.onJudged(url, now);
     // guides §4 element activation: dom-launched guides with an activation. A resource center's activation
     // opens the resource center (GuideLoadResult.resourceCenter), not a step.
-    const activation = askedFor(response, url, now, (g) => launchMethods(g).includes('dom') && typeof g.attributes?.activation === 'object' && !isResourceCenterGuide(g));
+    // Without an activation, the first step's triggerElementPathRule (guides §3) is the element whose click shows it.
+    const activationOf = (g: GuideLoadResponse['guides'][number]) =>
+      (g.attributes?.activation as { event?: unknown; selector?: unknown } | undefined) ?? { selector: g.steps[0]?.triggerElementPathRule };
+    const activation = askedFor(response, url, now, (g) => launchMethods(g).includes('dom') && !isResourceCenterGuide(g));
     const activations = activation.eligible.flatMap(({ guide }) => {
-      const a = guide.attributes?.activation as { event?: unknown; selector?: unknown };
+      const a = activationOf(guide);
       return typeof a.selector === 'string' && a.selector ? [{ guideId: guide.id, event: typeof a.event === 'string' && a.event ? a.event : 'click', selector: a.selector }] : [];
     });
     // Later steps of the guides that may show (and the activated ones), fetched while the visitor reads.

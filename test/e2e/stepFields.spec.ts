@@ -1,0 +1,105 @@
+/**
+ * issue #17, the step and guide fields of guides §3 that the engine ignored, in Chromium against the reference
+ * server: the guide's advanceActions, a step's confirmationElementPathRule, the first step's
+ * triggerElementPathRule (a dom-launched guide without activation), a step's seenDelay and a guide's stayHidden.
+ */
+import type { Page } from '@playwright/test';
+import { adminFetch, agentReady, expect, hostPage, test, uniqueId, waitForEvents } from './fixtures';
+
+const overlay = '[data-waymark-overlay]';
+const BODY = `<main style="padding:220px 0 0 420px">
+  <button id="export">Export</button> <button id="help" style="margin-left:80px">Help</button>
+  <button id="done" style="margin-left:80px">I did it</button>
+</main>`;
+
+const content = (text: string) => ({ type: 'div', props: { id: 'guide-base' }, children: [{ type: 'p', props: {}, content: text }] });
+
+async function publish(serverUrl: string, apiKey: string, guide: Record<string, unknown>): Promise<void> {
+  const headers = { 'content-type': 'application/json' };
+  const put = await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${guide.id}`, { method: 'PUT', body: JSON.stringify(guide), headers });
+  expect(put.status, await put.clone().text()).toBe(201);
+  expect((await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${guide.id}/state`, { method: 'POST', body: JSON.stringify({ state: 'public' }), headers })).status).toBe(200);
+}
+
+async function open(page: Page, openHostPage: (path: string, html: string) => Promise<void>, apiKey: string, visitor: string): Promise<void> {
+  await openHostPage(`/e2e/step-fields/${apiKey}`, hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: '${visitor}' } });`, body: BODY }));
+  await agentReady(page);
+}
+
+test.describe('issue #17 guides §3 step and guide fields', () => {
+  test("the guide's advanceActions.elementClick moves a tooltip on with a click on its element; a confirmation element moves a lightbox on", async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-advance-actions');
+    await publish(serverUrl, apiKey, {
+      id: 'tour',
+      name: 'Tour',
+      launchMethod: 'auto',
+      attributes: { advanceActions: { elementClick: true } },
+      steps: [
+        { id: 'tour-1', type: 'tooltip', elementPathRule: '#export', domJson: content('Export your report') },
+        { id: 'tour-2', type: 'lightbox', confirmationElementPathRule: '#done', domJson: content('Click "I did it" when done') },
+      ],
+    });
+    await open(page, openHostPage, apiKey, 'v-actions');
+    await expect(page.locator(`${overlay} .wm-tooltip`)).toContainText('Export your report');
+    await page.click('#export');
+    await expect(page.locator(`${overlay} .wm-lightbox`)).toContainText('I did it');
+    // A click elsewhere does nothing; the confirmation element's click advances (the lightbox is not modal here).
+    await page.mouse.click(5, 5);
+    await page.waitForTimeout(200);
+    await expect(page.locator(`${overlay} .wm-lightbox`)).toHaveCount(1);
+    await page.locator('#done').dispatchEvent('click');
+    await expect(page.locator(`${overlay} .wm-lightbox`)).toHaveCount(0);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const events = await waitForEvents(serverUrl, { apiKey, visitorId: 'v-actions' }, (list) => list.filter((e) => e.type === 'guideAdvanced').length === 2);
+    expect(events.filter((e) => e.type === 'guideAdvanced').map((e) => e.props.guide_step_id).sort()).toEqual(['tour-1', 'tour-2']);
+  });
+
+  test("a dom-launched guide without activation shows on a click on its first step's triggerElementPathRule", async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-trigger');
+    await publish(serverUrl, apiKey, {
+      id: 'help',
+      name: 'Help',
+      launchMethod: 'dom',
+      steps: [{ id: 'help-1', type: 'tooltip', elementPathRule: '#help', triggerElementPathRule: '#help', domJson: content('Here is help') }],
+    });
+    await open(page, openHostPage, apiKey, 'v-trigger');
+    await page.waitForTimeout(700);
+    await expect(page.locator(`${overlay} .wm-tooltip`)).toHaveCount(0);
+    await page.click('#help');
+    await expect(page.locator(`${overlay} .wm-tooltip`)).toContainText('Here is help');
+  });
+
+  test('a step with seenDelay appears, and is seen, that long after it could', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-seen-delay');
+    await publish(serverUrl, apiKey, {
+      id: 'late',
+      name: 'Late',
+      launchMethod: 'auto',
+      steps: [{ id: 'late-1', type: 'lightbox', attributes: { seenDelay: 1500 }, domJson: content('After a moment') }],
+    });
+    await open(page, openHostPage, apiKey, 'v-delay');
+    await page.waitForFunction(() => (window as any).waymark.getActiveGuide?.() !== undefined);
+    const loaded = Date.now();
+    await expect(page.locator(`${overlay} .wm-lightbox`)).toContainText('After a moment', { timeout: 10_000 });
+    expect(Date.now() - loaded).toBeGreaterThanOrEqual(1000);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const events = await waitForEvents(serverUrl, { apiKey, visitorId: 'v-delay' }, (list) => list.some((e) => e.type === 'guideSeen'));
+    expect(events.filter((e) => e.type === 'guideSeen')).toHaveLength(1);
+  });
+
+  test('a guide that stays hidden never shows by itself, and shows when asked for by id', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-stay-hidden');
+    await publish(serverUrl, apiKey, {
+      id: 'quiet',
+      name: 'Quiet',
+      launchMethod: 'auto',
+      attributes: { stayHidden: true },
+      steps: [{ id: 'quiet-1', type: 'lightbox', domJson: content('Only when asked') }],
+    });
+    await open(page, openHostPage, apiKey, 'v-hidden');
+    await page.waitForTimeout(1200);
+    await expect(page.locator(`${overlay} .wm-lightbox`)).toHaveCount(0);
+    expect(await page.evaluate(() => (window as any).waymark.showGuideById('quiet'))).toBe(true);
+    await expect(page.locator(`${overlay} .wm-lightbox`)).toContainText('Only when asked');
+  });
+});
