@@ -13,6 +13,7 @@ import type { StepToShow } from '../shared/protocol';
 import type { LauncherHandlers, Overlay, OverlayModule, ResourceCenterHandlers, StepHandlers } from './api';
 import { Badge } from './Badge';
 import { Banner } from './Banner';
+import { Embedded, mountEmbedded } from './Embedded';
 import { BlockOut } from './BlockOut';
 import { Launcher } from './Launcher';
 import { Lightbox } from './Lightbox';
@@ -46,6 +47,8 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
   shadow.insertBefore(badgeContainer, container);
   const badgeRoot: Root = createRoot(badgeContainer);
   let current: { step: StepToShow; handlers: StepHandlers } | null = null;
+  /** Takes the embedded step (guides §3 embedConfig) out of the page, and puts the page's content back. */
+  let unembed: (() => void) | null = null;
 
   /**
    * A layer with a React root of its own, made the first time it has something to show: a render that throws
@@ -106,9 +109,18 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
 
   const overlay: Overlay = {
     show(step, target, handlers) {
+      unembed?.();
+      unembed = null;
+      stepSheet.replaceSync(step.css ?? '');
+      if (step.embed && target) {
+        // In the page's flow, not over it: nothing in the overlay's own layer, and Escape leaves it alone.
+        current = null;
+        root.render(null);
+        unembed = mountEmbedded(target, step.embed.method, [sheet, stepSheet], <Embedded step={step} handlers={handlers} />);
+        return;
+      }
       attach();
       current = { step, handlers };
-      stepSheet.replaceSync(step.css ?? '');
       // guides §2: steps are mirrored for right-to-left languages (he, ar), the page's or else the browser's.
       if (isRtlLanguage(doc.documentElement.lang || doc.defaultView?.navigator.language)) container.dir = 'rtl';
       else container.removeAttribute('dir');
@@ -132,6 +144,8 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
     },
     hide() {
       current = null;
+      unembed?.();
+      unembed = null;
       root.render(null);
     },
     showBadges(badges, onOpen) {
@@ -160,6 +174,7 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
     },
     destroy() {
       current = null;
+      unembed?.();
       launcherLayer.unmount();
       rcLayer.unmount();
       doc.removeEventListener('keydown', onKeyDown, true);

@@ -59,6 +59,7 @@ export const OVERLAY_CSS = `
 .wm-lightbox { left: 50%; top: 50%; transform: translate(-50%, -50%); max-height: calc(100vh - 32px); overflow: auto; }
 .wm-banner { left: 0; right: 0; top: 0; border-radius: 0; max-width: none; overflow: auto; box-sizing: border-box; padding-inline-end: 48px; }
 .wm-tooltip { top: 0; left: 0; }
+.wm-embedded { position: relative; box-shadow: 0 1px 3px rgba(15, 23, 42, .2); max-width: 100%; box-sizing: border-box; margin: 0 0 12px; }
 /* The mobile lightbox: the content scrolls, the close button and the footer stay where they are. */
 .wm-mobile-lightbox { display: flex; flex-direction: column; overflow: hidden; padding: 40px 16px 12px; }
 .wm-mobile-lightbox [data-waymark-step] { overflow: auto; min-height: 0; overscroll-behavior: contain; }

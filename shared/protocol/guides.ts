@@ -74,6 +74,11 @@ export interface StepToShow {
   script?: { url: string; integrity?: string };
   /** guides §3 advanceMethod: 'element click' or 'mouseover' (or both, comma-separated) on the target advances. */
   advanceMethod?: string;
+  /**
+   * guides §3 the guide's attributes.embedConfig: the step is drawn inside the page's element at `selector` (before
+   * its content, or in place of it), which is then its target: the step waits for it like a tooltip's.
+   */
+  embed?: { selector: string; method: 'replace' | 'prepend' };
   /** guides §3 confirmationElementPathRule: the visitor's click on this element (or inside it) advances the step. */
   confirmationElementPathRule?: string;
 }

@@ -91,6 +91,8 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
    * block-out (guides §2 blockOutUI) gets its element when the page has it, to leave it clear.
    */
   function targetOf(step: StepToShow): Element | null | false {
+    // guides §3 embedConfig: an embedded step needs the element it is drawn in.
+    if (step.embed) return ctx.query(step.embed.selector) ?? false;
     if (step.type !== 'tooltip') {
       const blockOut = step.attributes.blockOutUI as { enabled?: unknown } | undefined;
       return blockOut?.enabled === true && step.elementPathRule ? ctx.query(step.elementPathRule) : null;

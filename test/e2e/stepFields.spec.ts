@@ -102,4 +102,53 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
     expect(await page.evaluate(() => (window as any).waymark.showGuideById('quiet'))).toBe(true);
     await expect(page.locator(`${overlay} .wm-lightbox`)).toContainText('Only when asked');
   });
+
+  test("an embedded guide (embedConfig) is drawn inside the page's element: in place of its content, which comes back untouched, or before it", async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-embedded');
+    await publish(serverUrl, apiKey, {
+      id: 'inline',
+      name: 'Inline',
+      launchMethod: 'auto',
+      attributes: { embedConfig: { selector: '#news', method: 'replace' } },
+      steps: [
+        {
+          id: 'inline-1',
+          type: 'lightbox',
+          domJson: { type: 'div', props: { id: 'guide-base' }, children: [{ type: 'p', props: {}, content: 'New: dark mode' }, { type: 'button', props: { id: 'next' }, content: 'Next', actions: [{ action: 'advanceGuide' }] }] },
+        },
+        { id: 'inline-2', type: 'lightbox', domJson: content('Turn it on in Settings') },
+      ],
+    });
+    await openHostPage(
+      `/e2e/step-fields/${apiKey}`,
+      hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'v-embed' } });`, body: '<h1>Home</h1><section id="news"><p id="original">Yesterday\'s news</p></section><footer>Footer</footer>' }),
+    );
+    await agentReady(page);
+    const embedded = page.locator('#news [data-waymark-embedded] .wm-embedded');
+    await expect(embedded).toContainText('New: dark mode');
+    await expect(page.locator('#original')).toHaveCount(0);
+    // In the page's flow (between the heading and the footer), with no backdrop over the page.
+    await expect(page.locator('[data-waymark-overlay] .wm-backdrop')).toHaveCount(0);
+    const [heading, box, footer] = await Promise.all([page.locator('h1').boundingBox(), embedded.boundingBox(), page.locator('footer').boundingBox()]);
+    expect(box!.y).toBeGreaterThan(heading!.y);
+    expect(footer!.y).toBeGreaterThan(box!.y + box!.height - 1);
+    await page.screenshot({ path: 'test-results/embedded-guide.png' });
+    await embedded.getByRole('button', { name: 'Next' }).click();
+    await expect(page.locator('#news .wm-embedded')).toContainText('Turn it on in Settings');
+    await expect(page.locator('#news [data-waymark-embedded]')).toHaveCount(1);
+    await page.locator('#news .wm-embedded .wm-close').click();
+    await expect(page.locator('#news [data-waymark-embedded]')).toHaveCount(0);
+    await expect(page.locator('#news > #original')).toHaveText("Yesterday's news");
+
+    // prepend: before the element's content, which stays.
+    const other = uniqueId('e2e-embedded-prepend');
+    await publish(serverUrl, other, { id: 'tip', name: 'Tip', launchMethod: 'auto', attributes: { embedConfig: { selector: '#news' } }, steps: [{ id: 'tip-1', type: 'lightbox', domJson: content('A tip') }] });
+    await openHostPage(
+      `/e2e/step-fields/${other}`,
+      hostPage({ init: `waymark.initialize({ apiKey: '${other}', visitor: { id: 'v-embed' } });`, body: '<section id="news"><p id="original">Yesterday\'s news</p></section>' }),
+    );
+    await agentReady(page);
+    await expect(page.locator('#news .wm-embedded')).toContainText('A tip');
+    expect(await page.locator('#news').evaluate((el) => [...el.children].map((c) => c.id || c.tagName.toLowerCase()))).toEqual(['div', 'original']);
+  });
 });

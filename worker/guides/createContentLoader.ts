@@ -162,6 +162,7 @@ export function createContentLoader({ ports, log, checkAsset, health, disablePre
         ...(Array.isArray(guide.automations) && guide.automations.length ? { automations: guide.automations } : {}),
         ...(script ? { script } : {}),
         ...advanceOf(guide, step),
+        ...embedOf(guide),
       });
     },
 
@@ -187,4 +188,10 @@ function advanceOf(guide: Guide, step: GuideStep): Pick<StepToShow, 'advanceMeth
     ...(method ? { advanceMethod: method } : {}),
     ...(typeof step.confirmationElementPathRule === 'string' && step.confirmationElementPathRule ? { confirmationElementPathRule: step.confirmationElementPathRule } : {}),
   };
+}
+
+/** guides §3 attributes.embedConfig {selector, method replace or prepend (the default)}; none when it has no selector. */
+function embedOf(guide: Guide): Pick<StepToShow, 'embed'> {
+  const config = guide.attributes?.embedConfig as { selector?: unknown; method?: unknown } | undefined;
+  return typeof config?.selector === 'string' && config.selector ? { embed: { selector: config.selector, method: config.method === 'replace' ? 'replace' : 'prepend' } } : {};
 }
