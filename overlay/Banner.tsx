@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import { BANNER_DEFAULTS, TOOLTIP_DEFAULTS } from '../shared/constants';
 import type { StepToShow } from '../shared/protocol';
 import type { StepHandlers } from './api';
-import { numberOr } from './Lightbox';
+import { fixedHeight, numberOr } from './Lightbox';
 import { StepChrome, surfaceLabel } from './StepChrome';
 
 export interface BannerProps {
@@ -27,6 +27,7 @@ export function Banner({ step, handlers }: BannerProps): ReactNode {
       data-step-id={step.stepId}
       style={{
         maxHeight: numberOr(step.attributes.height, BANNER_DEFAULTS.height),
+        height: fixedHeight(step.attributes),
         zIndex: TOOLTIP_DEFAULTS.zIndex,
         ...(atBottom ? { top: 'auto', bottom: 0 } : {}),
       }}

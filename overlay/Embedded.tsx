@@ -9,14 +9,15 @@ import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import type { StepToShow } from '../shared/protocol';
 import type { StepHandlers } from './api';
-import { numberOr } from './Lightbox';
+import { fixedHeight, numberOr } from './Lightbox';
 import { StepChrome, surfaceLabel } from './StepChrome';
 
 export function Embedded({ step, handlers }: { step: StepToShow; handlers: StepHandlers }): ReactNode {
   const { contentId, props: label } = surfaceLabel(step);
   const width = step.attributes.width === undefined ? undefined : numberOr(step.attributes.width, 0) || undefined;
+  const height = fixedHeight(step.attributes);
   return (
-    <div className="wm-step wm-embedded" role="region" {...label} data-guide-id={step.guideId} data-step-id={step.stepId} style={{ width }}>
+    <div className="wm-step wm-embedded" role="region" {...label} data-guide-id={step.guideId} data-step-id={step.stepId} style={{ width, height, overflow: height ? 'auto' : undefined }}>
       <StepChrome step={step} handlers={handlers} contentId={contentId} />
     </div>
   );

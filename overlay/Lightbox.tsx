@@ -41,12 +41,20 @@ export function Lightbox({ step, handlers, mobile = false, backdrop = true }: Li
         tabIndex={-1}
         data-guide-id={step.guideId}
         data-step-id={step.stepId}
-        style={{ width, zIndex: TOOLTIP_DEFAULTS.zIndex }}
+        style={{ width, height: fixedHeight(step.attributes), zIndex: TOOLTIP_DEFAULTS.zIndex }}
       >
         <StepChrome step={step} handlers={handlers} contentId={contentId} />
       </div>
     </>
   );
+}
+
+/**
+ * guides §3 attributes.autoHeight: a step fits its content unless autoHeight is false, when its `height` is
+ * its height (what does not fit scrolls). The height to set, or undefined.
+ */
+export function fixedHeight(attributes: StepToShow['attributes']): number | undefined {
+  return attributes.autoHeight === false ? numberOr(attributes.height, 0) || undefined : undefined;
 }
 
 export function numberOr(value: unknown, fallback: number): number {

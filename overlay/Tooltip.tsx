@@ -10,7 +10,7 @@ import { TOOLTIP_DEFAULTS } from '../shared/constants';
 import { createRepositionScheduler } from '../shared/surfaces/createRepositionScheduler';
 import type { StepToShow } from '../shared/protocol';
 import type { StepHandlers } from './api';
-import { numberOr } from './Lightbox';
+import { fixedHeight, numberOr } from './Lightbox';
 import { StepChrome, surfaceLabel } from './StepChrome';
 
 export interface TooltipProps {
@@ -76,6 +76,7 @@ export function Tooltip({ step, target, handlers }: TooltipProps): ReactNode {
   }, [target, forced, layoutDir, arrowSize]);
 
   const width = numberOr(step.attributes.width, TOOLTIP_DEFAULTS.width);
+  const height = fixedHeight(step.attributes);
   const { contentId, props: label } = surfaceLabel(step);
   return (
     <div
@@ -85,7 +86,7 @@ export function Tooltip({ step, target, handlers }: TooltipProps): ReactNode {
       {...label}
       data-guide-id={step.guideId}
       data-step-id={step.stepId}
-      style={{ width, zIndex: TOOLTIP_DEFAULTS.zIndex }}
+      style={{ width, height, overflow: height ? 'auto' : undefined, zIndex: TOOLTIP_DEFAULTS.zIndex }}
     >
       {/* attributes.caret false: no caret drawn; floating-ui still measures the hidden element. */}
       <div ref={caret} className="wm-caret" hidden={step.attributes.caret === false} />

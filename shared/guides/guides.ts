@@ -78,9 +78,15 @@ export interface GuideStep {
     arrowSize?: number;
     /** Ours: `false` draws a tooltip without its caret (the gap stays). Absent or true: the caret is drawn. */
     caret?: boolean;
+    /** Ms after the step could show that it appears (and is seen); ours to define. */
     seenDelay?: number;
     isRequired?: boolean;
+    /** The step never shows by itself (shown by id only); ours to define. */
     stayHidden?: boolean;
+    /** false: the step is `height` high (what does not fit scrolls); else it fits its content. */
+    autoHeight?: boolean;
+    /** Values for `{{name}}` in the step's text (shared/guides/fillVariables.ts). */
+    variables?: Record<string, string | number | boolean>;
     [key: string]: unknown;
   };
   hideCredits?: boolean;

@@ -151,4 +151,20 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
     await expect(page.locator('#news .wm-embedded')).toContainText('A tip');
     expect(await page.locator('#news').evaluate((el) => [...el.children].map((c) => c.id || c.tagName.toLowerCase()))).toEqual(['div', 'original']);
   });
+
+  test('autoHeight false gives a step its height (the rest scrolls); variables fill the text', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-height');
+    const long = Array.from({ length: 30 }, (_, i) => ({ type: 'p', props: {}, content: `Line ${i + 1} of the {{plan}} plan` }));
+    await publish(serverUrl, apiKey, {
+      id: 'tall',
+      name: 'Tall',
+      launchMethod: 'auto',
+      steps: [{ id: 'tall-1', type: 'lightbox', attributes: { autoHeight: false, height: 240, variables: { plan: 'Team' } }, domJson: { type: 'div', props: { id: 'guide-base' }, children: long } }],
+    });
+    await open(page, openHostPage, apiKey, 'v-height');
+    const box = page.locator(`${overlay} .wm-lightbox`);
+    await expect(box).toContainText('Line 1 of the Team plan');
+    expect((await box.boundingBox())!.height).toBe(240);
+    expect(await box.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+  });
 });

@@ -13,6 +13,7 @@ import {
 import type { DomNode } from '../../shared/guides/guides';
 import { MESSAGES } from '../../shared/messages';
 import { checkStepContent } from '../../shared/guides/validateGuidePayload';
+import { fillVariables } from '../../shared/guides/fillVariables';
 import { isAllowedAssetUrl } from '../../worker/isAllowedAssetUrl';
 import { defaultDigest, verifyContentHash } from '../../worker/verifyContentHash';
 
@@ -407,5 +408,26 @@ describe('guides §5 script and style URLs come from allowed origins', () => {
 
   it('ignores allowed entries that are not http(s) URLs', () => {
     expect(isAllowedAssetUrl('https://cdn.example/x.js', base, ['cdn.example', 'javascript:x', '*']).ok).toBe(false);
+  });
+});
+
+describe('issue #17 guides §3 step attributes.variables', () => {
+  const node: DomNode = {
+    type: 'div',
+    props: { id: 'guide-base' },
+    children: [
+      { type: 'p', props: {}, content: 'Your {{plan}} plan has {{ seats }} seats, {{missing}} stays' },
+      { type: 'img', props: { src: 'https://cdn.example/{{plan}}.png', alt: '{{plan}} logo' } },
+    ],
+  };
+
+  it('fills {{name}} in text and text props as text, leaves URLs and unknown names alone', () => {
+    const filled = fillVariables(node, { plan: '<b>Pro</b>', seats: 5 });
+    expect(filled.children![0].content).toBe('Your <b>Pro</b> plan has 5 seats, {{missing}} stays');
+    expect(filled.children![1].props).toEqual({ src: 'https://cdn.example/{{plan}}.png', alt: '<b>Pro</b> logo' });
+    // The step's content itself is not changed.
+    expect(node.children![0].content).toContain('{{plan}}');
+    expect(fillVariables(node, undefined)).toBe(node);
+    expect(fillVariables(node, ['x'])).toBe(node);
   });
 });

@@ -208,3 +208,34 @@ describe('guides §5, §7 poll answers on the poll beacon', () => {
     expect(logs).toContain("guide g poll nps: 'ten' is not a number; not recorded");
   });
 });
+
+describe('issue #17 guides §3 content from domJsonpUrl and buildingBlocksUrl', () => {
+  const blocks = { type: 'div', props: { id: 'guide-base' }, children: [{ type: 'p', props: {}, content: 'From a file' }] };
+  const jsonp = `waymark.receiveDomStructureJson(${JSON.stringify(blocks)});`;
+  const sha = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`;
+
+  async function firstCandidate(stepFields: Record<string, unknown>, files: Record<string, string>) {
+    const transport = createFakeTransport();
+    const tour = guide('tour', { steps: [{ id: 'tour-1', guideId: 'tour', type: 'lightbox', ...stepFields }] });
+    transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify(load([tour])) });
+    for (const [match, body] of Object.entries(files)) transport.bodies.push({ match, body });
+    const logs: string[] = [];
+    const engine = createGuideEngine({ config: engineInit(PROBED), ports: { clock: createFakeClock(), transport }, log: (_l, m) => logs.push(m), nextSequence: () => 0, isSending: () => true });
+    const result = await engine.load('http://h/');
+    return { candidate: result.ok ? result.value.candidates[0] : undefined, skipped: result.ok ? result.value.skipped : [], logs };
+  }
+
+  it('reads the argument of a dom.jsonp file (never runs it), checked against domJsonpHash', async () => {
+    const { candidate } = await firstCandidate({ domJsonpUrl: '/c/tour-1.dom.jsonp', hashes: { domJsonpHash: sha(jsonp) } }, { '/c/tour-1.dom.jsonp': jsonp });
+    expect(candidate?.content).toEqual(blocks);
+    const bad = await firstCandidate({ domJsonpUrl: '/c/tour-1.dom.jsonp', hashes: { domJsonpHash: sha('other') } }, { '/c/tour-1.dom.jsonp': jsonp });
+    expect(bad.candidate).toBeUndefined();
+    const notCall = await firstCandidate({ domJsonpUrl: '/c/tour-1.dom.jsonp' }, { '/c/tour-1.dom.jsonp': 'alert(1' });
+    expect(notCall.candidate).toBeUndefined();
+  });
+
+  it('loads buildingBlocks.json when the step has no domJson nor domUrl', async () => {
+    const { candidate } = await firstCandidate({ buildingBlocksUrl: '/c/tour-1.buildingBlocks.json' }, { '/c/tour-1.buildingBlocks.json': JSON.stringify(blocks) });
+    expect(candidate?.content).toEqual(blocks);
+  });
+});

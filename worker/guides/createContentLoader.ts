@@ -9,6 +9,7 @@ import { CONTENT_PREFETCH_BATCH, GUIDE_CACHE_TIMEOUT_MS, STYLESHEET_TIMEOUT_MS }
 import { ERROR_CODES, fail, ok, type Outcome } from '../../shared/errors';
 import type { Guide, GuideStep } from '../../shared/guides/guides';
 import { checkBuildingBlocks } from '../../shared/guides/checkBuildingBlocks';
+import { fillVariables } from '../../shared/guides/fillVariables';
 import { asDomNode } from '../../shared/guides/validateGuidePayload';
 import { MESSAGES } from '../../shared/messages';
 import type { LogLevel, SeenReason, StepToShow } from '../../shared/protocol';
@@ -56,11 +57,12 @@ export function createContentLoader({ ports, log, checkAsset, health, disablePre
 
   const loader: ContentLoader = {
     async loadContent(guide, step) {
-      if (step.domJson !== undefined || !step.domUrl) return ok(step.domJson);
-      const checked = checkAsset(step.domUrl);
+      const source = contentSourceOf(step);
+      if (step.domJson !== undefined || !source) return ok(step.domJson);
+      const checked = checkAsset(source.url);
       if (!checked.ok) return health.markFailed(guide, checked.message);
       const url = checked.href;
-      const key = `${url}\u0000${step.hashes?.domHash ?? ''}`;
+      const key = `${url}\u0000${source.hash ?? ''}`;
       const cached = contentCache.get(key);
       if (cached && fresh(cached.at)) return ok(cached.content);
       let text: string;
@@ -76,11 +78,12 @@ export function createContentLoader({ ports, log, checkAsset, health, disablePre
       }
       // spec: guides §5, §8 — content must verify against its hash before it is even parsed; a mismatch
       // marks the guide failed and it is never rendered.
-      const verified = await verifyContentHash(new TextEncoder().encode(text), url, step.hashes?.domHash, ports.digest ?? defaultDigest);
+      const verified = await verifyContentHash(new TextEncoder().encode(text), url, source.hash, ports.digest ?? defaultDigest);
       if (!verified.ok) return health.markFailed(guide, verified.message);
       let content: unknown;
       try {
-        content = JSON.parse(text);
+        // guides §3 domJsonpUrl: the same content as a script calling a function; only its argument is read, never run.
+        content = JSON.parse(source.jsonp ? (JSONP.exec(text)?.[1] ?? '') : text);
       } catch {
         return health.markFailed(guide, `${MESSAGES.contentNotJson}: ${url}`);
       }
@@ -120,7 +123,7 @@ export function createContentLoader({ ports, log, checkAsset, health, disablePre
     async prefetch(list) {
       // guides §7 Assets: a multi-step guide's later steps are ready when the visitor advances.
       if (disablePrefetch) return;
-      const steps = list.flatMap((guide) => guide.steps.filter((s) => s.domJson === undefined && s.domUrl).map((step) => ({ guide, step })));
+      const steps = list.flatMap((guide) => guide.steps.filter((s) => s.domJson === undefined && contentSourceOf(s)).map((step) => ({ guide, step })));
       for (let i = 0; i < steps.length; i += CONTENT_PREFETCH_BATCH) {
         await Promise.all(steps.slice(i, i + CONTENT_PREFETCH_BATCH).map(({ guide, step }) => loader.loadContent(guide, step)));
       }
@@ -153,7 +156,7 @@ export function createContentLoader({ ports, log, checkAsset, health, disablePre
         stepCount: guide.steps.length,
         elementPathRule: step.elementPathRule,
         elementContainsRulesList: step.elementContainsRulesList,
-        content: asDomNode(blocks.content),
+        content: fillVariables(asDomNode(blocks.content), step.attributes?.variables),
         attributes: step.attributes ?? {},
         hideCredits: step.hideCredits === true,
         reason,
@@ -194,4 +197,19 @@ function advanceOf(guide: Guide, step: GuideStep): Pick<StepToShow, 'advanceMeth
 function embedOf(guide: Guide): Pick<StepToShow, 'embed'> {
   const config = guide.attributes?.embedConfig as { selector?: unknown; method?: unknown } | undefined;
   return typeof config?.selector === 'string' && config.selector ? { embed: { selector: config.selector, method: config.method === 'replace' ? 'replace' : 'prepend' } } : {};
+}
+
+/** `callback({...});` as dom.jsonp files have it: the argument. */
+const JSONP = /^\s*[\w$.]+\s*\(([\s\S]*)\)\s*;?\s*$/;
+
+/**
+ * guides §3, §7 where a step's content comes from when it is not inline: domUrl (dom.json, checked against
+ * domHash), else domJsonpUrl (dom.jsonp, against domJsonpHash), else buildingBlocksUrl (buildingBlocks.json,
+ * against domHash).
+ */
+function contentSourceOf(step: GuideStep): { url: string; hash?: string; jsonp?: boolean } | null {
+  if (step.domUrl) return { url: step.domUrl, hash: step.hashes?.domHash };
+  if (step.domJsonpUrl) return { url: step.domJsonpUrl, hash: step.hashes?.domJsonpHash, jsonp: true };
+  if (step.buildingBlocksUrl) return { url: step.buildingBlocksUrl, hash: step.hashes?.domHash };
+  return null;
 }
