@@ -375,4 +375,22 @@ describe('guides §4 element activation in the guide load', () => {
     // Not auto-displayed: their launch method has no auto.
     expect(result.ok && result.value.candidates.map((c) => c.guideId)).toEqual(['auto-only']);
   });
+
+  it('issue #17: the first step\'s triggerElementPathRule when there is no activation; dom.isOnlyShowOnce once seen, and stayHidden, never', async () => {
+    const transport = createFakeTransport();
+    const dom = (id: string, extra: Partial<Guide> = {}, stepExtra = {}) => guide(id, { launchMethod: 'dom', steps: [step(`${id}-1`, { triggerElementPathRule: `#${id}`, ...stepExtra })], ...extra });
+    transport.bodies.push({
+      match: '/data/guide.json/',
+      body: JSON.stringify(load([
+        dom('trigger'),
+        dom('once-unseen', { attributes: { dom: { isOnlyShowOnce: true } } }),
+        dom('once-seen', { attributes: { dom: { isOnlyShowOnce: true } } }, { seenState: 'active' }),
+        dom('again-seen', {}, { seenState: 'active' }),
+        dom('hidden', { attributes: { stayHidden: true } }),
+      ])),
+    });
+    const engine = createGuideEngine({ config: engineInit(PROBED), ports: { clock: createFakeClock(), transport }, log: () => undefined, nextSequence: () => 0, isSending: () => true });
+    const result = await engine.load('http://h/');
+    expect(result.ok && result.value.activations.map((a) => `${a.guideId} ${a.event} ${a.selector}`)).toEqual(['trigger click #trigger', 'once-unseen click #once-unseen', 'again-seen click #again-seen']);
+  });
 });

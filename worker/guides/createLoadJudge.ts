@@ -123,7 +123,9 @@ export function createLoadJudge(options: LoadJudgeOptions): LoadJudge {
     // Without an activation, the first step's triggerElementPathRule (guides §3) is the element whose click shows it.
     const activationOf = (g: GuideLoadResponse['guides'][number]) =>
       (g.attributes?.activation as { event?: unknown; selector?: unknown } | undefined) ?? { selector: g.steps[0]?.triggerElementPathRule };
-    const activation = askedFor(response, url, now, (g) => launchMethods(g).includes('dom') && !isResourceCenterGuide(g));
+    // attributes.dom.isOnlyShowOnce (guides §3): a dom-launched guide once seen is not activated again.
+    const seen = (g: GuideLoadResponse['guides'][number]) => (g.attributes?.dom as { isOnlyShowOnce?: unknown } | undefined)?.isOnlyShowOnce === true && g.steps.some((s) => s.seenState && s.seenState !== 'none');
+    const activation = askedFor(response, url, now, (g) => launchMethods(g).includes('dom') && !isResourceCenterGuide(g) && !seen(g));
     const activations = activation.eligible.flatMap(({ guide }) => {
       const a = activationOf(guide);
       return typeof a.selector === 'string' && a.selector ? [{ guideId: guide.id, event: typeof a.event === 'string' && a.event ? a.event : 'click', selector: a.selector }] : [];
