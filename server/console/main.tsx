@@ -22,6 +22,7 @@ const GuidesPage = lazy(() => import('./pages/GuidesPage').then((m) => ({ defaul
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage').then((m) => ({ default: m.NotFoundPage })));
 const OverviewPage = lazy(() => import('./pages/OverviewPage').then((m) => ({ default: m.OverviewPage })));
 const SettingsPage = lazy(() => import('./pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+const TranslationsPage = lazy(() => import('./pages/TranslationsPage').then((m) => ({ default: m.TranslationsPage })));
 const VisitorPage = lazy(() => import('./pages/VisitorPage').then((m) => ({ default: m.VisitorPage })));
 const VisitorsPage = lazy(() => import('./pages/VisitorsPage').then((m) => ({ default: m.VisitorsPage })));
 
@@ -54,6 +55,7 @@ const router = createBrowserRouter(
         { path: 'apps/:apiKey/guides/new', element: <GuideEditorPage /> },
         { path: 'apps/:apiKey/guides/:guideId', element: <GuidePage /> },
         { path: 'apps/:apiKey/guides/:guideId/edit', element: <GuideEditorPage /> },
+        { path: 'apps/:apiKey/guides/:guideId/translations', element: <TranslationsPage /> },
         { path: 'apps/:apiKey/settings', element: <SettingsPage /> },
         { path: '*', element: <NotFoundPage /> },
       ],

@@ -80,4 +80,50 @@ test.describe('issue #17 guides in several languages', () => {
     await page.goto(`${serverUrl}/console/apps/${apiKey}/guides/welcome`);
     await expect(page.getByTestId('guide-languages')).toHaveText(' · in en, fr, pt-BR');
   });
+
+  test('a product team translates a guide in the console, text by text; a German visitor then sees it in German', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-translate');
+    const guide = {
+      id: 'tour',
+      name: 'Tour',
+      launchMethod: 'auto',
+      steps: [
+        {
+          id: 'tour-1',
+          type: 'lightbox',
+          domJson: { type: 'div', props: { id: 'guide-base' }, children: [{ type: 'h3', props: {}, content: 'Welcome' }, { type: 'p', props: {}, content: 'Here is your dashboard.' }] },
+        },
+      ],
+    };
+    const headers = { 'content-type': 'application/json' };
+    expect((await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/tour`, { method: 'PUT', body: JSON.stringify(guide), headers })).status).toBe(201);
+    expect((await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/tour/state`, { method: 'POST', body: JSON.stringify({ state: 'public' }), headers })).status).toBe(200);
+    expect((await page.context().request.post(`${serverUrl}/api/login`, { data: { token: E2E_ADMIN_TOKEN } })).status()).toBe(204);
+
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/guides/tour`);
+    await page.getByRole('link', { name: 'Translations' }).click();
+    await expect(page.getByText('No translations yet: add a language.')).toBeVisible();
+    await page.getByLabel('New language').fill('german');
+    await page.getByRole('button', { name: 'Add a language' }).click();
+    await expect(page.getByRole('alert')).toHaveText('"german" is not a language tag (fr, pt-BR, zh-Hant)');
+    await page.getByLabel('New language').fill('de');
+    await page.getByRole('button', { name: 'Add a language' }).click();
+    await expect(page.getByRole('tab', { name: 'de' })).toHaveAttribute('aria-selected', 'true');
+    const form = page.getByRole('form', { name: 'Translation de' });
+    await expect(form.getByRole('heading')).toHaveText('de: 0 of 2 texts translated');
+    await form.getByLabel('Step 1 text 1 in de').fill('Willkommen');
+    await form.getByLabel('Step 1 text 2 in de').fill('Hier ist Ihr Dashboard.');
+    await expect(form.getByRole('heading')).toHaveText('de: 2 of 2 texts translated');
+    await form.getByRole('button', { name: 'Save de' }).click();
+    await expect(page.getByRole('status')).toHaveText('Saved.');
+    await page.screenshot({ path: 'test-results/screens/console-translations.png', fullPage: true });
+
+    const stored = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/tour`)).json();
+    expect(stored.guide.authoredLanguage).toBe('en');
+    expect(stored.guide.translations.de.steps['tour-1'].domJson.children.map((c: { content: string }) => c.content)).toEqual(['Willkommen', 'Hier ist Ihr Dashboard.']);
+
+    await openHostPage('/e2e/i18n-de', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'i18n-de', language: 'de' } });` }));
+    await agentReady(page);
+    await expect(page.locator(lightbox)).toContainText('Hier ist Ihr Dashboard.');
+  });
 });

@@ -86,6 +86,9 @@ export function GuidePage() {
               <Link className="button" to={`/apps/${encodeURIComponent(apiKey)}/guides/${encodeURIComponent(guideId)}/edit`}>
                 Edit
               </Link>
+              <Link className="button" to={`/apps/${encodeURIComponent(apiKey)}/guides/${encodeURIComponent(guideId)}/translations`}>
+                Translations
+              </Link>
               {confirming ? (
                 <button type="button" className="danger" onClick={() => remove.mutate()}>
                   Really delete?
