@@ -53,6 +53,12 @@ export interface GuideStep {
   regexUrlRule?: string;
   pageId?: string;
   domJson?: DomNode;
+  /**
+   * Ours (issue #17 markdown plugin, docs/markdown.md): the step's content written in markdown with Waymark's
+   * tags. A server field: the reference server serves `domJson` made from it for each visitor and never the
+   * field itself (server/markdown/applyMarkdown.ts); the agent never sees it.
+   */
+  markdown?: string;
   domUrl?: string;
   domJsonpUrl?: string;
   buildingBlocksUrl?: string;
