@@ -9,6 +9,7 @@ import { checkEventBatch } from './checkEventBatch';
 import type { EventKind, EventStore } from './createEventStore';
 import type { GuideSource } from './guides/createGuideSource';
 import { chooseLanguage, localizeGuide, wantedLanguages } from './guides/localizeGuide';
+import { applyMarkdown, hasMarkdown } from './markdown/applyMarkdown';
 import type { GuideAssets } from './registerGuideAssetRoutes';
 import { HttpError } from './HttpError';
 import { parseJzb } from './parseJzb';
@@ -89,7 +90,10 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
     const subject = payload as SegmentSubject;
     // issue #17: each guide in the visitor's language (metadata, else the browser's), else as written.
     const wanted = wantedLanguages((subject.metadata?.visitor as { language?: unknown } | undefined)?.language, acceptLanguage);
-    const all = forAudience(await guides.list(apiKey), subject).map((g) => localizeGuide(g, chooseLanguage(g, wanted)));
+    const localized = forAudience(await guides.list(apiKey), subject).map((g) => localizeGuide(g, chooseLanguage(g, wanted)));
+    // issue #17 markdown plugin: steps written in markdown made into building blocks for this visitor (skipped,
+    // substituted), before their seen states are applied; as plain text when the site config guideMarkdown is off.
+    const all = localized.some(hasMarkdown) ? applyMarkdown(localized, subject, { enabled: await guides.guideMarkdown(apiKey) }) : localized;
     const visitor = typeof visitorId === 'string' && visitorId !== '' ? visitorId : undefined;
     if (visitor && blockedVisitors?.has(visitor)) {
       throw new HttpError(451, `visitor ${visitor} may not be tracked (451 Unavailable For Legal Reasons)`);

@@ -3,13 +3,15 @@
  * own checks of a guide.json entry (shared/guides/validateGuidePayload: ids and step types; and
  * shared/guides/checkBuildingBlocks: every step's building blocks), so a guide the console accepts is one the
  * agent renders, plus the field at fault so the console can point at it. A guide's `audience` (the server's own
- * field) is checked in the condition language of shared/segments/segmentConditions.ts.
+ * field) is checked in the condition language of shared/segments/segmentConditions.ts, a step's `markdown` (ours too)
+ * by server/markdown/checkStepMarkdown.ts.
  */
 import { checkBuildingBlocks } from '../../shared/guides/checkBuildingBlocks';
 import type { Guide, StepType } from '../../shared/guides/guides';
 import { checkGuideLoadResponse } from '../../shared/guides/validateGuidePayload';
 import { checkConditions } from '../../shared/segments/segmentConditions';
 import { isLanguageTag } from '../../shared/guides/languageTags';
+import { checkStepMarkdown } from '../markdown/checkStepMarkdown';
 
 /** What is wrong with a guide, and where (`steps[1].domJson`); `field` is '' for the whole body. */
 export interface GuideProblem {
@@ -54,6 +56,7 @@ export function checkGuideBody(body: unknown, guideId: string): GuideProblem | n
   if (languageProblem) return languageProblem;
   if (body.steps.length === 0) return { error: `guide ${body.id} has no steps: a guide needs at least one`, field: 'steps' };
   const seen = new Set<string>();
+  const stepIds = (body.steps as unknown[]).map((s) => (isObject(s) && typeof s.id === 'string' ? s.id : ''));
   for (const [index, step] of (body.steps as unknown[]).entries()) {
     const at = `steps[${index}]`;
     if (isObject(step) && step.guideId !== undefined && step.guideId !== body.id) {
@@ -74,6 +77,12 @@ export function checkGuideBody(body: unknown, guideId: string): GuideProblem | n
     if (content !== undefined) {
       const blocks = checkBuildingBlocks(content, body.id, id);
       if (!blocks.ok) return { error: blocks.message, field: `${at}.domJson` };
+    }
+    // issue #17 markdown plugin: every tag of a step written in markdown reads (docs/markdown.md).
+    const markdown = (step as { markdown?: unknown }).markdown;
+    if (markdown !== undefined) {
+      const problem = checkStepMarkdown(markdown, id, stepIds);
+      if (problem) return { error: problem, field: `${at}.markdown` };
     }
   }
   return null;

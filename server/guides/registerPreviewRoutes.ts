@@ -16,6 +16,8 @@ import type { GuideSource } from './createGuideSource';
 import type { GuideStore } from './createGuideStore';
 import { chooseLanguage, languagesOf, localizeGuide } from './localizeGuide';
 import { isLanguageTag } from '../../shared/guides/languageTags';
+import type { SegmentSubject } from '../../shared/segments/segmentConditions';
+import { convertGuide, hasMarkdown, type MarkdownOptions } from '../markdown/applyMarkdown';
 
 /** guides §8: the preview bar's message for a guide that does not exist. */
 export const GUIDE_NOT_FOUND = MESSAGES.previewGuideNotFound;
@@ -50,14 +52,19 @@ export function registerPreviewRoutes(app: FastifyInstance, { guides, source, as
     const asked = one(query, 'language');
     if (asked !== undefined && !isLanguageTag(asked)) throw new HttpError(400, 'language must be a language tag such as fr or pt-BR', 'language');
     const language = chooseLanguage(stored, asked ? [asked] : []);
-    const guide = localizeGuide(stored, language);
+    // issue #17 markdown plugin: steps written in markdown as building blocks (as plain text when the site config
+    // guideMarkdown is off). The preview knows no visitor: `{{...}}` tags show their fallbacks, and every step is
+    // shown, skip markers not judged, as the guide's audience is not (server/markdown/applyMarkdown.ts).
+    const markdown = { enabled: await source.guideMarkdown(apiKey), skipSteps: false };
+    const subject = { url };
+    const guide = withMarkdown(localizeGuide(stored, language), subject, markdown);
     // childGuides: the ids of a resource center's modules to send with it (comma separated); ignoreGuide: one to leave out.
     const ignored = one(query, 'ignoreGuide');
     const childIds = (one(query, 'childGuides') ?? '').split(',').map((id) => id.trim()).filter((id) => id && id !== ignored);
     const children: Guide[] = [];
     if (resourceCenter) for (const id of childIds) {
       const child = await find(apiKey, id);
-      if (child) children.push(localizeGuide(child, chooseLanguage(child, [language])));
+      if (child) children.push(withMarkdown(localizeGuide(child, chooseLanguage(child, [language])), subject, markdown));
     }
     // guides §3: a guide's previewPages, the pages the preview bar offers.
     const previewPages: unknown = guide.previewPages;
@@ -76,6 +83,11 @@ export function registerPreviewRoutes(app: FastifyInstance, { guides, source, as
 
   app.get('/api/s/:subscriptionId/guide/:guideId/preview', preview(false));
   app.get('/api/s/:subscriptionId/resourcecenter/:guideId/preview', preview(true));
+}
+
+/** The guide with its markdown steps converted; every step is kept (skipSteps false), so one always comes back. */
+function withMarkdown(guide: Guide, subject: SegmentSubject, options: MarkdownOptions): Guide {
+  return hasMarkdown(guide) ? (convertGuide(guide, subject, options) ?? guide) : guide;
 }
 
 function one(query: Record<string, string | string[] | undefined>, name: string): string | undefined {
