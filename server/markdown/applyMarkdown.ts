@@ -78,8 +78,9 @@ export function convertGuide(guide: Guide, subject: SegmentSubject, { enabled, s
 /**
  * Where `[[Go to step <target>]]` on step `from` goes: the step at that 1-based position of the guide as written
  * (a target of digits) or with that id. A step skipped for the visitor: the next one served after it, else the
- * end of the guide (the button dismisses it). Null when the guide has no such step, or when the button would go
- * to its own step (the agent refuses that): the tag then stays as text.
+ * end of the guide (the button dismisses it). Null when the guide has no such step (the tag stays as text);
+ * 'none' when the agent would refuse the jump for this visitor (to its own step, or from the first step straight
+ * to the last of more than two: guides §4 Advance), and the button is left out.
  */
 export function resolveGoTo(all: readonly GuideStep[], kept: readonly GuideStep[], from: string, target: string): GoToTarget {
   const index = /^\d+$/.test(target) ? Number(target) - 1 : all.findIndex((s) => s.id === target);
@@ -87,7 +88,10 @@ export function resolveGoTo(all: readonly GuideStep[], kept: readonly GuideStep[
   const served = new Set(kept.map((s) => s.id));
   const next = all.slice(index).find((s) => served.has(s.id));
   if (!next) return 'end';
-  return next.id === from ? null : { stepId: next.id };
+  if (next.id === from) return 'none';
+  // spec: guides §4 Advance — "Skipping directly from the first to the last step is refused".
+  if (kept.length > 2 && kept[0]!.id === from && kept[kept.length - 1]!.id === next.id) return 'none';
+  return { stepId: next.id };
 }
 
 /** The step without the server's `markdown` field: it is never served. */

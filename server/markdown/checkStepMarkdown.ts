@@ -32,5 +32,10 @@ export function goToProblem(stepIds: readonly string[], from: string, target: st
   if (index < 0 || index >= stepIds.length) {
     return digits ? `the guide has no step ${target} (it has ${stepIds.length})` : `the guide has no step with the id '${target}'`;
   }
-  return stepIds[index] === from ? 'a button cannot go to its own step' : null;
+  if (stepIds[index] === from) return 'a button cannot go to its own step';
+  // spec: guides §4 Advance — "Skipping directly from the first to the last step is refused" (by the agent).
+  if (stepIds.length > 2 && stepIds[0] === from && index === stepIds.length - 1) {
+    return 'the agent refuses a jump from the first step straight to the last (guides §4 Advance): name another step, or use [[Next]]';
+  }
+  return null;
 }

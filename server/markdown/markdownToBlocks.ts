@@ -14,8 +14,11 @@ import type { SegmentSubject } from '../../shared/segments/segmentConditions';
 import { fillText, valueText, type ButtonTag, type VariableTag } from './parseTags';
 import { metaOf, type QuestionMeta } from './parseStepMarkdown';
 
-/** Where a `[[Go to step ...]]` button goes for this visitor: a step id, the end of the guide, or nowhere. */
-export type GoToTarget = { stepId: string } | 'end' | null;
+/**
+ * Where a `[[Go to step ...]]` button goes for this visitor: a step id; the end of the guide; 'none' when the
+ * agent would refuse the jump (the button is left out); null when the guide has no such step (the tag is text).
+ */
+export type GoToTarget = { stepId: string } | 'end' | 'none' | null;
 
 /** What converting one step needs beside its tokens. */
 export interface BlocksContext {
@@ -89,7 +92,7 @@ export function markdownToBlocks(tokens: readonly Token[], ctx: BlocksContext): 
   // The answers of a step's questions go with its Next, Go to step and Send buttons; a step with questions and
   // none of those gets a Send button so that no answer is lost.
   if (state.hasQuestions && !state.sends) {
-    root.children!.push(buttonNode({ kind: 'send', label: 'Send' }, state)!);
+    root.children!.push(buttonNode({ kind: 'send', label: 'Send' }, state) as DomNode);
   }
   return { domJson: root, polls: state.polls, required: state.required };
 }
@@ -221,11 +224,11 @@ function inlineNodes(tokens: readonly Token[], state: RenderState): DomNode[] {
         break;
       case 'wm_button': {
         const button = buttonNode(metaOf<ButtonTag>(token), state);
-        if (button) {
+        if (button === 'text') {
+          text += token.content;
+        } else if (button !== 'omit') {
           flush();
           add(button);
-        } else {
-          text += token.content;
         }
         break;
       }
@@ -257,10 +260,10 @@ function safeAddress(value: string | number | null, protocols: string[]): string
 /**
  * spec: "Markdown plugin behaviour (branching ...)" — a button with the agent's building-block actions, in the
  * shape of the guides in server/demo/guides. Next and Go to step send the step's answers first (submitPoll), so a
- * required question holds them (guides §3 attributes.isRequired). Undefined when a go-to names no step: the tag
- * then stays as text.
+ * required question holds them (guides §3 attributes.isRequired). A go-to naming no step stays as its 'text'; one
+ * the agent would refuse for this visitor is left out ('omit').
  */
-function buttonNode(tag: ButtonTag, state: RenderState): DomNode | undefined {
+function buttonNode(tag: ButtonTag, state: RenderState): DomNode | 'text' | 'omit' {
   const { ctx } = state;
   const id = `${ctx.stepId}-button-${state.buttons + 1}`;
   const action = (name: string, parameters: unknown[] = []): GuideAction => ({ action: name, eventType: 'click', parameters, source: id, destination: 'Global' });
@@ -268,7 +271,8 @@ function buttonNode(tag: ButtonTag, state: RenderState): DomNode | undefined {
   let actions: GuideAction[];
   if (tag.kind === 'goToStep') {
     const target = ctx.goTo(tag.target ?? '');
-    if (target === null) return undefined;
+    if (target === null) return 'text';
+    if (target === 'none') return 'omit';
     actions = [...(send ? [action('submitPoll')] : []), target === 'end' ? action('dismissGuide') : action('goToStep', [target.stepId])];
   } else if (tag.kind === 'next') {
     actions = [...(send ? [action('submitPoll')] : []), action('advanceGuide')];

@@ -183,11 +183,19 @@ describe('issue #17 markdown plugin: conversion through the building-block allow
     expect(list[1]!.props).toEqual({ id: 'g-1-button-2' });
   });
 
-  it('a Go to step whose target and every step after it are skipped ends the guide; one naming no step stays text', () => {
+  it('a Go to step whose target and every step after it are skipped ends the guide; one naming no step stays text, one to its own step is left out', () => {
     const guide = guideOf('[[Go to step 2: Skip ahead]] [[Go to step 9]] [[Go to step 1]]', '<!-- skip if visitor.role is admin -->\ntwo');
     const content = convertGuide(guide, ada, { enabled: true })!.steps[0]!.domJson!;
     expect(buttons(content).map((b) => [b.content, actionsOf(b)])).toEqual([['Skip ahead', ['dismissGuide']]]);
-    expect(textOf(content)).toContain('[[Go to step 9]] [[Go to step 1]]');
+    expect(textOf(content)).toBe('Skip ahead [[Go to step 9]] ');
+  });
+
+  it('a Go to step the agent would refuse for this visitor is left out: from the first served step straight to the last', () => {
+    const guide = guideOf('[[Go to step 4: To the end]] [[Go to step 3: Third]]', 'two', 'three', 'four');
+    expect(buttons(convertGuide(guide, ada, { enabled: true })!.steps[0]!.domJson!).map((b) => b.content)).toEqual(['Third']);
+    // Step 3 skipped: Third goes on to step 4, the last, so it is left out too.
+    const skipped = guideOf('[[Go to step 3: Third]] [[Next]]', 'two', '<!-- skip if visitor.role is admin -->\nthree', 'four');
+    expect(buttons(convertGuide(skipped, ada, { enabled: true })!.steps[0]!.domJson!).map((b) => b.content)).toEqual(['Next']);
   });
 
   it('required questions: PickList radios and a FreeForm text area, the step isRequired, the others data-poll-optional, answers sent by Next', () => {
@@ -274,7 +282,7 @@ describe('issue #17 markdown plugin: conversion through the building-block allow
 });
 
 describe('issue #17 markdown plugin: the console check names the step and the line', () => {
-  const ids = ['intro', 'reports', 'done'];
+  const ids = ['intro', 'reports', 'done', 'extra'];
   it('accepts every tag that reads', () => {
     expect(checkStepMarkdown(SAMPLES.questions!, 'intro', ids)).toBeNull();
     expect(checkStepMarkdown('[[Go to step 3]] [[Go to step reports: x]] {{visitor.a | b}}\n<!-- skip if accountId is acme -->', 'intro', ids)).toBeNull();
@@ -290,7 +298,8 @@ describe('issue #17 markdown plugin: the console check names the step and the li
       ['a\n\n<!-- skip if visitor.a is -->', 'step intro, markdown line 3: skip marker "skip if visitor.a is": a condition ends'],
       ['??? \n- ( ) x', "step intro, markdown line 1: a question follows '???'"],
       ['??? Why?\n- ( ) \n', 'step intro, markdown line 1: question "Why?" has an option without words'],
-      ['ok\n\n[[Go to step 4]]', 'step intro, markdown line 3: [[Go to step 4]]: the guide has no step 4 (it has 3)'],
+      ['ok\n\n[[Go to step 5]]', 'step intro, markdown line 3: [[Go to step 5]]: the guide has no step 5 (it has 4)'],
+      ['[[Go to step extra]]', 'step intro, markdown line 1: [[Go to step extra]]: the agent refuses a jump from the first step straight to the last'],
       ['[[Go to step nope: x]]', "step intro, markdown line 1: [[Go to step nope: x]]: the guide has no step with the id 'nope'"],
       ['[[Go to step intro]]', 'step intro, markdown line 1: [[Go to step intro]]: a button cannot go to its own step'],
       ['| a |\n|---|\n| {{visitor.x | y}} |', "step intro, markdown line 3: '{{' is not closed"],

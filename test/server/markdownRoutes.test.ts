@@ -16,6 +16,7 @@ const tour = {
     { id: 'md-1', type: 'lightbox', markdown: '# Hi {{visitor.firstName | there}}\n\nYour plan: **{{account.plan | free}}**\n\n[[Next]] [[Go to step 3: Straight to reports]]' },
     { id: 'md-2', type: 'lightbox', markdown: '<!-- skip if visitor.role is "admin" -->\nAdmins never see this.\n\n[[Back]] [[Next]]' },
     { id: 'md-3', type: 'lightbox', markdown: '??? How did you hear about us? (required)\n- ( ) Search\n- ( ) A friend\n\n[[Next: Done]]' },
+    { id: 'md-4', type: 'lightbox', markdown: 'Thanks, {{visitor.firstName | friend}}! [[Dismiss: Close]]' },
   ],
 };
 const onlyAdmins = { id: 'md-admins', launchMethod: 'auto', steps: [{ id: 'a-1', type: 'lightbox', markdown: '<!-- skip unless visitor.role is admin -->\nFor admins' }] };
@@ -45,7 +46,7 @@ describe('issue #17 markdown plugin: guide.json', () => {
   it("serves each visitor their steps with their metadata, the markdown itself never", async () => {
     const admin = await served('md-app', 'md-admin', { visitor: { firstName: 'Ada', role: 'admin' }, account: { plan: 'pro' } });
     const guide = admin.guides.find((g) => g.id === 'md-tour')!;
-    expect(guide.steps.map((s) => s.id)).toEqual(['md-1', 'md-3']);
+    expect(guide.steps.map((s) => s.id)).toEqual(['md-1', 'md-3', 'md-4']);
     expect(text(guide.steps[0]!.domJson)).toContain('Hi Ada');
     expect(text(guide.steps[0]!.domJson)).toContain('Your plan: pro');
     expect(JSON.stringify(admin)).not.toContain('markdown');
@@ -57,7 +58,7 @@ describe('issue #17 markdown plugin: guide.json', () => {
     expect(admin.guides.map((g) => g.id)).toContain('md-admins');
 
     const visitor = await served('md-app', 'md-someone', {});
-    expect(visitor.guides.find((g) => g.id === 'md-tour')!.steps.map((s) => s.id)).toEqual(['md-1', 'md-2', 'md-3']);
+    expect(visitor.guides.find((g) => g.id === 'md-tour')!.steps.map((s) => s.id)).toEqual(['md-1', 'md-2', 'md-3', 'md-4']);
     expect(text(visitor.guides.find((g) => g.id === 'md-tour')!.steps[0]!.domJson)).toContain('Hi there');
     // Every step of md-admins is skipped for a visitor who is not an admin: the guide is not served.
     expect(visitor.guides.map((g) => g.id)).not.toContain('md-admins');
@@ -68,7 +69,7 @@ describe('issue #17 markdown plugin: guide.json', () => {
     expect((await server.app.inject({ method: 'GET', url: `/data/guide.gif/md-app?jzb=${nodeJzb(events)}` })).statusCode).toBe(200);
     const body = await served('md-app', 'md-seen', { visitor: { role: 'admin' } });
     const steps = body.guides.find((g) => g.id === 'md-tour')!.steps;
-    expect(steps.map((s) => [s.id, s.seenState])).toEqual([['md-1', 'active'], ['md-3', undefined]]);
+    expect(steps.map((s) => [s.id, s.seenState])).toEqual([['md-1', 'active'], ['md-3', undefined], ['md-4', undefined]]);
     expect(body.lastGuideStepSeen).toMatchObject({ guideId: 'md-tour', guideStepId: 'md-1', state: 'active' });
   });
 
@@ -77,7 +78,7 @@ describe('issue #17 markdown plugin: guide.json', () => {
     expect(off.statusCode, off.body).toBe(200);
     const body = await served('md-off', 'md-plain', { visitor: { firstName: 'Ada', role: 'admin' } });
     const guide = body.guides.find((g) => g.id === 'md-tour')!;
-    expect(guide.steps.map((s) => s.id)).toEqual(['md-1', 'md-2', 'md-3']);
+    expect(guide.steps.map((s) => s.id)).toEqual(['md-1', 'md-2', 'md-3', 'md-4']);
     expect(guide.steps[0]!.domJson!.children![0]).toEqual({ type: 'p', props: { style: 'white-space: pre-wrap;' }, content: '# Hi {{visitor.firstName | there}}' });
     expect(nodes(guide.steps[0]!.domJson!).some((n) => n.type === 'button')).toBe(false);
     expect(guide.steps[2]!.attributes).toBeUndefined();
@@ -105,7 +106,7 @@ describe('issue #17 markdown plugin: the console', () => {
   it('the preview endpoint converts markdown with the fallbacks and shows every step; plain text when off', async () => {
     const preview = async () => (await api('GET', '/api/s/sub/guide/md-tour/preview?apiKey=md-console&url=http%3A%2F%2F127.0.0.1%2F')).json();
     const on = await preview();
-    expect(on.guide.steps.map((s: { id: string }) => s.id)).toEqual(['md-1', 'md-2', 'md-3']);
+    expect(on.guide.steps.map((s: { id: string }) => s.id)).toEqual(['md-1', 'md-2', 'md-3', 'md-4']);
     expect(text(on.guide.steps[0].domJson)).toContain('Hi there');
     expect(JSON.stringify(on.guide)).not.toContain('"markdown"');
     expect((await api('PUT', '/api/apps/md-console/settings', { guideMarkdown: false })).statusCode).toBe(200);
