@@ -58,9 +58,11 @@ export interface EventStore {
   latestStepStates(apiKey: string, visitorId: string): Promise<StepStateEvent[]>;
 }
 
-// The partial unique index is the whole exactly-once mechanism: inserts say `on conflict do nothing`.
 // (tabId, frameId, sequence) names an event. Events without tabId or sequence cannot be told apart from a re-send, so they are always stored.
-/** The table's schema: a migration of server/migrations/MIGRATIONS.ts. */
+/**
+ * The table's first schema: migration 1 of server/migrations/MIGRATIONS.ts. Migration 7 partitions it by month and
+ * moves exactly-once to `event_keys` (server/partitions/migrateToPartitions.ts).
+ */
 export const EVENTS_SCHEMA = `
 create table if not exists events (
   id bigserial primary key,
@@ -84,18 +86,33 @@ create index if not exists events_by_visitor on events (api_key, kind, visitor_i
 
 // One statement per batch whatever its size: the rows travel as one JSON parameter, so there is no limit on
 // bound parameters, and `with ordinality` keeps the batch's order in the bigserial ids (arrival order).
-// The same statement adds the rows it actually stored (not those `on conflict` skipped) to the console's
-// summaries (issue #14), so a replayed batch is counted once there too.
+// Exactly-once: an identified event is stored only when its key goes into event_keys now (`on conflict do
+// nothing`: a key already there, from any collector, any day, stores nothing; a collector inserting the same key
+// at the same moment waits for the first to commit, then skips). A key twice in one batch counts once (`copy`).
+// The same statement adds the rows it actually stored to the console's summaries (issue #14), so a replayed
+// batch is counted once there too.
 const INSERT = `
-with stored as (
+with input as (
+  select r.e, r.ord, r.e->>'tabId' as tab_id, coalesce(r.e->>'frameId', '') as frame_id, (r.e->>'sequence')::int as seq,
+         row_number() over (partition by r.e->>'tabId', coalesce(r.e->>'frameId', ''), (r.e->>'sequence')::int order by r.ord) as copy
+  from jsonb_array_elements($4::jsonb) with ordinality as r(e, ord)
+),
+keyed as (
+  insert into event_keys (api_key, kind, tab_id, frame_id, sequence, received_at)
+  select $1, $2, tab_id, frame_id, seq, $3 from input where tab_id is not null and seq is not null and copy = 1
+  on conflict do nothing
+  returning tab_id, frame_id, sequence
+),
+stored as (
   insert into events (api_key, kind, type, visitor_id, account_id, browser_time, received_at, tab_id, frame_id, sequence, source, body,
                       ${EXTRACTED_COLUMN_NAMES.join(', ')})
-  select $1, $2, r.e->>'type', r.e->>'visitorId', r.e->>'accountId', (r.e->>'browserTime')::bigint, $3,
-         r.e->>'tabId', coalesce(r.e->>'frameId', ''), (r.e->>'sequence')::int, $5, r.e->'body',
-         ${extractedColumns("r.e->'body'", '$2', "(r.e->>'browserTime')::bigint", '$3::bigint').join(',\n         ')}
-  from jsonb_array_elements($4::jsonb) with ordinality as r(e, ord)
-  order by r.ord
-  on conflict do nothing
+  select $1, $2, i.e->>'type', i.e->>'visitorId', i.e->>'accountId', (i.e->>'browserTime')::bigint, $3,
+         i.tab_id, i.frame_id, i.seq, $5, i.e->'body',
+         ${extractedColumns("i.e->'body'", '$2', "(i.e->>'browserTime')::bigint", '$3::bigint').join(',\n         ')}
+  from input i
+  where i.tab_id is null or i.seq is null
+     or exists (select 1 from keyed k where k.tab_id = i.tab_id and k.frame_id = i.frame_id and k.sequence = i.seq and i.copy = 1)
+  order by i.ord
   returning *
 )${summarizeEventsSql('stored')}
 select count(*) as stored from stored`;

@@ -3,10 +3,15 @@
  * longer ago than that are deleted, at start and then every hour, in bounded batches so a large backlog never
  * holds the database for long. The console's summaries (counts per day, funnels, polls) keep what they counted.
  *
+ * Months received wholly before the cutoff are dropped (server/partitions: events are partitioned by month);
+ * the rest of the older rows, in the month the cutoff falls in and in the default partition, are deleted in
+ * batches; so are the exactly-once keys (event_keys) of events received before the cutoff.
+ *
  * At least 7 days: an agent keeps unsent events up to 6 days (its IndexedDB chunk store) and a replay must still
- * find its first copy to be stored once. Rows are deleted, not partitions dropped: time partitions are not built.
+ * find its first copy's key to be stored once.
  */
 import type { Database } from './Database';
+import { dropPartitionsBefore } from './partitions/eventPartitions';
 
 export const MIN_RETENTION_DAYS = 7;
 const DAY_MS = 86_400_000;
@@ -15,8 +20,11 @@ const HOUR_MS = 3_600_000;
 export const RETENTION_BATCH = 10_000;
 
 const DELETE_BATCH = `
-delete from events where id in (select id from events where received_at < $1 order by received_at limit ${RETENTION_BATCH})
+delete from events where (id, received_at) in (select id, received_at from events where received_at < $1 order by received_at limit ${RETENTION_BATCH})
 returning id`;
+const DELETE_KEYS_BATCH = `
+delete from event_keys where ctid in (select ctid from event_keys where received_at < $1 limit ${RETENTION_BATCH})
+returning 1`;
 
 /** What is wrong with a retention setting, or null (undefined: keep everything). */
 export function checkRetentionDays(days: number | undefined): string | null {
@@ -27,12 +35,27 @@ export function checkRetentionDays(days: number | undefined): string | null {
   return null;
 }
 
-/** Deletes events received before `now - days`; answers how many went. */
-export async function applyRetention(db: Database, days: number, now: number = Date.now()): Promise<number> {
+/** What one retention run took away. */
+export interface RetentionResult {
+  /** Whole months dropped. */
+  partitions: string[];
+  /** Rows deleted one by one (months the cutoff falls in). */
+  deleted: number;
+}
+
+/** Drops and deletes events received before `now - days`, and their keys. */
+export async function applyRetention(db: Database, days: number, now: number = Date.now()): Promise<RetentionResult> {
   const cutoff = now - days * DAY_MS;
+  const partitions = await dropPartitionsBefore(db, cutoff);
+  const deleted = await deleteInBatches(db, DELETE_BATCH, cutoff);
+  await deleteInBatches(db, DELETE_KEYS_BATCH, cutoff);
+  return { partitions, deleted };
+}
+
+async function deleteInBatches(db: Database, sql: string, cutoff: number): Promise<number> {
   let deleted = 0;
   for (;;) {
-    const count = (await db.query(DELETE_BATCH, [cutoff])).rows.length;
+    const count = (await db.query(sql, [cutoff])).rows.length;
     deleted += count;
     if (count < RETENTION_BATCH) return deleted;
   }
@@ -42,7 +65,10 @@ export async function applyRetention(db: Database, days: number, now: number = D
 export function startRetention(db: Database, days: number, report: (message: string) => void): () => void {
   const run = () =>
     applyRetention(db, days).then(
-      (deleted) => deleted && report(`retention: deleted ${deleted} events received more than ${days} days ago`),
+      ({ partitions, deleted }) => {
+        if (partitions.length) report(`retention: dropped ${partitions.join(', ')} (events received more than ${days} days ago)`);
+        if (deleted) report(`retention: deleted ${deleted} events received more than ${days} days ago`);
+      },
       (err: unknown) => report(`retention failed: ${(err as Error).message}`),
     );
   void run();

@@ -5,6 +5,7 @@
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from './isDatabaseUnavailable';
 import { migrateSchema } from './migrations/MIGRATIONS';
 import { checkRetentionDays, startRetention } from './createRetention';
+import { ensurePartitions } from './partitions/eventPartitions';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -161,6 +162,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     const retentionProblem = checkRetentionDays(options.retentionDays);
     if (retentionProblem) throw new Error(retentionProblem);
     await migrateSchema(db);
+    // This month's and the next month's event partitions, now and every hour (issue #19).
+    await ensurePartitions(db);
+    const partitionTimer = setInterval(() => void ensurePartitions(db).catch((err: unknown) => console.warn(`event partitions: ${(err as Error).message}`)), 3_600_000);
+    partitionTimer.unref?.();
+    app.addHook('onClose', async () => clearInterval(partitionTimer));
     if (options.retentionDays !== undefined) {
       const stopRetention = startRetention(db, options.retentionDays, (message) => console.warn(message));
       app.addHook('onClose', async () => stopRetention());

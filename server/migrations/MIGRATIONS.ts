@@ -8,6 +8,7 @@ import { EVENTS_SCHEMA } from '../createEventStore';
 import { LOGS_SCHEMA } from '../createLogStore';
 import { GUIDES_SCHEMA } from '../guides/createGuideStore';
 import { SETTINGS_SCHEMA } from '../settings/createSettingsStore';
+import { migrateToPartitions } from '../partitions/migrateToPartitions';
 import { migrateConsoleTables } from '../summaries/migrateConsoleTables';
 import { runMigrations, type Migration } from './runMigrations';
 
@@ -20,6 +21,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'console summaries', up: migrateConsoleTables },
   // Retention (server/createRetention.ts) deletes by the time an event was received.
   { version: 6, name: 'events by received time', up: 'create index if not exists events_by_received_at on events (received_at);' },
+  // Events partitioned by month; exactly-once in event_keys (a unique index there cannot hold the partition key).
+  { version: 7, name: 'events partitioned by month', up: (db) => migrateToPartitions(db) },
 ];
 
 /** Brings `db` to the current schema; answers the versions applied now. */

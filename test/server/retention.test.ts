@@ -1,6 +1,6 @@
 /**
- * Issue #19 retention: raw events received longer ago than WAYMARK_RETENTION_DAYS are deleted, in batches; newer
- * ones stay; a setting under 7 days (agents replay up to 6 days) is refused at start.
+ * Issue #19 retention: raw events received longer ago than WAYMARK_RETENTION_DAYS go, whole months dropped and
+ * the rest deleted in batches, with their exactly-once keys; newer ones stay; a setting under 7 days (agents replay up to 6 days) is refused at start.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyRetention, checkRetentionDays, RETENTION_BATCH } from '../../server/createRetention';
@@ -8,8 +8,9 @@ import { createServer } from '../../server/createServer';
 import { createEventStore } from '../../server/createEventStore';
 import { openDatabase } from '../../server/openDatabase';
 import { migrateSchema } from '../../server/migrations/MIGRATIONS';
+import { ensurePartitions, listPartitions } from '../../server/partitions/eventPartitions';
 import type { Database } from '../../server/Database';
-import { SERVER_TIMEOUT } from './testServer';
+import { freshPostgresDatabase, SERVER_TIMEOUT } from './testServer';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 25);
@@ -17,23 +18,42 @@ const click = (n: number) => ({ type: 'click', visitor_id: 'v1', account_id: '',
 
 let db: Database;
 beforeAll(async () => {
-  db = await openDatabase({ dataDir: 'memory://' });
+  const databaseUrl = await freshPostgresDatabase();
+  db = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir: 'memory://' });
   await migrateSchema(db);
 }, SERVER_TIMEOUT);
 afterAll(() => db.close());
 
 describe('issue #19 retention', () => {
-  it('deletes the events received before the cutoff, past one batch, and keeps the rest', async () => {
+  it('drops the months received wholly before the cutoff, deletes older rows of the others in batches, and their keys', async () => {
     const store = createEventStore(db);
-    const old = Array.from({ length: RETENTION_BATCH + 5 }, (_, i) => click(i));
-    await store.insertBatch('ret', 'analytics', old, NOW - 40 * DAY, undefined);
+    await ensurePartitions(db, NOW - 40 * DAY);
+    await ensurePartitions(db, NOW);
+    // October (a month to drop whole), early November (rows to delete past one batch), and recent ones.
+    await store.insertBatch('ret', 'analytics', [click(0), click(1)], NOW - 40 * DAY, undefined);
+    const early = Array.from({ length: RETENTION_BATCH + 5 }, (_, i) => click(10 + i));
+    await store.insertBatch('ret', 'analytics', early, NOW - 23 * DAY, undefined);
     await store.insertBatch('ret', 'analytics', [click(RETENTION_BATCH + 100)], NOW - 10 * DAY, undefined);
     await store.insertBatch('ret', 'analytics', [click(RETENTION_BATCH + 101)], NOW - DAY, undefined);
-    expect(await applyRetention(db, 30, NOW)).toBe(RETENTION_BATCH + 5);
+    expect(await listPartitions(db)).toContain('events_y2026m10');
+
+    expect(await applyRetention(db, 20, NOW)).toEqual({ partitions: ['events_y2026m10'], deleted: RETENTION_BATCH + 5 });
+    expect(await listPartitions(db)).not.toContain('events_y2026m10');
     const left = (await db.query<{ sequence: number }>("select sequence from events where api_key = 'ret' order by sequence")).rows;
     expect(left.map((r) => r.sequence)).toEqual([RETENTION_BATCH + 100, RETENTION_BATCH + 101]);
-    expect(await applyRetention(db, 7, NOW)).toBe(1);
-    expect(await applyRetention(db, 7, NOW)).toBe(0);
+    const keys = await db.query<{ n: unknown }>("select count(*) as n from event_keys where api_key = 'ret'");
+    expect(Number(keys.rows[0]!.n)).toBe(2);
+    expect(await applyRetention(db, 7, NOW)).toEqual({ partitions: [], deleted: 1 });
+    expect(await applyRetention(db, 7, NOW)).toEqual({ partitions: [], deleted: 0 });
+  }, SERVER_TIMEOUT);
+
+  it('deletes old rows that landed in the default partition (no month was made for them)', async () => {
+    const store = createEventStore(db);
+    const longAgo = Date.UTC(2024, 0, 15);
+    await store.insertBatch('ret-default', 'analytics', [click(1)], longAgo, undefined);
+    const where = await db.query<{ table: string }>("select tableoid::regclass::text as table from events where api_key = 'ret-default'");
+    expect(where.rows[0]!.table).toBe('events_default');
+    expect((await applyRetention(db, 7, NOW)).deleted).toBe(1);
   }, SERVER_TIMEOUT);
 
   it('refuses fewer than 7 days or a fraction, naming why; none set keeps everything', async () => {
