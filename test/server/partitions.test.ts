@@ -20,7 +20,7 @@ const count = async (db: Database, sql: string) => Number((await db.query<{ n: u
 /** A new database: PGlite, or a fresh one of the run's PostgreSQL (vitest.postgres.config.ts). */
 async function withDb(fn: (db: Database) => Promise<void>): Promise<void> {
   const databaseUrl = await freshPostgresDatabase();
-  const db = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir: 'memory://' });
+  const db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : {}) });
   try {
     await fn(db);
   } finally {

@@ -19,7 +19,7 @@ const click = (n: number) => ({ type: 'click', visitor_id: 'v1', account_id: '',
 let db: Database;
 beforeAll(async () => {
   const databaseUrl = await freshPostgresDatabase();
-  db = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir: 'memory://' });
+  db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : {}) });
   await migrateSchema(db);
 }, SERVER_TIMEOUT);
 afterAll(() => db.close());
