@@ -5,6 +5,7 @@
  * renders the building blocks it gets. With the site config guideMarkdown off, the source shows as plain text.
  */
 import type { Browser } from '@playwright/test';
+import { E2E_ADMIN_TOKEN } from './adminToken';
 import { adminFetch, agentReady, expect, hostPage, test, uniqueId, waitForEvents } from './fixtures';
 
 const lightbox = '[data-waymark-overlay] .wm-lightbox';
@@ -113,5 +114,23 @@ test.describe('issue #17 markdown plugin', () => {
     } finally {
       await context.close();
     }
+  });
+
+  test('the console\'s guide editor writes a step in markdown and says which line of it is wrong, as it is typed', async ({ page, serverUrl }) => {
+    const apiKey = uniqueId('e2e-md-console');
+    const two = { id: 'md-two', name: 'Two', launchMethod: 'auto', steps: [{ id: 'md-two-1', type: 'lightbox', markdown: '# One\n\n[[Next]]' }, { id: 'md-two-2', type: 'lightbox', markdown: '# Two' }] };
+    expect((await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/md-two`, { method: 'PUT', body: JSON.stringify(two), headers })).status).toBe(201);
+    expect((await page.context().request.post(`${serverUrl}/api/login`, { data: { token: E2E_ADMIN_TOKEN } })).status()).toBe(204);
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/guides/md-two/edit`);
+    const second = page.getByRole('group', { name: 'Step 2' }).getByLabel('Markdown');
+    await expect(second).toHaveValue('# Two');
+    await second.fill('# Two\n\n[[Go to step 9]]');
+    await expect(page.getByRole('group', { name: 'Step 2' }).getByRole('alert')).toContainText('markdown line 3: [[Go to step 9]]');
+    await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await second.fill('# Two\n\nAll **done**.\n\n[[Back]]');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page).toHaveURL(/\/guides\/md-two$/);
+    const stored = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/md-two`)).json();
+    expect(stored.guide.steps[1].markdown).toBe('# Two\n\nAll **done**.\n\n[[Back]]');
   });
 });

@@ -21,7 +21,7 @@ interface GuideForm {
   name: string;
   launchMethod: string;
   priority: string;
-  steps: Array<{ type: string; regexUrlRule: string; elementPathRule: string } & Partial<Record<TextSlot, string>>>;
+  steps: Array<{ type: string; regexUrlRule: string; elementPathRule: string; markdown: string } & Partial<Record<TextSlot, string>>>;
 }
 
 function formOf(guide: GuideBody): GuideForm {
@@ -35,6 +35,7 @@ function formOf(guide: GuideBody): GuideForm {
       type: step.type,
       regexUrlRule: typeof step.regexUrlRule === 'string' ? step.regexUrlRule : '',
       elementPathRule: typeof step.elementPathRule === 'string' ? step.elementPathRule : '',
+      markdown: typeof step.markdown === 'string' ? step.markdown : '',
       ...readTexts(step.domJson),
     })),
   };
@@ -52,7 +53,7 @@ function applyForm(guide: GuideBody, form: GuideForm, isNew: boolean): GuideBody
     const values = form.steps[i];
     if (!values) return step;
     const copy: GuideBody['steps'][number] = { ...step, type: values.type };
-    for (const key of ['regexUrlRule', 'elementPathRule'] as const) {
+    for (const key of ['regexUrlRule', 'elementPathRule', 'markdown'] as const) {
       if (values[key].trim()) copy[key] = values[key];
       else delete copy[key];
     }
@@ -162,6 +163,9 @@ function Editor({ apiKey, start, isNew }: { apiKey: string; start: GuideBody; is
                 </Field>
               ))}
               {fieldError(`steps[${i}].domJson`) && <p className="field-error">{fieldError(`steps[${i}].domJson`)}</p>}
+              <Field label="Markdown" error={fieldError(`steps[${i}].markdown`)} hint="Instead of the building blocks: {{visitor.name | there}}, [[Next]], ??? questions, <!-- skip if ... --> (docs/markdown.md)">
+                <textarea rows={5} className="mono" spellCheck={false} {...form.register(`steps.${i}.markdown`)} />
+              </Field>
             </fieldset>
           ))}
         </form>
