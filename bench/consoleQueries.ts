@@ -7,6 +7,7 @@
  * Env: BENCH_CONSOLE_EVENTS (default 1000000), BENCH_CONSOLE_RUNS (timed runs per route, default 30).
  */
 import { migrateSchema } from '../server/migrations/MIGRATIONS';
+import { ensurePartitions, monthOf } from '../server/partitions/eventPartitions';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +47,8 @@ async function ensureSeeded(): Promise<void> {
     rmSync(DB_DIR, { recursive: true, force: true });
     return ensureSeeded();
   }
+  // The months the seed spans, as collectors running through them would have made them (issue #19).
+  for (let month = monthOf(END - 90 * 86_400_000).start; month <= END; month = monthOf(month).end) await ensurePartitions(db, month);
   console.log(`seeding ${EVENTS} events into ${DB_DIR} ...`);
   const started = performance.now();
   let last = 0;

@@ -154,7 +154,19 @@ function sourceOf(request: DataRequest): string | undefined {
 export function forAudience(guides: readonly Guide[], subject: SegmentSubject): Guide[] {
   const served: Guide[] = [];
   for (const { audience, ...guide } of guides) {
-    if (!audience || matchesConditions(audience.when, subject)) served.push(guide);
+    if ((!audience || matchesConditions(audience.when, subject)) && forAccount(guide, subject)) served.push(guide);
   }
   return served;
+}
+
+/**
+ * guides §3 targetAccount (the spec names it; ours to define): a guide for one account, or a list of them, goes
+ * only to visitors of that account.
+ */
+function forAccount(guide: Guide, subject: SegmentSubject): boolean {
+  const target = guide.targetAccount;
+  if (target === undefined || target === null || target === '') return true;
+  const account = subject.accountId;
+  if ((typeof account !== 'string' && typeof account !== 'number') || account === '') return false;
+  return (Array.isArray(target) ? target : [target]).some((id) => String(id) === String(account));
 }

@@ -51,6 +51,12 @@ export function checkGuideBody(body: unknown, guideId: string): GuideProblem | n
     const problem = isObject(audience) ? checkConditions(audience.when) : 'audience must be an object {"when": {path: condition}}';
     if (problem) return { error: `audience: ${problem}`, field: 'audience' };
   }
+  if (body.targetAccount !== undefined && body.targetAccount !== null) {
+    const ids = Array.isArray(body.targetAccount) ? body.targetAccount : [body.targetAccount];
+    if (!ids.length || ids.some((id) => !((typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && Number.isFinite(id))))) {
+      return { error: 'targetAccount must be an account id, or a list of account ids', field: 'targetAccount' };
+    }
+  }
   if (!Array.isArray(body.steps)) return { error: `guide ${body.id} has no steps array`, field: 'steps' };
   const languageProblem = checkTranslations(body, body.id);
   if (languageProblem) return languageProblem;

@@ -104,7 +104,10 @@ export function createGuideStore(db: Database): GuideStore {
         // xmax = 0 only on a row this statement inserted: tells 201 from 200 in one round trip.
         const result = await db.query<Row & { inserted: boolean }>(
           `insert into guides (api_key, guide_id, state, body, created_at, updated_at) values ($1, $2, $3, $4::jsonb, $5, $5)
-           on conflict (api_key, guide_id) do update set state = excluded.state, body = excluded.body, updated_at = excluded.updated_at
+           on conflict (api_key, guide_id) do update set state = excluded.state, updated_at = excluded.updated_at,
+             -- guides §3 publishedAt is the server's: a saved body without it keeps the stored one.
+             body = case when excluded.body ? 'publishedAt' or not (guides.body ? 'publishedAt') then excluded.body
+                         else excluded.body || jsonb_build_object('publishedAt', guides.body->'publishedAt') end
            returning body, state, created_at, updated_at, (xmax = 0) as inserted`,
           [apiKey, guide.id, state, JSON.stringify(guide), now],
         );
@@ -117,7 +120,10 @@ export function createGuideStore(db: Database): GuideStore {
 
     async setState(apiKey, guideId, state, now) {
       const result = await db.query<Row>(
-        `update guides set state = $3, updated_at = $4 where api_key = $1 and guide_id = $2
+        // guides §3 publishedAt: when the guide last went public.
+        `update guides set state = $3, updated_at = $4,
+           body = case when $3 = 'public' and state <> 'public' then body || jsonb_build_object('publishedAt', $4::bigint) else body end
+         where api_key = $1 and guide_id = $2
          returning body, state, created_at, updated_at`,
         [apiKey, guideId, state, now],
       );

@@ -131,11 +131,15 @@ export interface Guide {
   isTraining?: boolean;
   /** Control-group guide: never shown (guides §4 Control group). */
   control?: boolean;
+  /** The app the guide was made for (an imported guide's): kept and shown; one api key is one app here. */
   appId?: string | number;
+  /** Ours to define: the account (or accounts) whose visitors alone are served the guide. */
+  targetAccount?: string | number | Array<string | number>;
   /** Epoch ms: outside the timebox before this (guides §4 Timebox). */
   showsAfter?: number;
   /** Epoch ms: outside the timebox after this. */
   expiresAfter?: number;
+  /** When the guide last went public (the reference server sets it). */
   publishedAt?: number;
   lastUpdatedAt?: number;
   /** guides §3: the pages a preview of the guide offers (the preview bar's setGuidePages). */

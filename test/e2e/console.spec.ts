@@ -104,6 +104,8 @@ test.describe('issue #14 guide management', () => {
     await expect(page.getByRole('heading', { name: /Hello from the console/ })).toContainText('Draft');
     await page.getByRole('button', { name: 'Publish' }).click();
     await expect(page.getByRole('heading', { name: /Hello from the console/ })).toContainText('Public');
+    // issue #17 guides §3 publishedAt: set by the server when the guide went public.
+    await expect(page.getByTestId('guide-published')).toContainText('published');
 
     const host = await openHost(context, serverUrl, '/e2e/console-guide', apiKey, visitor);
     const box = host.locator(lightbox);

@@ -303,3 +303,35 @@ describe('issue #15 guides §7 preview endpoints', () => {
     expect((await server.app.inject({ method: 'GET', url: '/api/s/sub-1/guide/rc/preview?apiKey=preview-app' })).statusCode).toBe(401);
   });
 });
+
+describe('issue #17 guides §3 targetAccount and publishedAt', () => {
+  it("serves a guide with a targetAccount only to that account's visitors; a malformed one is refused by name", async () => {
+    await api('PUT', '/api/apps/target-app/guides/for-acme', { ...lightbox('for-acme'), targetAccount: ['acme', 42] });
+    await api('POST', '/api/apps/target-app/guides/for-acme/state', { state: 'public' });
+    await api('PUT', '/api/apps/target-app/guides/for-all', lightbox('for-all'));
+    await api('POST', '/api/apps/target-app/guides/for-all/state', { state: 'public' });
+    const ids = async (accountId: string) => (await served('target-app', { accountId })).map((g) => g.id);
+    expect(await ids('acme')).toEqual(['for-acme', 'for-all']);
+    expect(await ids('42')).toEqual(['for-acme', 'for-all']);
+    expect(await ids('globex')).toEqual(['for-all']);
+    expect(await ids('')).toEqual(['for-all']);
+    for (const targetAccount of [[], [''], { id: 'acme' }, true]) {
+      const refused = await api('PUT', '/api/apps/target-app/guides/bad', { ...lightbox('bad'), targetAccount });
+      expect(refused.statusCode, JSON.stringify(targetAccount)).toBe(400);
+      expect(refused.json()).toEqual({ error: 'targetAccount must be an account id, or a list of account ids', field: 'targetAccount' });
+    }
+  });
+
+  it('sets publishedAt when a guide goes public, and keeps it when the guide is saved again without it', async () => {
+    await api('PUT', '/api/apps/published-app/guides/news', lightbox('news'));
+    expect((await api('GET', '/api/apps/published-app/guides/news')).json().guide.publishedAt).toBeUndefined();
+    const before = Date.now();
+    await api('POST', '/api/apps/published-app/guides/news/state', { state: 'public' });
+    const publishedAt = (await api('GET', '/api/apps/published-app/guides/news')).json().guide.publishedAt;
+    expect(publishedAt).toBeGreaterThanOrEqual(before);
+    await api('PUT', '/api/apps/published-app/guides/news', { ...lightbox('news'), name: 'News, again' });
+    const again = (await api('GET', '/api/apps/published-app/guides/news')).json().guide;
+    expect([again.name, again.publishedAt]).toEqual(['News, again', publishedAt]);
+    expect((await served('published-app'))[0]).toMatchObject({ id: 'news', publishedAt });
+  });
+});

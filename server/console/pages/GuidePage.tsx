@@ -105,6 +105,7 @@ export function GuidePage() {
           <div className="toolbar spaced">
             <span className="muted">
               {guide.data.guide.launchMethod} · {guide.data.guide.steps.length} step{guide.data.guide.steps.length === 1 ? '' : 's'} · updated {formatTime(guide.data.updatedAt)}
+              {typeof guide.data.guide.publishedAt === 'number' && <span data-testid="guide-published"> · published {formatTime(guide.data.guide.publishedAt)}</span>}
               {' · '}
               <span data-testid="guide-audience">{audienceOf(guide.data.guide)}</span>
               {languagesOfGuide(guide.data.guide).length > 1 && <span data-testid="guide-languages"> · in {languagesOfGuide(guide.data.guide).join(', ')}</span>}
@@ -168,5 +169,9 @@ export function GuidePage() {
 /** Who the guide is for, in words. */
 function audienceOf(guide: GuideBody): string {
   const words = audienceInWords(guide);
-  return words ? `for visitors where ${words}` : 'for every visitor';
+  const target = guide.targetAccount;
+  const accounts = target === undefined || target === null || target === '' ? [] : (Array.isArray(target) ? target : [target]).map(String);
+  const ofAccounts = accounts.length ? ` of account${accounts.length === 1 ? '' : 's'} ${accounts.join(', ')}` : '';
+  if (words) return `for visitors${ofAccounts} where ${words}`;
+  return ofAccounts ? `for visitors${ofAccounts}` : 'for every visitor';
 }
