@@ -9,7 +9,7 @@
  *   `[[Go to step <step id>]]`, each with an optional label after `:` (`[[Next: Let's go]]`).
  * Pure: what a tag says, or why it cannot be read; nothing here touches markup.
  */
-import { checkConditionPath, type SegmentSubject } from '../../shared/segments/segmentConditions';
+import { checkConditionPath, valueAt, type SegmentSubject } from '../../shared/segments/segmentConditions';
 
 /** A `{{path | fallback}}` tag. */
 export interface VariableTag {
@@ -141,17 +141,6 @@ function textOf(value: unknown): string | undefined {
     return items.every((item) => item !== undefined) ? items.join(', ') : undefined;
   }
   return undefined;
-}
-
-/** The value at a path of shared/segments/segmentConditions.ts (own keys only: never a prototype's). */
-export function valueAt(subject: SegmentSubject, path: string): unknown {
-  const [root, ...rest] = path.split('.');
-  let value: unknown = rest.length === 0 ? (subject as Record<string, unknown>)[root!] : subject.metadata?.[root as 'visitor'];
-  for (const part of rest) {
-    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, part)) return undefined;
-    value = (value as Record<string, unknown>)[part];
-  }
-  return value;
 }
 
 function capitalize(word: string): string {

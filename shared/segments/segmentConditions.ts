@@ -75,7 +75,8 @@ export function checkCondition(condition: unknown): string | null {
   return null;
 }
 
-function valueAt(subject: SegmentSubject, path: string): unknown {
+/** The value at a condition's path in `subject` (own keys only: never a prototype's); undefined when missing. */
+export function valueAt(subject: SegmentSubject, path: string): unknown {
   const [root, ...rest] = path.split('.');
   let value: unknown = rest.length === 0 ? (subject as Record<string, unknown>)[root!] : subject.metadata?.[root as 'visitor'];
   for (const part of rest) {
