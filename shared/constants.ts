@@ -222,3 +222,23 @@ export const PREVIEW_POLL_MS = 250;
 export const FORM_VALIDATION_DEBOUNCE_MS = 100;
 /** spec: analytics §2, §9 — the validation tooltip beside an invalid field is 300 px wide. */
 export const FORM_VALIDATION_TOOLTIP_WIDTH_PX = 300;
+
+/**
+ * spec: analytics §9 "Recorder: mousemove sampling 50 ms, scroll 100 ms, viewport resize 200 ms, media 500 ms,
+ * iframe and stylesheet load timeout 5000 ms" (issue #18). Mousemove, scroll and media go to rrweb's `sampling`;
+ * rrweb has no option for the other two, and holds exactly these values itself (a 200 ms throttle on resize,
+ * 5000 ms iframe and stylesheet load timeouts): test/unit/recordingRecorder.test.ts pins them in the bundled
+ * @rrweb/record so an upgrade that changes them fails.
+ */
+export const RECORDER_SAMPLING = { mousemoveMs: 50, scrollMs: 100, viewportResizeMs: 200, mediaMs: 500, loadTimeoutMs: 5000 } as const;
+/**
+ * Session recording (issue #18; ours, the spec gives no values): the page hands rrweb's events to the worker once
+ * per second or per 100 events, never per event; the worker cuts a chunk every 5 s or 256 KB of JSON, so what
+ * was recorded reaches the collector well within 30 s; a chunk's compressed body is at most 5 MB (413 above).
+ */
+export const RECORDING_HANDOVER_MS = 1000;
+export const RECORDING_HANDOVER_EVENTS = 100;
+export const RECORDING_CHUNK_MS = 5000;
+export const RECORDING_CHUNK_CHARS = 256 * 1024;
+/** The rrweb block class (the attribute `data-waymark-block` blocks too): the element is recorded as an empty box. */
+export const RECORDING_BLOCK_CLASS = 'waymark-block';

@@ -4,7 +4,7 @@
  * are structured-clone data only: host-supplied functions run on the shim side and send their results.
  *
  * This file states the whole contract: the version, what `init` carries, the callbacks, and `WorkerApi` as
- * the sum of its parts by concern (./protocol/capture.ts, identity.ts, guides.ts, surfaces.ts). Frames
+ * the sum of its parts by concern (./protocol/capture.ts, identity.ts, guides.ts, surfaces.ts, recording.ts). Frames
  * coordinate over window messages, not through the worker: shared/frames/readFrameMessage.ts.
  */
 import type { UrlTransform } from './privacy/applyUrlTransforms';
@@ -14,10 +14,12 @@ import type { SignedMetadataMode } from './identity/checkSignedMetadata';
 import type { CaptureApi } from './protocol/capture';
 import type { GuideSettings, GuideState, GuidesApi } from './protocol/guides';
 import type { Identity, IdentityApi, Metadata, SessionFacts } from './protocol/identity';
+import type { RecordingApi } from './protocol/recording';
 
 export type * from './protocol/capture';
 export type * from './protocol/guides';
 export type * from './protocol/identity';
+export type * from './protocol/recording';
 export type * from './protocol/surfaces';
 
 /** Bumped whenever a message shape changes; the handshake refuses a mismatch. */
@@ -87,7 +89,7 @@ export interface Hello {
 }
 
 /** The worker's API as the shim sees it (every call is asynchronous across the bridge). */
-export interface WorkerApi extends CaptureApi, IdentityApi, GuidesApi {
+export interface WorkerApi extends CaptureApi, IdentityApi, GuidesApi, RecordingApi {
   /** Version handshake; the first call the bridge makes. */
   hello(protocolVersion: number): Hello;
   /** Starts the pipeline. `callbacks` is a Comlink proxy living in the shim. */

@@ -11,6 +11,7 @@ import type { QueueItem } from './createSendQueue';
 import { createVerdictHold, type ReleasedEvent } from './createVerdictHold';
 import type { WorkerPorts } from './ports';
 import { startPipeline, tell, type Pipeline } from './startPipeline';
+import { createRecorder, type Recorder } from './recording/createRecorder';
 
 /**
  * `toPage` posts the one-way messages to the shim (worker/serveWorkerApi.ts gives the endpoint's); without it
@@ -19,6 +20,8 @@ import { startPipeline, tell, type Pipeline } from './startPipeline';
 export function createWorkerApi(ports: WorkerPorts, toPage: (message: DeliveredMessage) => void = () => undefined) {
   let running: Pipeline | null = null;
   let callbacks: ShimCallbacks | null = null;
+  /** Session recording (issue #18), made when the page first asks whether it records. */
+  let recorder: Recorder | null = null;
   /** Guide events' own per-page counter (analytics events carry the shim's). */
   let guideSequence = 0;
 
@@ -141,12 +144,25 @@ export function createWorkerApi(ports: WorkerPorts, toPage: (message: DeliveredM
       if (!running) return notInitialized();
       // A flush is asked for now: clicks still waiting for a verdict go as they are.
       hold.release(true);
-      const reports = await Promise.all([running.analytics.flush(), running.guides.events.flush(), running.guides.pollEvents.flush()]);
+      // The recorder's chunks go too (issue #18: at once on flushNow); they are not events, so not counted.
+      const [reports] = await Promise.all([
+        Promise.all([running.analytics.flush(), running.guides.events.flush(), running.guides.pollEvents.flush()]),
+        recorder?.flush(),
+      ]);
       return ok({
         sent: reports.reduce((n, r) => n + r.sent, 0),
         pending: reports.reduce((n, r) => n + r.pending, 0),
         errors: reports.flatMap((r) => r.errors),
       });
+    },
+
+    async recordingDecision() {
+      if (!running) return false;
+      return (recorder ??= createRecorder(running, ports, log)).decide();
+    },
+
+    pushRecording(events, flush) {
+      recorder?.push(events, flush);
     },
 
     async previewGuide(payload) {

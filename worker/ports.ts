@@ -3,11 +3,14 @@
  * never touches `fetch` or timers directly.
  */
 import { createStore, del, entries, set } from 'idb-keyval';
+import { createRecordingStore, type RecordingStore } from './recording/recordingStore';
 
 export interface TransportRequest {
   method: 'GET' | 'POST';
   url: string;
   body?: string;
+  /** A binary body instead of `body` (a recording chunk's zlib stream, issue #18). */
+  bytes?: Uint8Array<ArrayBuffer>;
   contentType?: string;
 }
 
@@ -38,6 +41,10 @@ export interface WorkerPorts {
   deflate?: (data: Uint8Array) => Promise<Uint8Array>;
   /** SHA digests for content hashes (guides §5). @default crypto.subtle.digest */
   digest?: (algorithm: 'SHA-256' | 'SHA-384' | 'SHA-512', data: Uint8Array) => Promise<ArrayBuffer>;
+  /** Session recording's chunks and sampling decisions (issue #18). @default none: nothing survives the page */
+  recordings?: RecordingStore;
+  /** For sampling decisions. @default Math.random */
+  random?: () => number;
 }
 
 /**
@@ -65,7 +72,8 @@ export function nativeDeflate(): ((data: Uint8Array) => Promise<Uint8Array>) | u
 export const fetchTransport: Transport = {
   async request(req) {
     if (typeof fetch !== 'function') return xhrRequest(req);
-    const { method, url, body, contentType } = req;
+    const { method, url, contentType } = req;
+    const body = req.bytes ?? req.body;
     const response = await fetch(url, {
       method,
       body,
@@ -83,14 +91,14 @@ export const fetchTransport: Transport = {
 const KEEPALIVE_BODY_LIMIT = 60_000;
 
 /** spec: analytics §7 — XHR is the last transport; a worker has no sendBeacon (the shim uses it at page hide). */
-function xhrRequest({ method, url, body, contentType }: TransportRequest): Promise<TransportResponse> {
+function xhrRequest({ method, url, body, bytes, contentType }: TransportRequest): Promise<TransportResponse> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open(method, url);
     if (contentType) xhr.setRequestHeader('Content-Type', contentType);
     xhr.onload = () => resolve({ status: xhr.status, statusText: xhr.statusText, text: async () => xhr.responseText });
     xhr.onerror = () => reject(new TypeError('XHR network error'));
-    xhr.send(body ?? null);
+    xhr.send(bytes ?? body ?? null);
   });
 }
 
@@ -144,5 +152,6 @@ export function createPorts(): WorkerPorts {
     clock: systemClock,
     store: typeof indexedDB === 'undefined' ? undefined : createIdbQueueStore(),
     deflate: nativeDeflate(),
+    recordings: typeof indexedDB === 'undefined' ? undefined : createRecordingStore(),
   };
 }

@@ -12,6 +12,7 @@ import { createWorkerApi } from '../../worker/createWorkerApi';
 import { createFakeTransport, queryOf } from './fakes';
 import { systemClock } from '../../worker/ports';
 import { CAPTURE_BATCH_MS, DELIVERED_MESSAGE, PUSH_MESSAGE } from '../../shared/constants';
+import { inflateSync } from 'node:zlib';
 
 const init: WorkerInit = {
   apiKey: 'contract-key',
@@ -40,10 +41,11 @@ interface Traffic {
   toPage: string[];
 }
 
-function connect(): { bridge: Bridge; transport: ReturnType<typeof createFakeTransport>; logs: string[]; traffic: Traffic } {
+function connect(recording?: string): { bridge: Bridge; transport: ReturnType<typeof createFakeTransport>; logs: string[]; traffic: Traffic } {
   const channel = new MessageChannel();
   channels.push(channel);
   const transport = createFakeTransport();
+  if (recording) transport.bodies.push({ match: '/data/recording.json/', body: recording });
   const traffic: Traffic = { toWorker: [], toPage: [] };
   const kind = (data: unknown) => ((data as { type?: unknown })?.type === PUSH_MESSAGE || (data as { type?: unknown })?.type === DELIVERED_MESSAGE ? String((data as { type: string }).type) : 'comlink');
   channel.port1.addEventListener('message', (e) => traffic.toWorker.push(kind(e.data)));
@@ -193,5 +195,28 @@ describe('shim-worker contract (STYLE §2)', () => {
     const { bridge } = connect();
     const outcome = await bridge.call((api) => api.stepForGuide('nope'));
     expect(outcome).toEqual({ ok: false, error: { code: 'unknown_guide', message: 'no guide with id nope' } });
+  });
+
+  it('issue #18: asks whether the page records, takes recorded events in batches, and flush posts them as a recording chunk', async () => {
+    const { bridge, transport } = connect('{"enabled":true,"sampleRate":1}');
+    expect(await bridge.call((api) => api.recordingDecision())).toBe(true);
+    const fullSnapshot = { type: 2, timestamp: 1, data: { node: { type: 0, childNodes: [] } } };
+    await bridge.call((api) => api.pushRecording([{ type: 4, timestamp: 0, data: {} }, fullSnapshot]));
+    const outcome = await bridge.call((api) => api.flush());
+    expect(outcome.ok).toBe(true);
+    const posts = transport.requests.filter((r) => r.url.includes('/data/recording/contract-key?'));
+    expect(posts).toHaveLength(1);
+    const body = JSON.parse(inflateSync(posts[0]!.bytes!).toString('utf8'));
+    expect(body).toMatchObject({ sessionId: init.session.sessionId, visitorId: 'v-1', accountId: 'a-1', tabId: 'tab-1', frameId: 'frame-1', chunk: 0 });
+    expect(typeof body.recordingId).toBe('string');
+    expect(body.events).toEqual([{ type: 4, timestamp: 0, data: {} }, fullSnapshot]);
+  });
+
+  it('issue #18: a page whose app has recording off takes no recorded events', async () => {
+    const { bridge, transport } = connect('{"enabled":false,"sampleRate":1}');
+    expect(await bridge.call((api) => api.recordingDecision())).toBe(false);
+    await bridge.call((api) => api.pushRecording([{ type: 4, timestamp: 0, data: {} }]));
+    await bridge.call((api) => api.flush());
+    expect(transport.requests.filter((r) => r.url.includes('/data/recording/'))).toHaveLength(0);
   });
 });
