@@ -18,6 +18,8 @@
  *                                           debugging, the debugger), imported by the shim on the first call
  * - forms:   dist/agent/waymark.forms.js    ES module: form validation (analytics §2), imported by the guides
  *                                           chunk when the app's settings name fields to validate
+ * - record:  dist/agent/waymark.record.js   ES module: session recording's page side (rrweb, issue #18), imported
+ *                                           by the guides chunk when the worker says this session records
  * - esm:     dist/esm/waymark.js            the npm entry (`import { initialize } from 'waymark'`), with the
  *                                           files above beside it for the host's bundler to emit
  * - react:   dist/react/waymark-react.js    `waymark/react`: provider and hooks; React and `waymark` external
@@ -88,6 +90,7 @@ const targets: Record<string, UserConfig> = {
   author: library('overlay/author/index.tsx', 'dist/agent', 'waymark.author.js', 'es'),
   tools: library('shim/tools/index.ts', 'dist/agent', 'waymark.tools.js', 'es'),
   forms: library('shim/forms/index.ts', 'dist/agent', 'waymark.forms.js', 'es'),
+  record: library('shim/recording/index.ts', 'dist/agent', 'waymark.record.js', 'es'),
   esm: npmModule('shim/esm.ts', 'dist/esm', 'waymark.js', [], [handFilesToHostBundler()]),
   react: npmModule('react/index.ts', 'dist/react', 'waymark-react.js', ['react', 'react/jsx-runtime', 'waymark']),
   demo: {

@@ -11,6 +11,7 @@ import type { SeenReason } from '../shared/protocol';
 import type { Overlay, OverlayModule } from '../overlay/api';
 import type * as FormsModule from './forms/index';
 import type { FormValidation } from './forms/index';
+import type * as RecordModule from './recording/index';
 import { importChunk } from './importChunk';
 import { readJson, writeJson } from './pageStorage';
 import { createTargetCache } from './queryDeep';
@@ -42,6 +43,15 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
   const frame = options.frame ?? running?.frame ?? { isTop: window.top === window, leader: window.top === window, visibility: 'visible', othersShowing: false };
   let overlay: Promise<Overlay> | null = null;
   let forms: Promise<FormValidation | null> | null = null;
+  // issue #18: the worker says whether this session records (recording.json, sampling); only then is the recorder
+  // fetched. The top frame records its same-origin iframes, so a child frame's agent records nothing itself.
+  const recorder =
+    running && frame.isTop
+      ? bridge.call((w) => w.recordingDecision()).then(
+          (on) => (on && !stopped ? importChunk<typeof RecordModule>(options.asset('record')).then((m) => (stopped ? null : m.startRecording(bridge, log))) : null),
+          (err: unknown) => (log('error', `session recording did not start: ${String(err)}`), null),
+        )
+      : null;
   const hadGuidesKey = `_wm_overlay.${running?.options.apiKey ?? ''}`;
   /** teardown (issue #7): nothing is drawn again. */
   let stopped = false;
@@ -189,6 +199,7 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
       loop.stop();
       if (overlay) void overlay.then((v) => v.destroy());
       if (forms) void forms.then((f) => f?.stop());
+      void recorder?.then((stop) => stop?.());
     },
   };
   return api;

@@ -23,6 +23,7 @@ const assets = {
   author: new URL(/* @vite-ignore */ './waymark.author.js', import.meta.url).href,
   tools: new URL(/* @vite-ignore */ './waymark.tools.js', import.meta.url).href,
   forms: new URL(/* @vite-ignore */ './waymark.forms.js', import.meta.url).href,
+  record: new URL(/* @vite-ignore */ './waymark.record.js', import.meta.url).href,
 };
 
 /**
