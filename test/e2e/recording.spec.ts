@@ -1,0 +1,200 @@
+/**
+ * issue #18 session recording, the agent half, in Chromium: the recorder chunk loads only when the app's
+ * recording.json says so, rrweb's events reach the collector in chunks (a full snapshot first, typed text
+ * masked) at once on flushNow(), and a page closed mid-recording loses nothing: the next page load sends it.
+ *
+ * Until the collector's recording endpoints are in main, the collector's two data routes are played by
+ * Playwright routes that keep what the agent posts (`routedCollector`); the tests against the reference
+ * server's own endpoints and read-back (`GET /api/apps/{apiKey}/recordings`) follow, `test.fixme` until then.
+ */
+import { inflateSync } from 'node:zlib';
+import type { BrowserContext, Page } from '@playwright/test';
+import { adminFetch, agentReady, expect, hostPage, test, uniqueId } from './fixtures';
+
+interface Chunk {
+  recordingId: string;
+  sessionId: string;
+  visitorId: string;
+  tabId: string;
+  frameId: string;
+  url: string;
+  chunk: number;
+  events: Array<{ type: number; timestamp: number; data?: { source?: number; type?: number; text?: string } }>;
+}
+
+/** rrweb's event types and incremental sources (rrweb/packages/types). */
+const META = 4;
+const FULL_SNAPSHOT = 2;
+const INCREMENTAL = 3;
+const MOUSE_INTERACTION = 2;
+const INPUT = 5;
+const CLICK = 2;
+
+const SECRET = 'typed-secret-4242';
+
+const BODY = `
+<h1>Checkout</h1>
+<label>Card holder <input id="holder"></label>
+<label>Password <input id="pw" type="password"></label>
+<textarea id="note"></textarea>
+<div class="waymark-block" id="blocked">Blocked by class: hidden-words</div>
+<div data-waymark-block id="blocked2">Blocked by attribute: hidden-words</div>
+<button id="go" onclick="this.textContent = 'Clicked ' + (++window.clicks)">Go</button>
+<script>window.clicks = 0</script>`;
+
+/** Plays the collector's two recording routes for `apiKey` in `context`; keeps every chunk posted. */
+async function routedCollector(context: BrowserContext, apiKey: string, config: { enabled: boolean; sampleRate: number }) {
+  const chunks: Chunk[] = [];
+  const recordingJsonAsked: string[] = [];
+  await context.route(`**/data/recording.json/${apiKey}`, (route) => {
+    recordingJsonAsked.push(route.request().url());
+    return route.fulfill({ contentType: 'application/json', body: JSON.stringify(config) });
+  });
+  await context.route(`**/data/recording/${apiKey}?*`, (route) => {
+    const request = route.request();
+    expect(request.method()).toBe('POST');
+    expect(request.headers()['content-type']).toBe('application/octet-stream');
+    const url = new URL(request.url());
+    expect(url.searchParams.get('v')).toBeTruthy();
+    expect(Number(url.searchParams.get('ct'))).toBeGreaterThan(0);
+    const chunk = JSON.parse(inflateSync(request.postDataBuffer()!).toString('utf8')) as Chunk;
+    const replay = chunks.some((c) => c.recordingId === chunk.recordingId && c.chunk === chunk.chunk);
+    if (!replay) chunks.push(chunk);
+    return route.fulfill({ contentType: 'application/json', body: JSON.stringify({ stored: replay ? 0 : 1 }) });
+  });
+  return { chunks, recordingJsonAsked };
+}
+
+/** Every event of one recording, in chunk order. */
+function eventsOf(chunks: Chunk[], recordingId: string): Chunk['events'] {
+  return chunks
+    .filter((c) => c.recordingId === recordingId)
+    .sort((a, b) => a.chunk - b.chunk)
+    .flatMap((c) => c.events);
+}
+
+async function recordOn(page: Page, apiKey: string, path: string, openHostPage: (path: string, html: string) => Promise<void>) {
+  const recorderLoaded = page.waitForRequest((r) => r.url().includes('/waymark.record.js'));
+  await openHostPage(path, hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'visitor-rec' } });`, body: BODY }));
+  await agentReady(page);
+  await recorderLoaded;
+  // rrweb's first snapshot is taken when the chunk starts: wait for it to be running (its mirror has the page).
+  await page.waitForTimeout(300);
+}
+
+async function actOnPage(page: Page): Promise<void> {
+  await page.locator('#holder').pressSequentially(SECRET);
+  await page.locator('#pw').fill(`${SECRET}-pw`);
+  await page.locator('#note').pressSequentially(`${SECRET}-note`);
+  await page.locator('#go').click();
+  await page.locator('#go').click();
+  await expect(page.locator('#go')).toHaveText('Clicked 2');
+}
+
+test.describe('issue #18 session recording (agent, routed collector)', () => {
+  test('recording on: clicks and typing reach the collector at once on flushNow(), a full snapshot first, typed text masked, blocked elements empty', async ({ page, context, openHostPage }) => {
+    const apiKey = uniqueId('e2e-rec-on');
+    const collector = await routedCollector(context, apiKey, { enabled: true, sampleRate: 1 });
+    await recordOn(page, apiKey, '/e2e/recording/on', openHostPage);
+    await actOnPage(page);
+    const report = await page.evaluate(() => (window as any).waymark.flushNow());
+    expect(report).toBeTruthy();
+
+    // At once: no waiting out the 5 s chunk time.
+    expect(collector.chunks.length).toBeGreaterThan(0);
+    const ids = [...new Set(collector.chunks.map((c) => c.recordingId))];
+    expect(ids).toHaveLength(1);
+    const events = eventsOf(collector.chunks, ids[0]!);
+    expect(events[0]!.type).toBe(META);
+    expect(events[1]!.type).toBe(FULL_SNAPSHOT);
+    expect(collector.chunks.map((c) => c.chunk).sort()).toEqual(collector.chunks.map((_, i) => i));
+    const first = collector.chunks.find((c) => c.chunk === 0)!;
+    expect(first).toMatchObject({ visitorId: 'visitor-rec', url: expect.stringContaining('/e2e/recording/on') });
+    expect(first.sessionId).toBeTruthy();
+    // The two clicks, and input events for what was typed, masked.
+    const clicks = events.filter((e) => e.type === INCREMENTAL && e.data?.source === MOUSE_INTERACTION && e.data.type === CLICK);
+    expect(clicks.length).toBeGreaterThanOrEqual(2);
+    const inputs = events.filter((e) => e.type === INCREMENTAL && e.data?.source === INPUT);
+    expect(inputs.length).toBeGreaterThan(0);
+    for (const input of inputs) expect(input.data!.text).toMatch(/^\**$/);
+    const everything = JSON.stringify(collector.chunks);
+    expect(everything).not.toContain(SECRET);
+    expect(everything).not.toContain('hidden-words');
+    expect(collector.recordingJsonAsked).toHaveLength(1);
+  });
+
+  test('recording off: the recorder chunk is never requested and nothing is posted', async ({ page, context, openHostPage }) => {
+    const apiKey = uniqueId('e2e-rec-off');
+    const collector = await routedCollector(context, apiKey, { enabled: false, sampleRate: 1 });
+    const recorderRequests: string[] = [];
+    page.on('request', (r) => void (r.url().includes('waymark.record.js') && recorderRequests.push(r.url())));
+    const asked = page.waitForRequest((r) => r.url().includes(`/data/recording.json/${apiKey}`));
+    await openHostPage('/e2e/recording/off', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'visitor-off' } });`, body: BODY }));
+    await agentReady(page);
+    await asked;
+    await actOnPage(page);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    await page.waitForTimeout(500);
+    expect(recorderRequests).toEqual([]);
+    expect(collector.chunks).toEqual([]);
+  });
+
+  test('a page closed mid-recording: what it recorded arrives, on the next page load at the latest', async ({ page, context, openHostPage }) => {
+    const apiKey = uniqueId('e2e-rec-close');
+    const collector = await routedCollector(context, apiKey, { enabled: true, sampleRate: 1 });
+    // The collector is away while the first page lives: nothing it recorded can be committed before it closes.
+    let away = true;
+    await context.route(`**/data/recording/${apiKey}?*`, (route) => (away ? route.fulfill({ status: 503, body: 'away' }) : route.fallback()));
+    await recordOn(page, apiKey, '/e2e/recording/closed', openHostPage);
+    await actOnPage(page);
+    // The buffer's hand-over (1 s) and the worker's IndexedDB write.
+    await page.waitForTimeout(1500);
+    await page.close({ runBeforeUnload: true });
+    expect(collector.chunks).toEqual([]);
+
+    away = false;
+    const next = await context.newPage();
+    await next.route(
+      (url) => url.pathname === '/e2e/recording/next',
+      (route) => route.fulfill({ contentType: 'text/html', body: hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'visitor-rec' } });`, body: '<p>next</p>' }) }),
+    );
+    await next.goto(new URL('/e2e/recording/next', page.url()).href);
+    await agentReady(next);
+    await expect.poll(() => collector.chunks.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await next.evaluate(() => (window as any).waymark.flushNow());
+    const firstPage = collector.chunks.filter((c) => c.url.includes('/e2e/recording/closed'));
+    const ids = [...new Set(firstPage.map((c) => c.recordingId))];
+    expect(ids).toHaveLength(1);
+    const events = eventsOf(collector.chunks, ids[0]!);
+    expect(events[0]!.type).toBe(META);
+    expect(events[1]!.type).toBe(FULL_SNAPSHOT);
+    const clicks = events.filter((e) => e.type === INCREMENTAL && e.data?.source === MOUSE_INTERACTION && e.data.type === CLICK);
+    expect(clicks.length).toBeGreaterThanOrEqual(2);
+    expect(JSON.stringify(firstPage)).not.toContain(SECRET);
+  });
+});
+
+test.describe('issue #18 session recording against the reference collector', () => {
+  // fixme: the collector's /data/recording.json, /data/recording and /api/apps/{apiKey}/recordings are the other
+  // half of issue #18, not yet in main; these run against them once they land.
+  test.fixme('recording on for one app: listed by the console API, a full snapshot first, typed text absent from what is stored', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-rec-server');
+    const put = await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`, {
+      method: 'PUT',
+      body: JSON.stringify({ recording: { enabled: true, sampleRate: 1 } }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(put.status, await put.clone().text()).toBe(200);
+    await recordOn(page, apiKey, '/e2e/recording/server', openHostPage);
+    await actOnPage(page);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const list = await adminFetch(`${serverUrl}/api/apps/${apiKey}/recordings`);
+    expect(list.status).toBe(200);
+    const { recordings } = (await list.json()) as { recordings: Array<{ id: string }> };
+    expect(recordings).toHaveLength(1);
+    const one = await adminFetch(`${serverUrl}/api/apps/${apiKey}/recordings/${recordings[0]!.id}`);
+    const { events } = (await one.json()) as { events: Chunk['events'] };
+    expect(events.find((e) => e.type !== META)?.type).toBe(FULL_SNAPSHOT);
+    expect(JSON.stringify(events)).not.toContain(SECRET);
+  });
+});
