@@ -5,13 +5,15 @@
  *
  * Months received wholly before the cutoff are dropped (server/partitions: events are partitioned by month);
  * the rest of the older rows, in the month the cutoff falls in and in the default partition, are deleted in
- * batches; so are the exactly-once keys (event_keys) of events received before the cutoff.
+ * batches; so are the exactly-once keys (event_keys) of events received before the cutoff. Session recordings
+ * (issue #18) go whole once their last chunk was received before the cutoff.
  *
  * At least 7 days: an agent keeps unsent events up to 6 days (its IndexedDB chunk store) and a replay must still
  * find its first copy's key to be stored once.
  */
 import type { Database } from './Database';
 import { dropPartitionsBefore } from './partitions/eventPartitions';
+import { createRecordingStore } from './recordings/createRecordingStore';
 
 export const MIN_RETENTION_DAYS = 7;
 const DAY_MS = 86_400_000;
@@ -49,6 +51,8 @@ export async function applyRetention(db: Database, days: number, now: number = D
   const partitions = await dropPartitionsBefore(db, cutoff);
   const deleted = await deleteInBatches(db, DELETE_BATCH, cutoff);
   await deleteInBatches(db, DELETE_KEYS_BATCH, cutoff);
+  // Session recordings (issue #18) whose last chunk arrived before the cutoff, with their chunks.
+  await createRecordingStore(db).deleteReceivedBefore(cutoff);
   return { partitions, deleted };
 }
 

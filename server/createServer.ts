@@ -32,6 +32,7 @@ import { registerPreviewRoutes } from './guides/registerPreviewRoutes';
 import { type AppSettings, checkSettings } from './settings/checkSettings';
 import { createSettingsStore } from './settings/createSettingsStore';
 import { registerSettingsRoutes } from './settings/registerSettingsRoutes';
+import { registerRecordingRoutes } from './recordings/registerRecordingRoutes';
 import { resolveAdminToken, type AdminToken } from './auth/resolveAdminToken';
 
 /** Where the generated admin token is kept: the PGlite data folder; none with PostgreSQL or in memory. */
@@ -238,6 +239,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     registerGuideRoutes(app, { db, guides: guideStore });
     registerPreviewRoutes(app, { guides: guideStore, source: guideSource, assets: guideAssets });
     registerSettingsRoutes(app, settingsStore);
+    registerRecordingRoutes(app, { db, settings: settingsStore });
     registerLogRoutes(app, logStore);
     registerConsoleRoutes(app, {
       db,

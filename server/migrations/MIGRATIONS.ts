@@ -10,6 +10,7 @@ import { GUIDES_SCHEMA } from '../guides/createGuideStore';
 import { SETTINGS_SCHEMA } from '../settings/createSettingsStore';
 import { migrateToPartitions } from '../partitions/migrateToPartitions';
 import { migrateConsoleTables } from '../summaries/migrateConsoleTables';
+import { RECORDINGS_SCHEMA } from '../recordings/createRecordingStore';
 import { runMigrations, type Migration } from './runMigrations';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -23,6 +24,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'events by received time', up: 'create index if not exists events_by_received_at on events (received_at);' },
   // Events partitioned by month; exactly-once in event_keys (a unique index there cannot hold the partition key).
   { version: 7, name: 'events partitioned by month', up: (db) => migrateToPartitions(db) },
+  // Session recordings (issue #18): a summary row per recording and its chunks, each stored once.
+  { version: 8, name: 'recordings', up: RECORDINGS_SCHEMA },
 ];
 
 /** Brings `db` to the current schema; answers the versions applied now. */

@@ -1,0 +1,89 @@
+/**
+ * Session recording on the collector and the console's API (issue #18, docs/recording.md):
+ * - `GET /data/recording.json/{apiKey}`: the app's recording switch and sample rate, for the agent.
+ * - `POST /data/recording/{apiKey}?v&ct`: one chunk, zlib of its JSON (application/octet-stream); stored once,
+ *   and only while the app's recording is on when it arrives; answered after it is committed.
+ * - `GET /api/apps/{apiKey}/recordings?visitorId&limit` and `GET /api/apps/{apiKey}/recordings/{id}` (behind the
+ *   /api guard of auth/registerAuth): the list, and one recording's events from a full snapshot on with the
+ *   marks of its session's clicks.
+ */
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { Database } from '../Database';
+import { HttpError } from '../HttpError';
+import { limitParam, queryParam, type ConsoleQuery } from '../queries/queryParams';
+import { requireApiKey } from '../readDataRequest';
+import type { SettingsStore } from '../settings/createSettingsStore';
+import { withDefaults } from '../settings/checkSettings';
+import { checkRecordingChunk, RECORDING_LIMITS } from './checkRecordingChunk';
+import { createRecordingStore } from './createRecordingStore';
+import { fullSnapshotFirst } from './fullSnapshotFirst';
+import { queryRecordingMarks } from './queryRecordingMarks';
+
+/** What the recording routes use. */
+export interface RecordingRoutesOptions {
+  db: Database;
+  settings: SettingsStore;
+  /** The clock of `received_at`. @default Date.now */
+  now?: () => number;
+}
+
+type DataRequest = FastifyRequest<{ Params: { apiKey?: string } }>;
+type AppRequest<P = object> = FastifyRequest<{ Params: { apiKey: string } & P; Querystring: ConsoleQuery }>;
+
+/** Registers the recording routes. */
+export function registerRecordingRoutes(app: FastifyInstance, { db, settings, now = Date.now }: RecordingRoutesOptions): void {
+  const store = createRecordingStore(db);
+  const recordingSettings = async (apiKey: string) => {
+    const { enabled, sampleRate } = withDefaults(await settings.get(apiKey)).recording!;
+    return { enabled, sampleRate };
+  };
+
+  app.get('/data/recording.json/:apiKey?', async (request: DataRequest, reply) => {
+    const answer = await recordingSettings(requireApiKey(request));
+    return reply.header('cache-control', 'no-store').send(answer);
+  });
+
+  // Its own scope: the body is bytes whatever its content type says (a Blob from sendBeacon may carry none, or
+  // text/plain), up to 5 MB, and an over-long body is refused with this route's limit in the message.
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: RECORDING_LIMITS.maxCompressedBytes }, (_request, body, done) => done(null, body));
+    scope.setErrorHandler((error: FastifyError) => {
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        throw new HttpError(413, `recording chunk is over ${RECORDING_LIMITS.maxCompressedBytes} bytes (5 MB) compressed`);
+      }
+      if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+        throw new HttpError(400, 'body is missing: zlib of the chunk JSON, as application/octet-stream', 'body');
+      }
+      // The server's handler: 503 while the database is away, the shapes of every other error.
+      throw error;
+    });
+    scope.post('/data/recording/:apiKey?', async (request: DataRequest, reply) => {
+      const apiKey = requireApiKey(request);
+      const body = request.body;
+      if (!(body instanceof Uint8Array) || body.length === 0) {
+        throw new HttpError(400, 'body is missing: zlib of the chunk JSON, as application/octet-stream', 'body');
+      }
+      const chunk = checkRecordingChunk(body);
+      // Accepted either way (an agent may have started before recording was switched off), stored only while on.
+      if (!(await recordingSettings(apiKey)).enabled) return reply.send({ stored: 0, off: true });
+      return reply.send({ stored: await store.insertChunk(apiKey, chunk, body, now()) });
+    });
+  });
+
+  app.get('/api/apps/:apiKey/recordings', async (request: AppRequest) => ({
+    recordings: await store.list(request.params.apiKey, { visitorId: queryParam(request.query, 'visitorId'), limit: limitParam(request.query) }),
+  }));
+
+  app.get('/api/apps/:apiKey/recordings/:id', async (request: AppRequest<{ id: string }>) => {
+    const { apiKey, id } = request.params;
+    const recording = await store.get(apiKey, id);
+    if (!recording) throw new HttpError(404, 'Recording not found');
+    const events = fullSnapshotFirst(await store.events(apiKey, id));
+    const marks =
+      recording.start !== null && recording.end !== null
+        ? await queryRecordingMarks(db, apiKey, { visitorId: recording.visitorId, sessionId: recording.sessionId, start: recording.start, end: recording.end })
+        : [];
+    return { ...recording, events, marks };
+  });
+}
