@@ -34,7 +34,7 @@ export function createRecordingDecision({ apiKey, dataHost, ports, log }: Record
       if (typeof body.enabled === 'boolean' && typeof body.sampleRate === 'number') return body as RecordingConfig;
       log('warn', `not recording: recording.json answered ${response.status}`);
     } catch (err) {
-      log('warn', `not recording: recording.json failed: ${String(err)}`);
+      log('warn', 'not recording: recording.json unreachable');
     }
     return null;
   }

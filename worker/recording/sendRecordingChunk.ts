@@ -37,7 +37,7 @@ export async function sendRecordingChunk(
     log(drop ? 'error' : 'warn', `recording chunk ${drop ? 'dropped' : 'refused'}: ${response.status}`);
     return drop ? 'drop' : 'retry';
   } catch (err) {
-    log('warn', `recording chunk failed: ${String(err)}`);
+    log('warn', `recording chunk not sent: ${String(err)}`);
     return 'retry';
   }
 }
