@@ -3,9 +3,9 @@
  * recording.json says so, rrweb's events reach the collector in chunks (a full snapshot first, typed text
  * masked) at once on flushNow(), and a page closed mid-recording loses nothing: the next page load sends it.
  *
- * Until the collector's recording endpoints are in main, the collector's two data routes are played by
- * Playwright routes that keep what the agent posts (`routedCollector`); the tests against the reference
- * server's own endpoints and read-back (`GET /api/apps/{apiKey}/recordings`) follow, `test.fixme` until then.
+ * Two ways: against the reference collector (its /data/recording routes and the console's
+ * `GET /api/apps/{apiKey}/recordings`), and with the collector's two routes played by Playwright routes that keep
+ * exactly what the agent posted (`routedCollector`: the chunks, their numbering and query, as sent).
  */
 import { inflateSync } from 'node:zlib';
 import type { BrowserContext, Page } from '@playwright/test';
@@ -174,27 +174,106 @@ test.describe('issue #18 session recording (agent, routed collector)', () => {
   });
 });
 
+async function putRecording(serverUrl: string, apiKey: string, recording: { enabled: boolean; sampleRate: number }): Promise<void> {
+  const put = await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`, {
+    method: 'PUT',
+    body: JSON.stringify({ recording }),
+    headers: { 'content-type': 'application/json' },
+  });
+  expect(put.status, await put.clone().text()).toBe(200);
+}
+
+interface ListedRecording {
+  id: string;
+  visitorId: string;
+  sessionId: string;
+  eventCount: number;
+}
+
+async function recordingsOf(serverUrl: string, apiKey: string): Promise<ListedRecording[]> {
+  const list = await adminFetch(`${serverUrl}/api/apps/${apiKey}/recordings`);
+  expect(list.status).toBe(200);
+  return ((await list.json()) as { recordings: ListedRecording[] }).recordings;
+}
+
+async function storedRecording(serverUrl: string, apiKey: string, id: string): Promise<Chunk['events']> {
+  const one = await adminFetch(`${serverUrl}/api/apps/${apiKey}/recordings/${id}`);
+  expect(one.status).toBe(200);
+  return ((await one.json()) as { events: Chunk['events'] }).events;
+}
+
 test.describe('issue #18 session recording against the reference collector', () => {
-  // fixme: the collector's /data/recording.json, /data/recording and /api/apps/{apiKey}/recordings are the other
-  // half of issue #18, not yet in main; these run against them once they land.
-  test.fixme('recording on for one app: listed by the console API, a full snapshot first, typed text absent from what is stored', async ({ page, serverUrl, openHostPage }) => {
+  test('recording on for one app: after flushNow() the console API lists one recording, its events from a full snapshot, the typed text absent', async ({ page, serverUrl, openHostPage }) => {
     const apiKey = uniqueId('e2e-rec-server');
-    const put = await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`, {
-      method: 'PUT',
-      body: JSON.stringify({ recording: { enabled: true, sampleRate: 1 } }),
-      headers: { 'content-type': 'application/json' },
-    });
-    expect(put.status, await put.clone().text()).toBe(200);
+    await putRecording(serverUrl, apiKey, { enabled: true, sampleRate: 1 });
     await recordOn(page, apiKey, '/e2e/recording/server', openHostPage);
     await actOnPage(page);
     await page.evaluate(() => (window as any).waymark.flushNow());
-    const list = await adminFetch(`${serverUrl}/api/apps/${apiKey}/recordings`);
-    expect(list.status).toBe(200);
-    const { recordings } = (await list.json()) as { recordings: Array<{ id: string }> };
+    // flushNow() resolves once the collector committed the chunks: no polling.
+    const recordings = await recordingsOf(serverUrl, apiKey);
     expect(recordings).toHaveLength(1);
-    const one = await adminFetch(`${serverUrl}/api/apps/${apiKey}/recordings/${recordings[0]!.id}`);
-    const { events } = (await one.json()) as { events: Chunk['events'] };
-    expect(events.find((e) => e.type !== META)?.type).toBe(FULL_SNAPSHOT);
+    expect(recordings[0]).toMatchObject({ visitorId: 'visitor-rec' });
+    const events = await storedRecording(serverUrl, apiKey, recordings[0]!.id);
+    expect(events[0]!.type).toBe(META);
+    expect(events[1]!.type).toBe(FULL_SNAPSHOT);
+    const clicks = events.filter((e) => e.type === INCREMENTAL && e.data?.source === MOUSE_INTERACTION && e.data.type === CLICK);
+    expect(clicks.length).toBeGreaterThanOrEqual(2);
+    expect(JSON.stringify(events)).not.toContain(SECRET);
+    expect(JSON.stringify(events)).not.toContain('hidden-words');
+  });
+
+  test('recording off for another app (the default): waymark.record.js is never requested, nothing is listed', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-rec-server-off');
+    const recorderRequests: string[] = [];
+    page.on('request', (r) => void (r.url().includes('waymark.record.js') && recorderRequests.push(r.url())));
+    const answered = page.waitForResponse((r) => r.url().includes(`/data/recording.json/${apiKey}`));
+    await openHostPage('/e2e/recording/server-off', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'visitor-off' } });`, body: BODY }));
+    await agentReady(page);
+    expect(await (await answered).json()).toEqual({ enabled: false, sampleRate: 1 });
+    await actOnPage(page);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    await page.waitForTimeout(500);
+    expect(recorderRequests).toEqual([]);
+    expect(await recordingsOf(serverUrl, apiKey)).toEqual([]);
+  });
+
+  test('a page closed mid-recording: the collector has what it recorded once the next page loaded', async ({ page, context, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-rec-server-close');
+    await putRecording(serverUrl, apiKey, { enabled: true, sampleRate: 1 });
+    // The collector's recording route is away while the first page lives (503, the contract's retry).
+    let away = true;
+    await context.route(`**/data/recording/${apiKey}?*`, (route) => (away ? route.fulfill({ status: 503, body: 'away' }) : route.fallback()));
+    await recordOn(page, apiKey, '/e2e/recording/server-closed', openHostPage);
+    await actOnPage(page);
+    await page.waitForTimeout(1500);
+    await page.close({ runBeforeUnload: true });
+    expect(await recordingsOf(serverUrl, apiKey)).toEqual([]);
+
+    away = false;
+    const next = await context.newPage();
+    await next.route(
+      (url) => url.pathname === '/e2e/recording/server-next',
+      (route) => route.fulfill({ contentType: 'text/html', body: hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'visitor-rec' } });`, body: '<p>next</p>' }) }),
+    );
+    await next.goto(new URL('/e2e/recording/server-next', serverUrl).href);
+    await agentReady(next);
+    let closed: ListedRecording | undefined;
+    await expect
+      .poll(async () => {
+        await next.evaluate(() => (window as any).waymark.flushNow());
+        const listed = await recordingsOf(serverUrl, apiKey);
+        const withClicks = [];
+        for (const r of listed) {
+          const events = await storedRecording(serverUrl, apiKey, r.id);
+          if (events.filter((e) => e.type === INCREMENTAL && e.data?.source === MOUSE_INTERACTION && e.data.type === CLICK).length >= 2) withClicks.push(r);
+        }
+        closed = withClicks[0];
+        return withClicks.length;
+      }, { timeout: 10_000 })
+      .toBe(1);
+    const events = await storedRecording(serverUrl, apiKey, closed!.id);
+    expect(events[0]!.type).toBe(META);
+    expect(events[1]!.type).toBe(FULL_SNAPSHOT);
     expect(JSON.stringify(events)).not.toContain(SECRET);
   });
 });
