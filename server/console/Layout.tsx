@@ -13,6 +13,7 @@ const SECTIONS = [
   { to: '/events', label: 'Live events' },
   { to: '/visitors', label: 'Visitors' },
   { to: '/accounts', label: 'Accounts' },
+  { to: '/recordings', label: 'Recordings' },
   { to: '/guides', label: 'Guides' },
   { to: '/settings', label: 'Settings' },
 ];

@@ -21,6 +21,8 @@ const GuidePage = lazy(() => import('./pages/GuidePage').then((m) => ({ default:
 const GuidesPage = lazy(() => import('./pages/GuidesPage').then((m) => ({ default: m.GuidesPage })));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage').then((m) => ({ default: m.NotFoundPage })));
 const OverviewPage = lazy(() => import('./pages/OverviewPage').then((m) => ({ default: m.OverviewPage })));
+const RecordingPage = lazy(() => import('./pages/RecordingPage').then((m) => ({ default: m.RecordingPage })));
+const RecordingsPage = lazy(() => import('./pages/RecordingsPage').then((m) => ({ default: m.RecordingsPage })));
 const SettingsPage = lazy(() => import('./pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 const TranslationsPage = lazy(() => import('./pages/TranslationsPage').then((m) => ({ default: m.TranslationsPage })));
 const VisitorPage = lazy(() => import('./pages/VisitorPage').then((m) => ({ default: m.VisitorPage })));
@@ -50,6 +52,8 @@ const router = createBrowserRouter(
         { path: 'apps/:apiKey/visitors', element: <VisitorsPage /> },
         { path: 'apps/:apiKey/visitors/:visitorId', element: <VisitorPage /> },
         { path: 'apps/:apiKey/accounts', element: <AccountsPage /> },
+        { path: 'apps/:apiKey/recordings', element: <RecordingsPage /> },
+        { path: 'apps/:apiKey/recordings/:recordingId', element: <RecordingPage /> },
         { path: 'apps/:apiKey/accounts/:accountId', element: <AccountPage /> },
         { path: 'apps/:apiKey/guides', element: <GuidesPage /> },
         { path: 'apps/:apiKey/guides/new', element: <GuideEditorPage /> },

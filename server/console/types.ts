@@ -132,3 +132,32 @@ export interface AppSettings {
   formValidation: { enabled: boolean; fields: FormField[] };
   guideMarkdown: boolean;
 }
+
+/** A session recording as listed (issue #18, docs/recording.md); times from the events' timestamps. */
+export interface RecordingRow {
+  id: string;
+  visitorId: string;
+  accountId: string;
+  sessionId: string;
+  tabId: string;
+  url: string;
+  start: number | null;
+  end: number | null;
+  duration: number;
+  eventCount: number;
+  chunks: number;
+  lastReceived: number;
+}
+
+/** A click of the recording's session on its timeline. */
+export interface RecordingMark {
+  t: number;
+  kind: 'click' | 'rage' | 'dead' | 'error';
+  label: string;
+}
+
+/** One recording to replay: rrweb events from a full snapshot on, and its session's clicks. */
+export interface RecordingDetail extends RecordingRow {
+  events: Array<{ type: number; data: unknown; timestamp: number }>;
+  marks: RecordingMark[];
+}

@@ -10,6 +10,7 @@ import { JsonView } from '../components/JsonView';
 import { Empty, QueryState } from '../components/QueryState';
 import { elementLabel, formatTime, pagePath } from '../format';
 import type { ConsoleEvent, StoredEvent } from '../types';
+import { RecordingLink } from './RecordingLink';
 
 /** How often the live view asks for new events: well within the 5 s the console promises. */
 export const LIVE_POLL_MS = 2000;
@@ -124,13 +125,13 @@ export function EventsPage() {
           </table>
         )}
       </QueryState>
-      {selected !== null && <EventDrawer apiKey={apiKey} id={selected} onClose={() => setSelected(null)} />}
+      {selected !== null && <EventDrawer apiKey={apiKey} id={selected} row={rows.find((e) => e.id === selected)} onClose={() => setSelected(null)} />}
     </>
   );
 }
 
 /** The stored event, as the agent sent it, beside the list. */
-function EventDrawer({ apiKey, id, onClose }: { apiKey: string; id: number; onClose(): void }) {
+function EventDrawer({ apiKey, id, row, onClose }: { apiKey: string; id: number; row?: ConsoleEvent; onClose(): void }) {
   const event = useQuery({ queryKey: ['event', apiKey, id], queryFn: () => api<StoredEvent>(appPath(apiKey, `/events/${id}`)) });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
@@ -156,10 +157,17 @@ function EventDrawer({ apiKey, id, onClose }: { apiKey: string; id: number; onCl
               <dt>Beacon</dt>
               <dd>{event.data.kind}{event.data.source ? ` (${event.data.source})` : ''}</dd>
             </dl>
+            {row?.visitorId && <RecordingLink apiKey={apiKey} visitorId={row.visitorId} time={row.time} sessionId={sessionOf(event.data.body)} />}
             <JsonView label="Event JSON" value={event.data.body} />
           </>
         )}
       </QueryState>
     </aside>
   );
+}
+
+/** The event's `sessionId` as the agent sent it, if any. */
+function sessionOf(body: unknown): string | undefined {
+  const id = (body as { sessionId?: unknown } | null)?.sessionId;
+  return typeof id === 'string' && id ? id : undefined;
 }

@@ -62,6 +62,9 @@ export function VisitorPage() {
               <p>
                 <Link to={`/apps/${encodeURIComponent(apiKey)}/events?visitor=${encodeURIComponent(visitorId)}`}>Live events of this visitor →</Link>
               </p>
+              <p>
+                <Link to={`/apps/${encodeURIComponent(apiKey)}/recordings?visitor=${encodeURIComponent(visitorId)}`}>Recordings of this visitor →</Link>
+              </p>
             </section>
           </div>
         )}
