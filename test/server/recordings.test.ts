@@ -158,6 +158,12 @@ describe('issue #18 recording chunks: refusals', () => {
     expect(inflated.statusCode).toBe(413);
     expect(inflated.json().error).toMatch(/20 MB/);
     expect((await api('GET', '/api/apps/big-app/recordings')).json()).toEqual({ recordings: [] });
+    // Over the server's 1 MB body limit of other routes, under this one's 5 MB: stored.
+    const text = Array.from({ length: 3 * 1024 * 1024 / 8 }, (_, i) => ((i * 2654435761) >>> 0).toString(36).padStart(8, '0')).join('');
+    const large = deflateSync(Buffer.from(JSON.stringify(chunkBody({ events: [meta(0), full(1), { type: 5, data: { tag: 'noise', payload: text }, timestamp: T0 + 2 }] })), 'utf8'));
+    expect(large.length).toBeGreaterThan(1024 * 1024);
+    const stored = await post('big-app', undefined, large);
+    expect(stored.json()).toEqual({ stored: 1 });
   }, SERVER_TIMEOUT);
 });
 
