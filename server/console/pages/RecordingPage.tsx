@@ -48,7 +48,7 @@ export function RecordingPage() {
               <dd title={r.url}>{pagePath(r.url)}</dd>
               <dt>Length</dt>
               <dd>
-                {formatDuration(r.duration)} · {formatCount(r.eventCount)} events in {formatCount(r.chunks)} chunks
+                {formatDuration(r.duration)} · {formatCount(r.eventCount)} event{r.eventCount === 1 ? '' : 's'} in {formatCount(r.chunks)} chunk{r.chunks === 1 ? '' : 's'}
               </dd>
             </dl>
             {r.events.length < 2 ? (
