@@ -167,4 +167,22 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
     expect((await box.boundingBox())!.height).toBe(240);
     expect(await box.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
   });
+
+  test('guides §2, §9 tooltip defaults: 430 px wide, 15 px from its element (the arrow), z-index 300000, caret 11 px', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-tooltip-defaults');
+    await publish(serverUrl, apiKey, { id: 'tip', name: 'Tip', launchMethod: 'auto', steps: [{ id: 'tip-1', type: 'tooltip', elementPathRule: '#export', domJson: content('Export here') }] });
+    await open(page, openHostPage, apiKey, 'v-defaults');
+    const tip = page.locator(`${overlay} .wm-tooltip`);
+    await expect(tip).toContainText('Export here');
+    await expect(tip).toHaveAttribute('data-side', 'bottom');
+    const [box, target] = await Promise.all([tip.boundingBox(), page.locator('#export').boundingBox()]);
+    expect(box!.width).toBe(430);
+    expect(Math.round(box!.y - (target!.y + target!.height))).toBe(15);
+    expect(await tip.evaluate((el) => getComputedStyle(el).zIndex)).toBe('300000');
+    const caret = await tip.evaluate((el) => {
+      const c = [...el.querySelectorAll('*')].find((n) => n.className?.toString().includes('caret')) as HTMLElement | undefined;
+      return c ? c.offsetWidth : null;
+    });
+    expect(caret).toBe(11);
+  });
 });
