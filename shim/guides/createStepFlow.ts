@@ -164,6 +164,9 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
     const events = target ? (step.advanceMethod ?? '').split(',').map((m) => (m.trim() === 'mouseover' ? 'mouseover' : m.trim() === 'element click' ? 'click' : '')).filter(Boolean) : [];
     const advance = () => void transition(step, 'advance', { id: 'element', type: 'element', actions: ['advanceGuide'] });
     const rule = step.confirmationElementPathRule;
+    // guides §8: a confirmation with no confirmation element on the page is a critical error (the step still
+    // moves on if the element comes later).
+    if (rule && !ctx.query(rule)) ctx.critical(`confirmation element ${rule} not found for guide ${step.guideId} step ${step.stepId}`);
     const confirm = (event: Event) => {
       const el = rule && ctx.query(rule);
       if (el && event.composedPath().includes(el)) advance();

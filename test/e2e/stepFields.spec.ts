@@ -185,4 +185,18 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
     });
     expect(caret).toBe(11);
   });
+
+  test('guides §8: a step whose confirmation element is not on the page is a critical error, in the console and the collector\'s error log', async ({ page, serverUrl, openHostPage, allowAgentErrors, consoleLines }) => {
+    allowAgentErrors.push(/confirmation element #nowhere not found/);
+    const apiKey = uniqueId('e2e-confirm-missing');
+    await publish(serverUrl, apiKey, { id: 'ask', name: 'Ask', launchMethod: 'auto', steps: [{ id: 'ask-1', type: 'lightbox', confirmationElementPathRule: '#nowhere', domJson: content('Do it, then we go on') }] });
+    await open(page, openHostPage, apiKey, 'v-confirm');
+    await expect(page.locator(`${overlay} .wm-lightbox`)).toContainText('Do it, then we go on');
+    const message = 'confirmation element #nowhere not found for guide ask step ask-1';
+    await expect.poll(() => consoleLines.join('\n')).toContain(message);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    await expect
+      .poll(async () => ((await (await adminFetch(`${serverUrl}/api/logs?apiKey=${apiKey}&kind=error`)).json()) as { logs: Array<{ message: string }> }).logs.map((l) => l.message).join('\n'))
+      .toContain(message);
+  });
 });
