@@ -5,52 +5,28 @@
  * authored ones. Pure.
  */
 import type { DomNode } from '../../shared/guides/guides';
-
-const TEXT_PROPS = ['alt', 'title', 'placeholder', 'aria-label'] as const;
+import { mapTexts, type TextKind } from '../../shared/guides/mapTexts';
 
 /** One text of a step: where it is, and what the author wrote. */
 export interface TextSlot {
-  /** `content` or the prop's name. */
-  kind: string;
+  kind: TextKind;
   text: string;
 }
 
 /** Every non-blank text of `node`, in order. */
 export function textSlots(node: DomNode | undefined): TextSlot[] {
   const slots: TextSlot[] = [];
-  const walk = (n: DomNode) => {
-    if (typeof n.content === 'string' && n.content.trim()) slots.push({ kind: 'content', text: n.content });
-    for (const key of TEXT_PROPS) {
-      const value = n.props?.[key];
-      if (typeof value === 'string' && value.trim()) slots.push({ kind: key, text: value });
-    }
-    n.children?.forEach(walk);
-  };
-  if (node) walk(node);
+  if (node) mapTexts(node, (text, kind) => (slots.push({ kind, text }), text));
   return slots;
 }
 
 /** `authored` with its texts replaced by `texts` (same order as textSlots); a blank one keeps the authored text. */
 export function withTexts(authored: DomNode, texts: readonly (string | undefined)[]): DomNode {
   let i = 0;
-  const pick = (original: string) => {
+  return mapTexts(authored, (original) => {
     const next = texts[i++];
     return next !== undefined && next.trim() ? next : original;
-  };
-  const walk = (n: DomNode): DomNode => {
-    const out: DomNode = { ...n };
-    if (typeof n.content === 'string' && n.content.trim()) out.content = pick(n.content);
-    if (n.props) {
-      out.props = { ...n.props };
-      for (const key of TEXT_PROPS) {
-        const value = n.props[key];
-        if (typeof value === 'string' && value.trim()) out.props[key] = pick(value);
-      }
-    }
-    if (n.children) out.children = n.children.map(walk);
-    return out;
-  };
-  return walk(authored);
+  });
 }
 
 /**

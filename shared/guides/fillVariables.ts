@@ -5,28 +5,18 @@
  * sees what is missing. Pure.
  */
 import type { DomNode } from './guides';
+import { mapTexts } from './mapTexts';
 
-const TEXT_PROPS = ['alt', 'title', 'placeholder', 'aria-label'];
 const PLACEHOLDER = /\{\{\s*([\w-]+)\s*\}\}/g;
 
 /** `node` with its variables filled in; `node` itself when the step defines none. */
 export function fillVariables(node: DomNode, variables: unknown): DomNode {
   if (typeof variables !== 'object' || variables === null || Array.isArray(variables) || !Object.keys(variables).length) return node;
   const values = variables as Record<string, unknown>;
-  const fill = (text: string) =>
+  return mapTexts(node, (text) =>
     text.replace(PLACEHOLDER, (whole, name: string) => {
       const value = values[name];
       return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : whole;
-    });
-  const walk = (n: DomNode): DomNode => {
-    const out: DomNode = { ...n };
-    if (typeof n.content === 'string') out.content = fill(n.content);
-    if (n.props) {
-      out.props = { ...n.props };
-      for (const key of TEXT_PROPS) if (typeof out.props[key] === 'string') out.props[key] = fill(out.props[key] as string);
-    }
-    if (n.children) out.children = n.children.map(walk);
-    return out;
-  };
-  return walk(node);
+    }),
+  );
 }
