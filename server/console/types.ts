@@ -1,5 +1,6 @@
 /** The answers of the admin API as the console reads them (docs/console-api.md). Times are epoch ms. */
 import type { FormField } from '../../shared/forms/formValidation';
+import type { RecordingSummary } from '../recordings/recordingSummary';
 
 export interface AppRow {
   apiKey: string;
@@ -133,21 +134,8 @@ export interface AppSettings {
   guideMarkdown: boolean;
 }
 
-/** A session recording as listed (issue #18, docs/recording.md); times from the events' timestamps. */
-export interface RecordingRow {
-  id: string;
-  visitorId: string;
-  accountId: string;
-  sessionId: string;
-  tabId: string;
-  url: string;
-  start: number | null;
-  end: number | null;
-  duration: number;
-  eventCount: number;
-  chunks: number;
-  lastReceived: number;
-}
+/** A session recording as listed (issue #18, docs/recording.md): the collector's summary, times from the events' timestamps. */
+export type RecordingRow = RecordingSummary;
 
 /** A click of the recording's session on its timeline. */
 export interface RecordingMark {

@@ -4,6 +4,7 @@
  * rrweb's `eventWithTime` objects. Every refusal is a 400 naming the field at fault; a body over the limits a 413.
  */
 import { inflateSync } from 'node:zlib';
+import type { RecordingChunkMeta } from '../../shared/wire/recordingChunk';
 import { HttpError } from '../HttpError';
 
 /** Limits of a chunk: what one POST may carry. */
@@ -29,14 +30,7 @@ export interface RecordedEvent {
 }
 
 /** A checked chunk. */
-export interface RecordingChunk {
-  recordingId: string;
-  sessionId: string;
-  visitorId: string;
-  accountId: string;
-  tabId: string;
-  frameId: string;
-  url: string;
+export interface RecordingChunk extends RecordingChunkMeta {
   chunk: number;
   events: RecordedEvent[];
   /** Earliest and latest event timestamp of the chunk (epoch ms); null when it has no events. */

@@ -8,6 +8,7 @@
  * 5-10x, the write path does no JSON work in the database, and jsonb would refuse a `\u0000` that a page's
  * text may hold. What the list needs (times, counts) is read out at arrival into columns.
  */
+import type { RecordingSummary } from './recordingSummary';
 import { inflateSync } from 'node:zlib';
 import type { Database } from '../Database';
 import type { RecordedEvent, RecordingChunk } from './checkRecordingChunk';
@@ -48,21 +49,6 @@ create table if not exists recording_chunks (
 );
 `;
 
-/** A recording as the console lists it. Times are epoch ms from the events' timestamps. */
-export interface RecordingSummary {
-  id: string;
-  visitorId: string;
-  accountId: string;
-  sessionId: string;
-  tabId: string;
-  url: string;
-  start: number | null;
-  end: number | null;
-  duration: number;
-  eventCount: number;
-  chunks: number;
-  lastReceived: number;
-}
 
 /** The recordings tables. */
 export interface RecordingStore {

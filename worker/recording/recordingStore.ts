@@ -4,6 +4,7 @@
  * recording says its page is alive, so a later page sends only what dead pages left.
  */
 import { createStore, del, entries, get, set } from 'idb-keyval';
+import type { RecordingChunkMeta } from '../../shared/wire/recordingChunk';
 
 /** A chunk as kept until a 2xx: the contract's body without its events, and the events as JSON. */
 export interface StoredRecordingChunk {
@@ -16,15 +17,7 @@ export interface StoredRecordingChunk {
 }
 
 /** The contract's body fields beside `chunk` and `events`. */
-export interface RecordingMeta {
-  recordingId: string;
-  sessionId: string;
-  visitorId: string;
-  accountId: string;
-  tabId: string;
-  frameId: string;
-  url: string;
-}
+export type RecordingMeta = RecordingChunkMeta;
 
 /** A session's sampling decision. */
 export interface StoredDecision {
