@@ -35,7 +35,8 @@ pendo.initialize({ apiKey: ${JSON.stringify(apiKey)}, visitor: { id: ${JSON.stri
 <script>posthog.init(${JSON.stringify(apiKey)}, { api_host: location.origin + '/peer-api/posthog', autocapture: true, capture_pageview: true, disable_session_recording: true, opt_out_useragent_filter: true });</script>`;
 }
 
-const POSTHOG_CONFIG = {
+/** The config and flags answer of a project with autocapture on and everything else off. */
+export const POSTHOG_CONFIG = {
   autocapture_opt_out: false,
   sessionRecording: false,
   featureFlags: {},
@@ -46,8 +47,12 @@ const POSTHOG_CONFIG = {
   autocaptureExceptions: false,
 };
 
-/** Serves the peers' files from node_modules and answers PostHog's endpoints, on `serverUrl`'s origin. */
-export async function routePeers(page: Page, serverUrl: string): Promise<void> {
+/**
+ * Serves the peers' files from node_modules and answers PostHog's endpoints, on `serverUrl`'s origin, with
+ * `posthogConfig` as its config and flags (bench/recording.ts turns its session recording on). PostHog's lazily
+ * loaded files (`/static/{version}/lazy-recorder.js`) come from its dist too.
+ */
+export async function routePeers(page: Page, serverUrl: string, posthogConfig: object = POSTHOG_CONFIG): Promise<void> {
   await page.route(`${serverUrl}/peer/**`, (route) => {
     const path = new URL(route.request().url()).pathname;
     const [, , peer, ...rest] = path.split('/');
@@ -60,10 +65,18 @@ export async function routePeers(page: Page, serverUrl: string): Promise<void> {
   });
   await page.route(`${serverUrl}/peer-api/**`, (route) => {
     const url = route.request().url();
+    const file = /\/static\/(?:[\d.]+\/)?([\w.-]+\.js)$/.exec(new URL(url).pathname)?.[1];
+    if (file) {
+      try {
+        return route.fulfill({ status: 200, contentType: 'text/javascript', body: readFileSync(join(repoRoot, 'node_modules/posthog-js/dist', file)) });
+      } catch {
+        return route.fulfill({ status: 404, body: '' });
+      }
+    }
     // No remote config script; the config and flags answers a project with autocapture on would get (an empty
     // answer leaves autocapture off, and the peer would look cheaper than it is).
     if (url.includes('config.js')) return route.fulfill({ status: 404, body: '' });
-    const body = url.includes('/e/') ? { status: 1 } : POSTHOG_CONFIG;
+    const body = url.includes('/e/') || url.includes('/s/') ? { status: 1 } : posthogConfig;
     return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
   });
 }

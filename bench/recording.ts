@@ -10,13 +10,15 @@
  * Each recording page is checked to have recorded (Waymark: a chunk posted; posthog-js: a snapshot batch posted).
  * Bounded: 5 rounds of 5 pages, each ~8 s. Results: a table on stdout and bench/results/recording-latest.json.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startServer } from '../server/createServer';
+import { agentStarted } from './agentPages';
 import { BENCH_ADMIN_TOKEN, CONFIG, repoRoot } from './benchConfig';
 import { buildBenchPage } from './benchPage';
 import { createMainThreadProbe } from './measureMainThread';
+import { POSTHOG_CONFIG, routePeers } from './peerAgents';
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_RUNS) || 5);
 const WORKLOAD_MS = 5000;
@@ -43,16 +45,8 @@ const WORKLOAD = `(ms) => new Promise((done) => {
   }, 16);
 })`;
 
-const POSTHOG_DECIDE = {
-  autocapture_opt_out: false,
-  sessionRecording: { endpoint: '/s/', recorderVersion: 'v2' },
-  featureFlags: {},
-  featureFlagPayloads: {},
-  supportedCompression: ['gzip', 'gzip-js'],
-  heatmaps: false,
-  capturePerformance: false,
-  autocaptureExceptions: false,
-};
+/** PostHog's config with its session recording on (the endpoint its recorder posts to). */
+const POSTHOG_RECORDING_CONFIG = { ...POSTHOG_CONFIG, sessionRecording: { endpoint: '/s/', recorderVersion: 'v2' } };
 
 function headOf(variant: Variant): string {
   if (variant !== 'posthog-recording') return '';
@@ -70,36 +64,12 @@ async function routePage(page: Page, serverUrl: string, variant: Variant, round:
   page.on('request', (r) => {
     if (r.method() === 'POST' && (r.url().includes('/data/recording/') || r.url().includes('/peer-api/posthog/s/'))) uploads++;
   });
-  if (variant === 'posthog-recording') {
-    await page.route(`${serverUrl}/peer/**`, (route) => {
-      const path = new URL(route.request().url()).pathname.split('/').slice(3);
-      try {
-        return route.fulfill({ status: 200, contentType: 'text/javascript', body: readFileSync(join(repoRoot, 'node_modules/posthog-js/dist', ...path)) });
-      } catch {
-        return route.fulfill({ status: 404, body: '' });
-      }
-    });
-    await page.route(`${serverUrl}/peer-api/**`, (route) => {
-      const u = new URL(route.request().url());
-      const file = /\/static\/(?:[\d.]+\/)?([\w.-]+\.js)$/.exec(u.pathname)?.[1];
-      if (file) {
-        try {
-          return route.fulfill({ status: 200, contentType: 'text/javascript', body: readFileSync(join(repoRoot, 'node_modules/posthog-js/dist', file)) });
-        } catch {
-          return route.fulfill({ status: 404, body: '' });
-        }
-      }
-      if (u.pathname.endsWith('config.js')) return route.fulfill({ status: 404, body: '' });
-      const body = u.pathname.includes('/e/') || u.pathname.includes('/s/') ? { status: 1 } : POSTHOG_DECIDE;
-      return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
-    });
-  }
+  if (variant === 'posthog-recording') await routePeers(page, serverUrl, POSTHOG_RECORDING_CONFIG);
   return { url, uploads: () => uploads };
 }
 
 async function ready(page: Page, variant: Variant): Promise<void> {
-  if (variant === 'posthog-recording') await page.waitForFunction(() => (window as unknown as { posthog?: { __loaded?: boolean } }).posthog?.__loaded === true);
-  else if (variant !== 'baseline') await page.waitForFunction(() => (window as unknown as { waymark?: { isReady?(): boolean } }).waymark?.isReady?.() === true);
+  await agentStarted(page, variant === 'posthog-recording' ? 'posthog' : variant === 'baseline' ? 'baseline' : 'worker');
   // A visitor who moved and clicked: posthog-js holds its recording back while the visitor has not interacted
   // (it would send nothing, and look free). The same moves on every page, before the window opens.
   await page.mouse.move(300, 300);
