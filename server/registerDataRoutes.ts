@@ -93,7 +93,8 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
     const localized = forAudience(await guides.list(apiKey), subject).map((g) => localizeGuide(g, chooseLanguage(g, wanted)));
     // issue #17 markdown plugin: steps written in markdown made into building blocks for this visitor (skipped,
     // substituted), before their seen states are applied; as plain text when the site config guideMarkdown is off.
-    const all = localized.some(hasMarkdown) ? applyMarkdown(localized, subject, { enabled: await guides.guideMarkdown(apiKey) }) : localized;
+    const site = await guides.siteConfig(apiKey);
+    const all = localized.some(hasMarkdown) ? applyMarkdown(localized, subject, { enabled: site.guideMarkdown }) : localized;
     const visitor = typeof visitorId === 'string' && visitorId !== '' ? visitorId : undefined;
     if (visitor && blockedVisitors?.has(visitor)) {
       throw new HttpError(451, `visitor ${visitor} may not be tracked (451 Unavailable For Legal Reasons)`);
@@ -103,8 +104,7 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
       return { ...(id !== undefined ? { id } : {}), guides: [], lastGuideStepSeen: {}, subscription: { guides: false }, features: features ? await features() : [] };
     }
     const states = visitor ? await store.latestStepStates(apiKey, visitor) : [];
-    const launcher = await guides.launcher(apiKey);
-    const settings = await guides.guideSettings(apiKey);
+    const { launcher, guideSettings: settings } = site;
     const { guides: list, lastGuideStepSeen } = applyStepStates(all, states, visitor ?? '');
     // spec: wire-protocol.md — the agent discards a response whose id differs from its request's id.
     return {

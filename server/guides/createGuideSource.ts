@@ -14,15 +14,21 @@ import type { GuideStore } from './createGuideStore';
 /** The guides and launcher of one app, as registerDataRoutes reads them. */
 export interface GuideSource {
   list(apiKey: string): Promise<Guide[]>;
+  /** What guide.json serves of the app's settings, read once per request. */
+  siteConfig(apiKey: string): Promise<SiteConfig>;
+}
+
+/** The app's settings as guide.json serves them. */
+export interface SiteConfig {
   /** guide.json's `launcher`, or undefined for none. */
-  launcher(apiKey: string): Promise<unknown>;
+  launcher: unknown;
   /**
    * guide.json's `settings`: the guide settings (throttling, adoption-guide order) the app's settings set, and
    * the form fields to validate (analytics §2) when form validation is on and has fields.
    */
-  guideSettings(apiKey: string): Promise<(AppSettings['guides'] & { formValidation?: { fields: FormField[] } }) | undefined>;
+  guideSettings: (AppSettings['guides'] & { formValidation?: { fields: FormField[] } }) | undefined;
   /** Whether steps written in markdown are read as markdown (the site config's guideMarkdown, on by default). */
-  guideMarkdown(apiKey: string): Promise<boolean>;
+  guideMarkdown: boolean;
 }
 
 /** Composes the database and the folder. */
@@ -31,17 +37,13 @@ export function createGuideSource(store: GuideStore, folder: GuideCatalog, setti
     async list(apiKey) {
       return (await store.published(apiKey)) ?? folder.list();
     },
-    async launcher(apiKey) {
-      const launcher = (await settings.get(apiKey)).launcher;
-      return launcher ?? folder.launcher(apiKey);
-    },
-    async guideSettings(apiKey) {
-      const { guides, formValidation } = await settings.get(apiKey);
-      if (!formValidation?.enabled || !formValidation.fields.length) return guides;
-      return { ...guides, formValidation: { fields: formValidation.fields } };
-    },
-    async guideMarkdown(apiKey) {
-      return (await settings.get(apiKey)).guideMarkdown ?? DEFAULT_SETTINGS.guideMarkdown!;
+    async siteConfig(apiKey) {
+      const { launcher, guides, formValidation, guideMarkdown } = await settings.get(apiKey);
+      return {
+        launcher: launcher ?? (await folder.launcher(apiKey)),
+        guideSettings: formValidation?.enabled && formValidation.fields.length ? { ...guides, formValidation: { fields: formValidation.fields } } : guides,
+        guideMarkdown: guideMarkdown ?? DEFAULT_SETTINGS.guideMarkdown!,
+      };
     },
   };
 }

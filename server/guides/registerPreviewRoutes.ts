@@ -55,7 +55,7 @@ export function registerPreviewRoutes(app: FastifyInstance, { guides, source, as
     // issue #17 markdown plugin: steps written in markdown as building blocks (as plain text when the site config
     // guideMarkdown is off). The preview knows no visitor: `{{...}}` tags show their fallbacks, and every step is
     // shown, skip markers not judged, as the guide's audience is not (server/markdown/applyMarkdown.ts).
-    const markdown = { enabled: await source.guideMarkdown(apiKey), skipSteps: false };
+    const markdown = { enabled: (await source.siteConfig(apiKey)).guideMarkdown, skipSteps: false };
     const subject = { url };
     const guide = withMarkdown(localizeGuide(stored, language), subject, markdown);
     // childGuides: the ids of a resource center's modules to send with it (comma separated); ignoreGuide: one to leave out.
