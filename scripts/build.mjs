@@ -25,8 +25,10 @@ export const BUDGETS = {
   // recording uploader (recording.json and the per-session draw, chunk cutting and numbering, IndexedDB until a
   // 2xx, back-off, restore after a reload: ~1.55 KB gzip); the in-page copy was 604 bytes under 36 KB before it.
   'dist/agent/waymark.worker.js': 37 * 1024,
-  // The worker code for the main thread, fetched only where no worker can start (issue #7).
-  'dist/agent/waymark.inpage.js': 37 * 1024,
+  // The worker code for the main thread, fetched only where no worker can start (issue #7). Raised 37 -> 38 KB for
+  // issue #18's frames (merging another frame's throttling timestamps): it was 37 bytes under 37 KB before them;
+  // the worker's own copy stays within 37 KB.
+  'dist/agent/waymark.inpage.js': 38 * 1024,
   // React with every surface; raised 80 -> 92 KB for the resource center (issue #6).
   'dist/agent/waymark.overlay.js': 92 * 1024,
   'dist/agent/waymark.privacy.js': 8 * 1024,
@@ -35,8 +37,10 @@ export const BUDGETS = {
   // Raised 8 -> 9 KB for issue #17: the debugger's launch watch and a step's advanceMethod listeners filled the
   // last bytes; the shim's own 12 KB is the budget hosts feel first and stays.
   'dist/agent/waymark.guides.js': 9 * 1024,
-  // Frames (analytics §4, §7): fetched in child frames and on pages with an iframe.
-  'dist/agent/waymark.frames.js': 4 * 1024,
+  // Frames (analytics §4, §7): fetched in child frames and on pages with an iframe. Raised 4 -> 6 KB for issue #18:
+  // guides across frames (the leader's list, the eligibility check, a step shown in a frame and its actions sent
+  // back, requests with their time-out, last-step-seen, throttling, options and preview holds) cost ~1.3 KB.
+  'dist/agent/waymark.frames.js': 6 * 1024,
   // Authoring (issue #15): the designer, its launch and the preview bar, with React of its own. Fetched only
   // when an author launches the designer or a preview runs; visitors never load it.
   'dist/agent/waymark.author.js': 120 * 1024,

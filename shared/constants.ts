@@ -242,3 +242,16 @@ export const RECORDING_CHUNK_MS = 5000;
 export const RECORDING_CHUNK_CHARS = 256 * 1024;
 /** The rrweb block class (the attribute `data-waymark-block` blocks too): the element is recorded as an empty box. */
 export const RECORDING_BLOCK_CLASS = 'waymark-block';
+
+/**
+ * spec: guides §8, §9 "Cross-frame request time-out 10,000 ms default" — a frame that has not answered a request
+ * (the eligibility check, a step to show, a step action) within this long: 'request timed out'.
+ */
+export const FRAME_REQUEST_TIMEOUT_MS = 10_000;
+
+/**
+ * spec: guides §9 "Frame connect retries: first 10 ms, doubling to 10,000 ms, 21 retries" — a frame that has heard
+ * from no other frame announces itself again after each of these delays (a record posted before the others
+ * listened is not lost).
+ */
+export const FRAME_CONNECT_RETRY = { firstMs: 10, maxMs: 10_000, retries: 21 } as const;

@@ -47,6 +47,8 @@ export const missingType = 'Invalid Message: Missing type';
 
 /** spec: analytics §8 — debug: the agent's own script URL is unknown (npm install), so no frame gets it. */
 export const noAgentUrl = 'Unable to find agent url to install agent in frames';
+/** spec: guides §8 — a cross-frame request (eligibility check, step to show, step action) was not answered in time. */
+export const requestTimedOut = 'request timed out';
 
 /** spec: analytics §8 — non-2xx beacon. */
 export const badStatus = (status: number, text: string) => `received status code ${status}: ${text}`;

@@ -7,7 +7,7 @@
  */
 import { watchDebuggerLaunch } from './guides/watchDebuggerLaunch';
 import { MESSAGES } from '../shared/messages';
-import type { SeenReason } from '../shared/protocol';
+import type { SeenReason, StepAction, StepToShow } from '../shared/protocol';
 import type { Overlay, OverlayModule } from '../overlay/api';
 import type * as FormsModule from './forms/index';
 import type { FormValidation } from './forms/index';
@@ -68,6 +68,7 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
     // found before is checked, not searched for again (shim/queryDeep.ts).
     query: createTargetCache(),
     frame,
+    frames: () => running?.frames,
     loadScript: createScriptLoader(options.preventCodeInjection, options.trustedScriptUrl ?? ((url) => url), log),
     showGuide,
     formFields(fields) {
@@ -89,14 +90,42 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
   const resourceCenter = createResourceCenterView(ctx, () => launcher.has() && void launcher.refresh());
   const flow = createStepFlow(ctx, hooks, {
     onShown,
-    onMoved() {
-      // guides §2: the visitor's step moves the launcher's onboarding progress and completion marks on.
-      if (launcher.has()) void launcher.refresh();
-      if (resourceCenter.has()) void resourceCenter.refresh();
-    },
+    // A step the leader gave moves on there: the leader tells the frames.
+    onMoving: (step) => !step.viaFrame && tellFrames(step),
+    onMoved: moved,
     tick: () => loop.tick(),
   });
   const loop = createGuideLoop({ ctx, flow, launcher, resourceCenter }, options);
+
+  function moved(): void {
+    // guides §2: the visitor's step moves the launcher's onboarding progress and completion marks on.
+    if (launcher.has()) void launcher.refresh();
+    if (resourceCenter.has()) void resourceCenter.refresh();
+  }
+
+  /** A guide moved on here: the other frames drop its steps now, and take the throttling timestamps after it. */
+  function tellFrames(step: { guideId: string; stepId: string }): void {
+    const frames = ctx.frames();
+    if (!frames) return;
+    frames.moved(step.guideId, step.stepId);
+    void bridge.call((w) => w.throttling()).then((t) => frames.throttled(t.timestamps));
+  }
+
+  /**
+   * Why the loop is paused: 'api' (stopGuides, delayGuides), 'author' (a preview or the designer here), and from
+   * the leader frame 'options' (its stopGuides) and 'preview'. A hold hides what shows (not for good: the loop may
+   * show it again); the last one let go runs the loop.
+   */
+  const holds = new Set<string>(options.delayed ? ['api'] : []);
+  const ownHold = () => holds.has('api') || holds.has('author');
+  function hold(reason: string, held: boolean): void {
+    if (held === holds.has(reason)) return;
+    if (held) holds.add(reason);
+    else holds.delete(reason);
+    loop.setPaused(holds.size > 0);
+    if (held) flow.hideGuides(false);
+    else loop.tick();
+  }
 
   /** Shows a loaded guide by id (API, permalink, activation), whatever its auto rules say. */
   async function showGuide(guideId: string, stepId: string | undefined, reason: SeenReason, quiet = false): Promise<boolean> {
@@ -107,6 +136,8 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
     }
     const target = flow.targetOf(result.value);
     if (target === false) {
+      // Its element may be in a frame of this page: the leader gives it to the frame that has it.
+      if (await ctx.frames()?.showElsewhere(result.value)) return true;
       if (!quiet) log('info', `${MESSAGES.noElementForStep} ${result.value.stepId} of guide ${guideId}`);
       return false;
     }
@@ -130,16 +161,20 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
           overlay: ctx.overlay,
           query: ctx.query,
           holdGuides(held) {
-            loop.setPaused(held);
+            hold('author', held);
+            // The frames hold theirs too (receiveStartPreview).
+            ctx.frames()?.preview(held);
             // Let go, the page's own guides are asked again (a preview replaced them in the worker).
-            if (held) flow.hideGuides();
-            else void api.reload();
+            if (!held) void api.reload();
           },
           showGuide: (guideId, stepId) => showGuide(guideId, stepId, 'api'),
-          hideGuides: flow.hideGuides,
+          hideGuides() {
+            flow.hideGuides();
+            ctx.frames()?.hideGuides();
+          },
           activeStep() {
             const step = flow.shown()?.step;
-            return step ? { guideId: step.guideId, stepId: step.stepId } : null;
+            return step ? { guideId: step.guideId, stepId: step.stepId } : (ctx.frames()?.shownElsewhere() ?? null);
           },
         }),
       })
@@ -147,6 +182,30 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
   const stopDebuggerLaunch = running ? watchDebuggerLaunch(running) : null;
 
   loop.tick();
+
+  /**
+   * Leader: what a follower's visitor did on a step this frame gave it. A next step whose element is here (or that
+   * needs none) shows here at once and the follower hears none; otherwise the follower hears it (it shows it when
+   * its element is there) and it waits in the candidates for the frame that has it.
+   */
+  async function actForFrame(action: StepAction): Promise<Awaited<ReturnType<GuideDisplay['framed']['act']>>> {
+    const result = await bridge.call((w) => w.stepAction({ ...action, url: location.href }));
+    if (!result.ok || /^(seen|activity|poll|timeout)$/.test(action.action)) return result;
+    flow.suppressed.add(keyOf(action));
+    flow.candidates = flow.candidates.filter((c) => c.guideId !== action.guideId);
+    moved();
+    tellFrames(action);
+    const next: StepToShow | null = result.value;
+    if (!next) return result;
+    flow.suppressed.delete(keyOf(next));
+    const target = flow.targetOf(next);
+    if (target !== false) {
+      void flow.show(next, target, true);
+      return { ok: true, value: null };
+    }
+    flow.candidates.unshift(next);
+    return result;
+  }
 
   const api: GuideDisplay = {
     showGuideById: (guideId, stepId) => showGuide(guideId, stepId, 'api'),
@@ -174,18 +233,42 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
     resourceCenter: resourceCenter.command,
     launcher: launcher.command,
     start() {
-      loop.setPaused(false);
-      loop.tick();
+      hold('api', false);
+      ctx.frames()?.options(false);
     },
     pause() {
-      loop.setPaused(true);
-      api.hideGuides();
+      hold('api', true);
+      // The leader's stopGuides holds for the whole tab (receiveOptions).
+      ctx.frames()?.options(true);
     },
     async reload() {
       await loop.load(location.href);
       loop.tick();
     },
     supported: loop.supported,
+    framed: {
+      // The leader's holds (its stopGuides, a preview) stop its own asking: only this frame's own ones count here.
+      placeable: (steps) =>
+        flow.shown() || ownHold() || frame.visibility === 'hidden' ? [] : steps.filter((s) => !flow.suppressed.has(keyOf(s)) && flow.targetOf(s)).map(keyOf),
+      async showForLeader(step) {
+        const target = flow.shown() || ownHold() ? null : flow.targetOf(step);
+        return target ? flow.show(step, target) : false;
+      },
+      act: actForFrame,
+      hasTarget: (step) => Boolean(flow.targetOf(step)),
+      drop(guideId, stepId) {
+        // Kept off for this page: a later load of this frame (its worker has not heard) may bring the step back.
+        flow.suppressed.add(keyOf({ guideId, stepId }));
+        flow.candidates = flow.candidates.filter((c) => c.guideId !== guideId);
+      },
+      throttle(timestamps) {
+        // Merged where later; the guide list is asked again so candidates are judged with them (when none shows).
+        void bridge.call((w) => w.throttling(timestamps)).then((t) => {
+          if (t.changed && !flow.shown() && !stopped) void api.reload();
+        });
+      },
+      hold,
+    },
     frameChanged() {
       if (stopped) return;
       launcher.draw();

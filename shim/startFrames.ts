@@ -16,17 +16,20 @@
  */
 import { FRAME_LEADER_ELECTION_MS, IFRAME_RESCAN_MS } from '../shared/constants';
 import { electLeaderFrame, type FrameRecord } from '../shared/frames/electLeaderFrame';
+import { frameConnectDelays } from '../shared/frames/frameConnectDelays';
 import type { LogLevel } from '../shared/protocol';
 import { readFrameMessage, type FrameMessage } from '../shared/frames/readFrameMessage';
 import type { AgentEnvironment } from './agentOptions';
+import { createFrameGuides, type FrameGuides } from './frames/createFrameGuides';
+import { createFrameRequests } from './frames/createFrameRequests';
 import { installAgentIntoFrame, type FrameInstall } from './frames/installAgentIntoFrame';
 import { postFrameMessage, tabWindows } from './frames/postFrameMessage';
 import { watchFrameVisibility } from './frames/watchFrameVisibility';
 import type { Running } from './agentState';
 import { TICK_MS } from './createTicker';
 
-/** What the agent calls on the frames chunk. */
-export interface Frames {
+/** What the agent calls on the frames chunk (and the guide display, about guides across frames: FrameGuides). */
+export interface Frames extends FrameGuides {
   /** This frame's identity changed (identify, clearSession): the leader tells the followers. */
   identityChanged(): void;
   /** This frame now shows `step`, or nothing. */
@@ -75,10 +78,10 @@ export function startFrames(
     visibility: state.visibility,
   };
   const leaderKeys = Array.isArray(options.frames?.leaderKeys) ? options.frames.leaderKeys.filter((k) => typeof k === 'string') : [];
-  /** The other frames of the tab, by id, with the window to answer them at. */
-  const peers = new Map<string, { record: FrameRecord; source: MessageEventSource }>();
-  /** Frames that show a guide now. */
-  const showing = new Set<string>();
+  /** The other frames of the tab, by id, with the window to answer them at and whether it is of this origin. */
+  const peers = new Map<string, { record: FrameRecord; source: MessageEventSource; sameOrigin: boolean }>();
+  /** Frames that show a guide now, and which step. */
+  const showing = new Map<string, { guideId: string; stepId: string }>();
   /** The step this frame shows now, told to frames that join later. */
   let shownStep: { guideId: string; stepId: string } | null = null;
   let election: ReturnType<typeof setTimeout> | undefined;
@@ -111,6 +114,25 @@ export function startFrames(
 
   const leader = () => electLeaderFrame([self, ...[...peers.values()].map((f) => f.record)], leaderKeys);
 
+  // Guides across frames (frames/createFrameGuides.ts): only between frames of this origin, posted to it alone.
+  const requests = createFrameRequests(self.id);
+  const guides = createFrameGuides({
+    selfId: self.id,
+    isLeader: () => state.leader,
+    leaderPeer() {
+      const id = leader()?.id;
+      const peer = id && id !== self.id ? peers.get(id) : undefined;
+      return peer?.sameOrigin ? { id: id!, source: peer.source } : null;
+    },
+    peers: () => [...peers].filter(([, p]) => p.sameOrigin).map(([id, p]) => ({ id, source: p.source })),
+    post: (to, message) => post(to, message, location.origin),
+    requests,
+    guides: () => agent.guides?.framed,
+    changed: ctx.changed,
+    shownElsewhere: () => showing.values().next().value ?? null,
+    log,
+  });
+
   function elect(): void {
     if (stopped) return;
     const isLeader = (leader()?.id ?? self.id) === self.id;
@@ -132,9 +154,11 @@ export function startFrames(
         const { frame } = message;
         if (frame.id === self.id || !source) return;
         const isNew = !peers.has(frame.id);
-        peers.set(frame.id, { record: frame, source });
+        const sameOrigin = event.origin === location.origin;
+        peers.set(frame.id, { record: frame, source, sameOrigin });
         if (!isNew) return;
         post(source, { type: 'receiveFrame', frame: self });
+        if (sameOrigin) guides.joined({ id: frame.id, source });
         visibility.tell(source);
         if (shownStep) post(source, { type: 'receiveGuideStepShownInFrame', frameId: self.id, ...shownStep });
         if (state.leader) sendIdentity(source);
@@ -143,7 +167,8 @@ export function startFrames(
       }
       case 'removeFrame':
         if (!peers.delete(message.frameId)) return;
-        setShowing(message.frameId, false);
+        guides.left(message.frameId);
+        setShowing(message.frameId, null);
         scheduleElection();
         return;
       case 'receiveIdentity':
@@ -165,16 +190,21 @@ export function startFrames(
         ctx.changed();
         return;
       case 'receiveGuideStepShownInFrame':
-        if (peers.has(message.frameId)) setShowing(message.frameId, message.guideId !== '');
+        if (peers.has(message.frameId)) setShowing(message.frameId, message.guideId !== '' ? { guideId: message.guideId, stepId: message.stepId } : null);
         return;
       case 'receiveHideGuides':
         if (peers.has(message.frameId)) ctx.hideGuides();
         return;
+      default: {
+        // The guide messages: from a known frame of this origin, through the window it joined from.
+        const peer = peers.get(message.frameId);
+        if (peer?.sameOrigin && peer.source === source && event.origin === location.origin) guides.receive(message, { id: message.frameId, source: peer.source });
+      }
     }
   }
 
-  function setShowing(frameId: string, on: boolean): void {
-    if (on) showing.add(frameId);
+  function setShowing(frameId: string, step: { guideId: string; stepId: string } | null): void {
+    if (step) showing.set(frameId, step);
     else showing.delete(frameId);
     const others = showing.size > 0;
     if (others !== state.othersShowing) {
@@ -218,8 +248,30 @@ export function startFrames(
   scan();
   announce();
   scheduleElection();
+  // guides §9 frame connect retries: announced again while no other frame has answered.
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  const delays = frameConnectDelays();
+  const reconnect = () => {
+    const delay = delays.shift();
+    if (delay === undefined || stopped) return;
+    retry = setTimeout(() => {
+      if (peers.size) return;
+      announce();
+      reconnect();
+    }, delay);
+  };
+  reconnect();
 
   const handle: Frames = {
+    place: guides.place,
+    unplaced: guides.unplaced,
+    showElsewhere: guides.showElsewhere,
+    shownElsewhere: guides.shownElsewhere,
+    act: guides.act,
+    moved: guides.moved,
+    throttled: guides.throttled,
+    options: guides.options,
+    preview: guides.preview,
     identityChanged: syncIdentity,
     shown(step) {
       shownStep = step ? { guideId: step.guideId, stepId: step.stepId } : null;
@@ -232,6 +284,8 @@ export function startFrames(
       if (stopped) return;
       leave();
       stopped = true;
+      requests.stop();
+      clearTimeout(retry);
       stopRescan();
       clearTimeout(election);
       visibility.disconnect();

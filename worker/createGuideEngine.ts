@@ -7,7 +7,7 @@
 import { restartPreviewAt } from '../shared/guides/restartPreviewAt';
 import { isAnonymousVisitorId } from '../shared/identity/identityRules';
 import { ERROR_CODES, fail, ok, type Outcome } from '../shared/errors';
-import type { GuideLoadResponse } from '../shared/guides/guides';
+import type { GuideLoadResponse, ThrottlingTimestamps } from '../shared/guides/guides';
 import { completionStatus } from '../shared/guides/continuationStep';
 import { asGuideLoadResponse, checkGuideLoadResponse } from '../shared/guides/validateGuidePayload';
 import { MESSAGES } from '../shared/messages';
@@ -211,6 +211,16 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       book.set(guides);
       const guide = guides[0]!;
       return ok({ guideId: guide.id, name: guide.name, stepIds: guide.steps.map((s) => s.id) });
+    },
+
+    async throttling(merge = {}) {
+      const timestamps: ThrottlingTimestamps = { ...state.timestamps };
+      let changed = false;
+      for (const [name, at] of Object.entries(merge) as Array<[keyof ThrottlingTimestamps, number]>) {
+        if (at > (timestamps[name] ?? -Infinity)) (timestamps[name] = at), (changed = true);
+      }
+      if (changed) (state.timestamps = timestamps), saveState();
+      return { timestamps, changed };
     },
 
     async guideDiagnostics() {

@@ -197,6 +197,10 @@ export function createWorkerApi(ports: WorkerPorts, toPage: (message: DeliveredM
       return running ? running.guides.resourceCenterView() : null;
     },
 
+    async throttling(merge) {
+      return running ? running.guides.throttling(merge) : { timestamps: {}, changed: false };
+    },
+
     async guideDiagnostics() {
       return running ? running.guides.guideDiagnostics() : { url: '', loadedAt: null, loadError: 'Waymark is not initialized', guides: [] };
     },

@@ -4,6 +4,8 @@
  * sender's api key. Only frames of the same api key listen to each other.
  */
 import { MESSAGES } from '../messages';
+import type { ThrottlingTimestamps } from '../guides/guides';
+import type { StepAction, StepToShow } from '../protocol';
 import type { FrameRecord, FrameVisibility } from './electLeaderFrame';
 
 /** spec: analytics §7 — every type a frame message may carry, spelled as the spec spells them. */
@@ -22,7 +24,14 @@ export const FRAME_MESSAGE_TYPES = [
   'receiveFrameVisibility',
 ] as const;
 
-/** The messages Waymark sends (the others of FRAME_MESSAGE_TYPES are read as unknown and ignored). */
+/**
+ * Requests between frames that wait for a `frameResponse` (guides §8 'request timed out' after
+ * FRAME_REQUEST_TIMEOUT_MS): the frame eligibility check the spec names without a type, and a step action a frame
+ * sends to the leader whose guide it shows. Ours: the spec lists no type for them.
+ */
+export const FRAME_REQUEST_TYPES = ['checkFrameEligibility', 'stepActionInFrame', 'frameResponse'] as const;
+
+/** The messages Waymark sends. */
 export type FrameMessage =
   /** A frame joins (or updates its record): sent to every window of the tab; a frame that did not know it answers with its own. */
   | { type: 'receiveFrame'; frame: FrameRecord }
@@ -35,7 +44,24 @@ export type FrameMessage =
   /** The guide step a frame shows now; guideId '' when it shows none. */
   | { type: 'receiveGuideStepShownInFrame'; frameId: string; guideId: string; stepId: string }
   /** hideGuides() was called in the frame `frameId`: every frame hides its guide. */
-  | { type: 'receiveHideGuides'; frameId: string };
+  | { type: 'receiveHideGuides'; frameId: string }
+  /** The leader's auto steps whose element is not in its own document, for its followers to look for in theirs. */
+  | { type: 'receiveGuideList'; frameId: string; steps: StepToShow[] }
+  /** The frame eligibility check: which steps of the leader's list can this frame show now (answer: their keys). */
+  | { type: 'checkFrameEligibility'; frameId: string; requestId: string }
+  /** The leader asks a follower to show one step of its list (answer: whether it shows). */
+  | { type: 'showGuideStepInFrame'; frameId: string; requestId: string; guideId: string; stepId: string }
+  /** What the visitor did on a step the leader gave: the leader's worker decides (answer: its Outcome). */
+  | { type: 'stepActionInFrame'; frameId: string; requestId: string; action: StepAction }
+  | { type: 'frameResponse'; frameId: string; requestId: string; value: unknown }
+  /** A guide moved on (advanced, dismissed, snoozed, timed out) in the frame `frameId`: the others drop its steps. */
+  | { type: 'receiveLastGuideStepSeen'; frameId: string; guideId: string; stepId: string }
+  /** guides §4 Throttling: the sender's timestamps after an auto guide's transition, for the others' workers. */
+  | { type: 'receiveThrottlingState'; frameId: string; timestamps: ThrottlingTimestamps }
+  /** The leader's options that hold for the whole tab: whether guides are stopped (stopGuides, delayGuides). */
+  | { type: 'receiveOptions'; frameId: string; guidesPaused: boolean }
+  /** A preview started (or ended) in the leader: the followers hold their own guides meanwhile. */
+  | { type: 'receiveStartPreview'; frameId: string; active: boolean };
 
 /** A message as posted: the api key of its sender in `waymark`. */
 export type FrameEnvelope = FrameMessage & { waymark: string };
@@ -67,10 +93,42 @@ export function readFrameMessage(data: unknown, apiKey: string): { ok: true; mes
     case 'receiveFrameVisibility':
       return data.visibility === 'hidden' || data.visibility === 'visible' ? ok({ type: 'receiveFrameVisibility', visibility: data.visibility }) : null;
     case 'receiveGuideStepShownInFrame':
-      return str(data.frameId) && str(data.guideId) && str(data.stepId) ? ok({ type: 'receiveGuideStepShownInFrame', frameId: data.frameId, guideId: data.guideId, stepId: data.stepId }) : null;
+    case 'receiveLastGuideStepSeen':
+      return str(data.frameId) && str(data.guideId) && str(data.stepId)
+        ? ok({ type: type === 'receiveLastGuideStepSeen' ? type : 'receiveGuideStepShownInFrame', frameId: data.frameId, guideId: data.guideId, stepId: data.stepId })
+        : null;
+  }
+  // The rest carry what the receiver only takes from a frame of its own origin (startFrames checks the origin):
+  // a document of the same origin could script ours directly, so its shapes are checked, not its contents.
+  if (!str(data.frameId)) return null;
+  const frameId = data.frameId;
+  const requestId = str(data.requestId) ? data.requestId : null;
+  switch (type) {
+    case 'receiveGuideList':
+      return Array.isArray(data.steps) && data.steps.every(isStep) ? ok({ type: 'receiveGuideList', frameId, steps: data.steps as StepToShow[] }) : null;
+    case 'checkFrameEligibility':
+      return requestId ? ok({ type: 'checkFrameEligibility', frameId, requestId }) : null;
+    case 'showGuideStepInFrame':
+      return requestId && str(data.guideId) && str(data.stepId) ? ok({ type: 'showGuideStepInFrame', frameId, requestId, guideId: data.guideId, stepId: data.stepId }) : null;
+    case 'stepActionInFrame': {
+      const a = data.action;
+      return requestId && isObject(a) && str(a.guideId) && str(a.stepId) && str(a.action) ? ok({ type: 'stepActionInFrame', frameId, requestId, action: a as unknown as StepAction }) : null;
+    }
+    case 'frameResponse':
+      return requestId ? ok({ type: 'frameResponse', frameId, requestId, value: data.value }) : null;
+    case 'receiveThrottlingState':
+      return isObject(data.timestamps) && Object.values(data.timestamps).every((t) => typeof t === 'number') ? ok({ type: 'receiveThrottlingState', frameId, timestamps: data.timestamps }) : null;
+    case 'receiveOptions':
+      return typeof data.guidesPaused === 'boolean' ? ok({ type: 'receiveOptions', frameId, guidesPaused: data.guidesPaused }) : null;
+    case 'receiveStartPreview':
+      return typeof data.active === 'boolean' ? ok({ type: 'receiveStartPreview', frameId, active: data.active }) : null;
     default:
       return null;
   }
+}
+
+function isStep(v: unknown): boolean {
+  return isObject(v) && typeof v.guideId === 'string' && typeof v.stepId === 'string' && typeof v.type === 'string' && isObject(v.content);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -81,6 +81,11 @@ export interface StepToShow {
   embed?: { selector: string; method: 'replace' | 'prepend' };
   /** guides §3 confirmationElementPathRule: the visitor's click on this element (or inside it) advances the step. */
   confirmationElementPathRule?: string;
+  /**
+   * analytics §4 Frames: set by a follower frame on a step its leader gave it to show (showGuideStepInFrame): the
+   * leader's frame id, where the step's actions go (its worker loaded the guide). Never set by a worker.
+   */
+  viaFrame?: string;
 }
 
 /** What a guide load hands back: the auto steps to try, in display order. */
@@ -175,6 +180,11 @@ export interface GuidesApi {
    * state stay out of the visitor's analytics. Answers the guide's steps, or the payload's problem.
    */
   previewGuide(payload: PreviewPayload | null): Promise<Outcome<PreviewLoaded | null>>;
+  /**
+   * guides §4 Throttling across frames (receiveThrottlingState): `merge` (another frame's timestamps) is kept where
+   * it is later than this worker's; answers the timestamps now and whether the merge changed them.
+   */
+  throttling(merge?: ThrottlingTimestamps): Promise<{ timestamps: ThrottlingTimestamps; changed: boolean }>;
 }
 
 /** What the preview endpoint answered (guides §7 Preview), as the authoring chunk hands it over. */

@@ -153,6 +153,9 @@ export function createGuideLoop(
     const { candidates } = flow;
     const started = performance.now();
     const list = candidates.slice(resumeAt).concat(candidates.slice(0, resumeAt));
+    /** Candidates whose element is not in this document: the leader asks its followers (frames chunk). */
+    const unplaced: typeof list = [];
+    const frames = ctx.frames();
     for (let i = 0; i < list.length; i++) {
       const step = list[i]!;
       if (i > 0 && performance.now() - started > GUIDE_LOOP_BUSY_MS) {
@@ -164,6 +167,10 @@ export function createGuideLoop(
       if (flow.suppressed.has(keyOf(step))) continue;
       const target = flow.targetOf(step);
       if (target === false) {
+        // A leader's step whose element a follower frame has shows there, in display order (the follower waits
+        // for it like for a step of its own).
+        if (frames?.place(step)) return;
+        unplaced.push(step);
         if (seenTimeoutMs !== undefined && seenTimeoutMs > 0) {
           const since = waitingSince.get(keyOf(step)) ?? Date.now();
           waitingSince.set(keyOf(step), since);
@@ -181,6 +188,7 @@ export function createGuideLoop(
       return;
     }
     resumeAt = 0;
+    frames?.unplaced(unplaced);
     launcher.autoOpen();
   }
 

@@ -20,6 +20,8 @@ import { runBlockActions, type TransitionName, type UiElementAction } from './ru
 export interface StepFlowOptions {
   /** guides §4: the step this frame shows now, or null (told to the other frames). */
   onShown?(step: { guideId: string; stepId: string } | null): void;
+  /** The worker took a transition of `step` (it is about to leave the page): the other frames hear it first. */
+  onMoving?(step: StepToShow): void;
   /** A transition moved a guide on: the launcher's and resource center's views follow. */
   onMoved(): void;
   /** Runs the guide loop now (a next step whose element is not here yet waits in the candidates). */
@@ -37,8 +39,11 @@ export interface StepFlow {
   show(step: StepToShow, target: Element | null, update?: boolean): Promise<boolean>;
   /** Takes the shown step off the page without a transition (an SPA page change, another step by API). */
   clear(): void;
-  /** The guide API's hideGuides: the shown step goes, with its hooks. */
-  hideGuides(): void;
+  /**
+   * The guide API's hideGuides: the shown step goes, with its hooks, and is not auto-shown again on this page;
+   * `suppress` false (a hold: stopGuides, a preview, the leader's) lets the loop show it again once let go.
+   */
+  hideGuides(suppress?: boolean): void;
   goToStep(stepId: string): Promise<boolean>;
   /** Logs once that a candidate's element is missing ('No element found for step'), unless its rules were said. */
   noteMissing(step: StepToShow): void;
@@ -83,8 +88,12 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
   });
   const runHooks = (name: Parameters<GuideHooks['run']>[0], step: StepToShow) => hooks.run(name, describe(step));
 
-  const act = (action: StepAction['action'], step: StepToShow, extra: Partial<StepAction> = {}) =>
-    ctx.bridge.call((api) => api.stepAction({ guideId: step.guideId, stepId: step.stepId, action, url: location.href, ...extra }));
+  /** A step the leader frame gave (viaFrame) is the leader's worker's to decide on; any other, this frame's. */
+  const act = (action: StepAction['action'], step: StepToShow, extra: Partial<StepAction> = {}) => {
+    const a: StepAction = { guideId: step.guideId, stepId: step.stepId, action, url: location.href, ...extra };
+    const frames = step.viaFrame ? ctx.frames() : undefined;
+    return frames ? frames.act(step.viaFrame!, a) : ctx.bridge.call((api) => api.stepAction(a));
+  };
 
   /**
    * The target of a step, when the page has it and it is visible; lightboxes need none, but one with a
@@ -203,6 +212,7 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
       return false;
     }
     const next = result.value;
+    options.onMoving?.(step);
     runHooks(next ? 'beforeUpdate' : 'beforeUnmount', step);
     close(step);
     if (!next) runHooks('unmounted', step);
@@ -246,10 +256,10 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
       setShown(null);
       void ctx.overlay().then((v) => v.hide());
     },
-    hideGuides() {
+    hideGuides(suppress = true) {
       if (!shown) return;
       const step = shown.step;
-      flow.suppressed.add(keyOf(step));
+      if (suppress) flow.suppressed.add(keyOf(step));
       runHooks('beforeUnmount', step);
       flow.clear();
       runHooks('unmounted', step);

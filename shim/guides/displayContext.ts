@@ -7,6 +7,7 @@ import type { FrameState } from '../../shared/frames/frameVisibility';
 import type { LogLevel, SeenReason } from '../../shared/protocol';
 import type { Overlay } from '../../overlay/api';
 import type { Bridge } from '../createBridge';
+import type { Frames } from '../startFrames';
 import type { ScriptLoader } from './createScriptLoader';
 
 export interface DisplayContext {
@@ -28,6 +29,8 @@ export interface DisplayContext {
   query(selector: string): Element | null;
   /** analytics §4 Frames: leadership, visibility, another frame's guide; kept up to date by the frames chunk. */
   frame: FrameState;
+  /** The frames chunk, once the page has frames (guides across frames: shim/frames/createFrameGuides.ts). */
+  frames(): Frames | undefined;
   loadScript: ScriptLoader;
   /** Shows a loaded guide by id (API, permalink, activation, a panel's list), whatever its auto rules say. */
   showGuide(guideId: string, stepId: string | undefined, reason: SeenReason, quiet?: boolean): Promise<boolean>;

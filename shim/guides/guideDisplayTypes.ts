@@ -9,6 +9,7 @@ import type { Bridge } from '../createBridge';
 import type { EventPropertyCollector } from '../collectEventProperties';
 import type { AgentAsset } from '../agentOptions';
 import type { Running } from '../agentState';
+import type { FramedGuides } from '../frames/createFrameGuides';
 
 export interface GuideDisplayOptions {
   bridge: Bridge;
@@ -104,5 +105,7 @@ export interface GuideDisplay {
   supported(): boolean;
   /** analytics §4 Frames: leadership, visibility or another frame's guide changed; redraw and run the loop. */
   frameChanged(): void;
+  /** Guides across frames: what the frames chunk asks of this frame's guides. */
+  framed: FramedGuides;
   stop(): void;
 }

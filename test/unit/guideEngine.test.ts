@@ -163,6 +163,24 @@ describe('guides §5, §7, §8 guide loading refusals, probe, 451, POST and time
     return { clock, transport, engine, logs, saved, denied: () => denied };
   }
 
+  it('issue #18 receiveThrottlingState: another frame\'s timestamps are merged where later, kept for the next page, and throttle the next load', async () => {
+    const { clock, transport, engine, saved } = setup(engineInit(PROBED));
+    const body = { ...load([guide('g')]), settings: { throttling: { enabled: true, interval: 30, unit: 'minute' } } };
+    transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify(body) });
+    const before = await engine.load('http://h/');
+    expect(before.ok && before.value.candidates.map((c) => c.guideId)).toEqual(['g']);
+    const now = clock.now();
+    expect(await engine.throttling({ latestDismissedAutoAt: now - 60_000 })).toEqual({ timestamps: { latestDismissedAutoAt: now - 60_000 }, changed: true });
+    expect(saved.at(-1)).toMatchObject({ timestamps: { latestDismissedAutoAt: now - 60_000 } });
+    // An earlier time than this worker's changes nothing (and saves nothing).
+    const count = saved.length;
+    expect(await engine.throttling({ latestDismissedAutoAt: now - 120_000 })).toEqual({ timestamps: { latestDismissedAutoAt: now - 60_000 }, changed: false });
+    expect(saved).toHaveLength(count);
+    transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify(body) });
+    const after = await engine.load('http://h/');
+    expect(after.ok && after.value.candidates).toEqual([]);
+  });
+
   it("probes guide.gif once with the jzb of [], and on failure logs 'Guides disabled: unreachable endpoint guide.gif' and blocks for 4 hours", async () => {
     const { clock, transport, engine, logs, saved } = setup(base);
     transport.bodies.push({ match: '/data/guide.gif/', status: 503, body: 'down' });

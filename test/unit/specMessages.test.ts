@@ -74,6 +74,7 @@ const SPEC_MESSAGES: SpecMessage[] = [
   { spec: ['analytics §8', 'guides §8'], text: 'Failed to postMessage', key: 'postMessageFailed', test: 'unit/specMessagesTriggers.test.ts' },
   { spec: ['analytics §8', 'guides §8'], text: 'Invalid Message: Missing type', key: 'missingType', test: 'unit/frames.test.ts' },
   { spec: ['analytics §8'], text: 'Unable to find agent url to install agent in frames', key: 'noAgentUrl', test: 'e2e/frames.spec.ts' },
+  { spec: ['guides §8'], text: 'request timed out', key: 'requestTimedOut', test: 'unit/frameGuides.test.ts' },
   // guides-spec
   {
     spec: ['guides §4'],
@@ -167,11 +168,6 @@ const KNOWN_GAPS: Array<{ spec: SpecRef[]; text: string; why: string }> = [
     spec: ['guides §5'],
     text: 'Error adding invalid GlobalScript via API',
     why: 'no API adds custom actions or global scripts yet (issue #17); they are host functions, so the check would live in the shim, which is at its 12 KB budget',
-  },
-  {
-    spec: ['guides §8'],
-    text: 'request timed out',
-    why: 'no cross-frame request/response exists: frames tell each other by one-way window messages, and the frame eligibility check with a timeout is not built (issue #18)',
   },
   {
     spec: ['guides §8'],

@@ -7,7 +7,7 @@
  * show the record's step, restart resets the steps and shows the first, update loads the guide again (after the
  * designer saved it), resize places the bar again, exit ends it (back to the designer when it came from there).
  */
-import { PREVIEW_BAR, PREVIEW_POLL_MS } from '../../../shared/constants';
+import { GUIDE_LOOP_IDLE_MS, PREVIEW_BAR, PREVIEW_POLL_MS } from '../../../shared/constants';
 import { MESSAGES } from '../../../shared/messages';
 import {
   checkPreviewRecord,
@@ -109,10 +109,28 @@ export function runPreview(host: AuthorHost, value: unknown, fromLink: boolean, 
   async function show(index: number): Promise<void> {
     if (!loaded || stopped) return;
     host.hideGuides();
+    missing = null;
     const stepId = loaded.stepIds[index];
     const shown = stepId !== undefined && (await host.showGuide(loaded.guideId, stepId));
     progress(index);
     bar.post({ type: 'setErrors', errors: shown ? [] : [`Step ${index + 1}: ${MESSAGES.noElementForStep} on this page`] });
+    if (!shown && stepId !== undefined) missing = { index, triedAt: Date.now() };
+  }
+
+  /**
+   * A step whose element was not there (the page is still rendering, or an iframe's agent has not started yet):
+   * tried again at the guide loop's idle pace while nothing shows, and its error goes once it shows.
+   */
+  let missing: { index: number; triedAt: number } | null = null;
+  async function retry(): Promise<void> {
+    const m = missing;
+    if (!m || !loaded || Date.now() - m.triedAt < GUIDE_LOOP_IDLE_MS) return;
+    m.triedAt = Date.now();
+    const stepId = loaded.stepIds[m.index];
+    if (stepId === undefined || !(await host.showGuide(loaded.guideId, stepId)) || missing !== m || stopped) return;
+    missing = null;
+    bar.post({ type: 'setErrors', errors: [] });
+    place();
   }
 
   function progress(index: number): void {
@@ -136,6 +154,7 @@ export function runPreview(host: AuthorHost, value: unknown, fromLink: boolean, 
   // What the author does with the guide (next, previous) moves the record and the bar's progress.
   const poll = setInterval(() => {
     const active = host.activeStep();
+    if (!loading && !active) void retry();
     if (loading || !loaded || !active || active.guideId !== loaded.guideId) return;
     const index = loaded.stepIds.indexOf(active.stepId);
     if (index >= 0 && index !== record.stepIndex) progress(index);
