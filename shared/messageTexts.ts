@@ -145,6 +145,8 @@ export const elementActivationTimeout = 'Element activated guide timeout exceede
 
 /** spec: guides §8 — the load response's global script (globalJsUrl) did not load. */
 export const globalScriptFailed = 'Error loading global script';
+/** spec: guides §5 — addGlobalScript without a script or beforeMount function, or a test or regex of the wrong kind. */
+export const invalidGlobalScript = 'Error adding invalid GlobalScript via API';
 
 /** spec: guides §8 — the load response's global CSS (guideCssUrl) not there after 5 seconds. */
 export const globalCssMissing = 'Unable to find global css after delay';

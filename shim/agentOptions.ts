@@ -165,6 +165,28 @@ export interface WaymarkApi {
    * dismissed, snoozed, hidden) are told. Returns the function that removes the hook.
    */
   addGuideHook(name: HookName, hook: GuideHook): () => void;
+  /**
+   * guides §5 a function a building block runs by name: `{ action: 'customAction', parameters: [name, ...rest] }`
+   * calls `fn(guide, rest, target)` when the visitor uses it. Needs a string name and a function.
+   */
+  addCustomAction(name: string, fn: (guide: ActiveGuide, parameters: unknown[], target: Element | null) => unknown): void;
+  /**
+   * guides §5 a global script: `beforeMount(guide)` before each step it applies to shows (false cancels it) and
+   * `script(guide, target)` once the step is drawn; it applies to the steps `test(guide)` accepts and whose guide
+   * name or id `regex` matches (both optional). Needs a script or beforeMount function, else
+   * 'Error adding invalid GlobalScript via API'.
+   */
+  addGlobalScript(script: {
+    script?(guide: ActiveGuide, target: Element | null): unknown;
+    beforeMount?(guide: ActiveGuide): unknown;
+    test?(guide: ActiveGuide): boolean;
+    regex?: RegExp;
+  }): void;
+  /**
+   * guides §2 Designer: runs the launch flow (as Shift+Alt+7; the integrator tools chunk is fetched for it).
+   * Before initialize has started the agent, the spec's error instead; answers whether a launch ran.
+   */
+  launchDesigner(): Promise<boolean | null>;
   /** guides §2 Launcher (guide center): opens its panel when closed, closes it when open. */
   toggleLauncher(): void;
   /** Opens the launcher's panel. */

@@ -7,7 +7,8 @@
 import { MESSAGES } from '../shared/messages';
 import type { WaymarkApi } from './agentOptions';
 import type { Running } from './agentState';
-import type { GuideDisplay, GuideNotice, GuideNoticeName, LauncherCommand, ResourceCenterCommand } from './createGuideDisplay';
+import type { GuideDisplay, GuideNotice, GuideNoticeName } from './createGuideDisplay';
+import { GUIDE_COMMANDS } from './guides/guideDisplayTypes';
 import type { LogLevel } from '../shared/protocol';
 
 /** What the guide API needs of the agent. */
@@ -28,6 +29,7 @@ export type GuideApi = Pick<
   | 'toggleLauncher' | 'showLauncher' | 'hideLauncher' | 'removeLauncher'
   | 'openResourceCenter' | 'closeResourceCenter' | 'toggleResourceCenter'
   | 'startGuides' | 'stopGuides' | 'loadGuides' | 'setGuidesDisabled' | 'areGuidesDisabled'
+  | 'addCustomAction' | 'addGlobalScript'
 >;
 
 export function createGuideApi({ log, guard, whenRunning, running }: GuideApiHost): GuideApi {
@@ -60,11 +62,6 @@ export function createGuideApi({ log, guard, whenRunning, running }: GuideApiHos
     onGuides((g) => (g.supported() ? fn(g) : log('warn', MESSAGES.notInSubscription)));
   }
 
-  /** toggleLauncher, showLauncher, hideLauncher, removeLauncher: run in the guides chunk once it is here. */
-  const launcherCommand = (command: LauncherCommand) => () => guard(() => guideFunction((g) => g.launcher(command)));
-  /** open/close/toggleResourceCenter, likewise. */
-  const resourceCenterCommand = (command: ResourceCenterCommand) => () => guard(() => guideFunction((g) => g.resourceCenter(command)));
-
   /**
    * Attaches a host function on the guide display once it is here (onGuideXxx, addGuideHook); answers the
    * function that detaches it, also before it was attached.
@@ -80,16 +77,10 @@ export function createGuideApi({ log, guard, whenRunning, running }: GuideApiHos
       remove();
     };
   }
-  const subscribe = (name: GuideNoticeName, listener: (notice: GuideNotice) => void) => attach((g) => g.on(name, listener));
 
-  return {
+  const api = {
     showGuideById(guideId, stepId) {
       return withGuides((g) => g.showGuideById(String(guideId), stepId), false);
-    },
-
-    hideGuides() {
-      // guides §4: every frame's guide goes (receiveHideGuides).
-      guard(() => guideFunction((g) => (g.hideGuides(), running()?.frames?.hideGuides())));
     },
 
     showGuideByName(name) {
@@ -100,24 +91,10 @@ export function createGuideApi({ log, guard, whenRunning, running }: GuideApiHos
     },
     getActiveGuide: () => running()?.guides?.getActiveGuide() ?? null,
     getActiveGuides: () => running()?.guides?.getActiveGuides() ?? [],
-    onGuideAdvanced: (listener) => subscribe('advanced', listener),
-    onGuidePrevious: (listener) => subscribe('previous', listener),
-    onGuideDismissed: (listener) => subscribe('dismissed', listener),
-    onGuideSnoozed: (listener) => subscribe('snoozed', listener),
     addGuideHook: (name, hook) => attach((g) => g.addHook(name, hook)),
-    toggleLauncher: launcherCommand('toggle'),
-    showLauncher: launcherCommand('show'),
-    hideLauncher: launcherCommand('hide'),
-    removeLauncher: launcherCommand('remove'),
-    openResourceCenter: resourceCenterCommand('open'),
-    closeResourceCenter: resourceCenterCommand('close'),
-    toggleResourceCenter: resourceCenterCommand('toggle'),
     startGuides() {
       guidesDisabled = false;
       guideFunction((g) => g.start());
-    },
-    stopGuides() {
-      guideFunction((g) => g.pause());
     },
     loadGuides() {
       return withGuides(async (g) => void (await g.reload()), undefined);
@@ -127,5 +104,14 @@ export function createGuideApi({ log, guard, whenRunning, running }: GuideApiHos
       guideFunction((g) => (guidesDisabled ? g.pause() : g.start()));
     },
     areGuidesDisabled: () => guidesDisabled || running()?.options.disableGuides === true || running()?.options.guides?.disabled === true,
-  };
+  } as GuideApi;
+  // Built from their names (the shim's bytes are its budget): onGuideAdvanced, onGuidePrevious, onGuideDismissed,
+  // onGuideSnoozed subscribe; the commands run in the guides chunk once it is here (GuideDisplay.command), which
+  // also checks the host functions of addCustomAction and addGlobalScript (guides §5).
+  const named = api as unknown as Record<string, unknown>;
+  for (const notice of ['advanced', 'previous', 'dismissed', 'snoozed'] as GuideNoticeName[]) {
+    named[`onGuide${notice[0]!.toUpperCase()}${notice.slice(1)}`] = (listener: (n: GuideNotice) => void) => attach((g) => g.on(notice, listener));
+  }
+  for (const name of GUIDE_COMMANDS) named[name] = (...args: unknown[]) => guard(() => guideFunction((g) => g.command(name, args)));
+  return api;
 }

@@ -16,6 +16,7 @@ import { importChunk } from './importChunk';
 import { readJson, writeJson } from './pageStorage';
 import { createTargetCache } from './queryDeep';
 import { createGuideHooks } from './guides/createGuideHooks';
+import { createHostExtensions } from './guides/createHostExtensions';
 import { createGuideLoop } from './guides/createGuideLoop';
 import { createLauncherView } from './guides/createLauncherView';
 import { createResourceCenterView } from './guides/createResourceCenterView';
@@ -23,7 +24,7 @@ import { createScriptLoader } from './guides/createScriptLoader';
 import { createStepFlow, keyOf } from './guides/createStepFlow';
 import type { DisplayContext } from './guides/displayContext';
 import { watchAuthoring } from './guides/watchAuthoring';
-import type { GuideDisplay, GuideDisplayOptions } from './guides/guideDisplayTypes';
+import type { GuideDisplay, GuideDisplayOptions, LauncherCommand, ResourceCenterCommand } from './guides/guideDisplayTypes';
 
 export type {
   ActiveGuide,
@@ -86,6 +87,7 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
     },
   };
   const hooks = createGuideHooks(log);
+  const extensions = createHostExtensions(hooks, log);
   const launcher = createLauncherView(ctx);
   const resourceCenter = createResourceCenterView(ctx, () => launcher.has() && void launcher.refresh());
   const flow = createStepFlow(ctx, hooks, {
@@ -94,6 +96,7 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
     onMoving: (step) => !step.viaFrame && tellFrames(step),
     onMoved: moved,
     tick: () => loop.tick(),
+    extensions,
   });
   const loop = createGuideLoop({ ctx, flow, launcher, resourceCenter }, options);
 
@@ -230,6 +233,25 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
     },
     on: hooks.on,
     addHook: hooks.addHook,
+    command(name, args) {
+      switch (name) {
+        case 'hideGuides':
+          // guides §4: every frame's guide goes (receiveHideGuides).
+          api.hideGuides();
+          return ctx.frames()?.hideGuides();
+        case 'stopGuides':
+          return api.pause();
+        case 'addCustomAction':
+          return void extensions.addCustomAction(args[0], args[1]);
+        case 'addGlobalScript':
+          return void extensions.addGlobalScript(args[0]);
+      }
+      // toggle/show/hide/removeLauncher, open/close/toggleResourceCenter.
+      const [, verb, surface] = /^(\w+?)(Launcher|ResourceCenter)$/.exec(name)!;
+      if (surface === 'Launcher') api.launcher(verb as LauncherCommand);
+      else api.resourceCenter(verb as ResourceCenterCommand);
+    },
+    launchDesigner: () => authoring?.launch({ flow: 'launch', via: 'api' }),
     resourceCenter: resourceCenter.command,
     launcher: launcher.command,
     start() {

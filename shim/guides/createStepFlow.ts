@@ -14,6 +14,7 @@ import type { StepAction, StepToShow } from '../../shared/protocol';
 import type { UiElement } from '../../overlay/api';
 import type { DisplayContext } from './displayContext';
 import type { GuideHooks } from './createGuideHooks';
+import type { HostExtensions } from './createHostExtensions';
 import type { ActiveGuide, GuideNoticeName } from './guideDisplayTypes';
 import { runBlockActions, type TransitionName, type UiElementAction } from './runBlockActions';
 
@@ -26,6 +27,8 @@ export interface StepFlowOptions {
   onMoved(): void;
   /** Runs the guide loop now (a next step whose element is not here yet waits in the candidates). */
   tick(): void;
+  /** The host's custom actions and global scripts (guides §5). */
+  extensions: HostExtensions;
 }
 
 export interface StepFlow {
@@ -146,7 +149,7 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
     const view = await ctx.overlay();
     if (shown?.step !== step) return false;
     view.show(step, target, {
-      onAction: (actions, ui, answers) => void onAction(step, actions, ui, answers),
+      onAction: (actions, ui, answers) => void onAction(step, target, actions, ui, answers),
       onDismiss: (ui) => void transition(step, 'dismiss', ui ? { ...ui, actions: ['dismissGuide'] } : null),
     });
     const seen = await act('seen', step, { reason: step.reason });
@@ -159,6 +162,7 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
       }
       return false;
     }
+    options.extensions.drawn(describe(step), target);
     if (step.script) ctx.loadScript(step.script);
     if (step.advanceMethod || step.confirmationElementPathRule) watchAdvance(step, target);
     return true;
@@ -239,10 +243,17 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
     return true;
   }
 
-  async function onAction(step: StepToShow, actions: GuideAction[], ui: UiElement, answers?: Record<string, string>): Promise<void> {
+  async function onAction(step: StepToShow, target: Element | null, actions: GuideAction[], ui: UiElement, answers?: Record<string, string>): Promise<void> {
     if (shown?.step !== step) return;
     const activity = { ...ui, actions: actions.map((a) => a.action) };
-    const host = { transition, act, showGuideById: (guideId: string) => ctx.showGuide(guideId, undefined, 'api'), query: ctx.query, log };
+    const host = {
+      transition,
+      act,
+      showGuideById: (guideId: string) => ctx.showGuide(guideId, undefined, 'api'),
+      customAction: (name: string, parameters: unknown[]) => void options.extensions.runCustomAction(name, describe(step), parameters, target),
+      query: ctx.query,
+      log,
+    };
     if (!(await runBlockActions(host, step, actions, activity, answers))) await act('activity', step, { uiElement: activity });
   }
 

@@ -1,6 +1,7 @@
 /**
  * The guide display's contract with the rest of the shim: what createAgent gives it (options), what the host's
- * guide API calls on it, and what host hooks and subscriptions hear (guides §4). Types only.
+ * guide API calls on it, and what host hooks and subscriptions hear (guides §4). Types, and the names of the
+ * commands the shim forwards.
  */
 import type { HookName } from '../../shared/guides/applyGuideTransition';
 import type { FrameState } from '../../shared/frames/frameVisibility';
@@ -62,6 +63,25 @@ export interface ActiveGuide {
 
 export type GuideNoticeName = 'advanced' | 'previous' | 'dismissed' | 'snoozed';
 
+/**
+ * The guide API's commands the shim forwards by name to the guides chunk (GuideDisplay.command): they answer
+ * nothing, so the shim keeps one loop for them all instead of a function each.
+ */
+export const GUIDE_COMMANDS = [
+  'hideGuides',
+  'stopGuides',
+  'toggleLauncher',
+  'showLauncher',
+  'hideLauncher',
+  'removeLauncher',
+  'openResourceCenter',
+  'closeResourceCenter',
+  'toggleResourceCenter',
+  'addCustomAction',
+  'addGlobalScript',
+] as const;
+export type GuideCommand = (typeof GUIDE_COMMANDS)[number];
+
 /** guides §2 Launcher API: toggleLauncher, showLauncher, hideLauncher, removeLauncher. */
 export type LauncherCommand = 'toggle' | 'show' | 'hide' | 'remove';
 export type ResourceCenterCommand = 'open' | 'close' | 'toggle';
@@ -89,6 +109,10 @@ export interface GuideDisplay {
   getActiveGuides(): ActiveGuide[];
   on(name: GuideNoticeName, listener: (notice: GuideNotice) => void): () => void;
   addHook(name: HookName, hook: GuideHook): () => void;
+  /** A command of the guide API (GUIDE_COMMANDS) with the host's arguments as given. */
+  command(name: GuideCommand, args: unknown[]): void;
+  /** guides §2 Designer: the launch flow, as the Shift+Alt+7 shortcut runs it (the leader frame only). */
+  launchDesigner(): void;
   /** startGuides / stopGuides: run or pause the guide loop (a paused loop hides what it showed). */
   start(): void;
   pause(): void;

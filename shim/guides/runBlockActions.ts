@@ -2,7 +2,7 @@
  * Building-block actions of a shown step (guides §3, §4, §5), run in order: dismissGuide, advanceGuide,
  * previousStep, snoozeGuide (its parameter: ms), goToStep, showGuide, openLink (http(s) only, a new tab),
  * submitPoll (the answers go to the poll beacon), conditionalSplit (the first case whose element exists runs
- * its actions; 'no case matched' otherwise), automation. Answers true once one of them moved the guide on
+ * its actions; 'no case matched' otherwise), automation, customAction (a host's function by name). Answers true once one of them moved the guide on
  * (the visitor's activity is then recorded with it).
  */
 import type { GuideAction } from '../../shared/guides/guides';
@@ -21,6 +21,8 @@ export interface BlockActionHost {
   /** Reports an action of the visitor on the step to the worker. */
   act(action: StepAction['action'], step: StepToShow, extra?: Partial<StepAction>): Promise<unknown>;
   showGuideById(guideId: string): Promise<boolean>;
+  /** guides §5 a host's custom action (addCustomAction) by name, with the action's other parameters. */
+  customAction(name: string, parameters: unknown[]): void;
   query(selector: string): Element | null;
   log(level: LogLevel, message: string): void;
 }
@@ -76,6 +78,9 @@ export async function runBlockActions(
         if (Array.isArray(match.actions) && (await runBlockActions(host, step, match.actions as GuideAction[], activity, answers))) return true;
         break;
       }
+      case 'customAction':
+        host.customAction(String(parameter), a.parameters?.slice(1) ?? []);
+        break;
       case 'automation': {
         const automation = step.automations?.find((x) => x.id === String(parameter));
         if (automation) void runAutomation(step, automation, host.query, log);

@@ -46,7 +46,22 @@ export async function runTool(name: ToolName, host: ToolsHost, args: unknown[]):
       return printHistory(host.logger.history());
     case 'debugGuides':
       return debugGuides(host);
+    case 'launchDesigner':
+      return launchDesigner(host);
   }
+}
+
+/**
+ * launchDesigner (guides §2 Designer, §8): the launch flow, as Shift+Alt+7 runs it (the guides chunk checks
+ * disableDesigner and the child frame). Before initialize has started the agent: the spec's error, and false.
+ */
+async function launchDesigner(host: ToolsHost): Promise<boolean> {
+  const r = host.running();
+  const guides = r && (await r.guidesReady);
+  if (!r) host.logger.log('error', MESSAGES.designerNotInitialized);
+  else if (!guides) host.logger.log('warn', 'guides are disabled: no designer');
+  else guides.launchDesigner();
+  return Boolean(guides);
 }
 
 /** debugGuides (guides §5): the worker's verdict on every loaded guide, logged one line per guide, and answered. */

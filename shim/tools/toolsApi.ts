@@ -22,7 +22,7 @@ export interface ToolsHost {
 }
 
 /** The tools' calls, in the order the shim declares them (one stub each). */
-export const TOOL_NAMES = ['validateInstall', 'validateNativeMethods', 'validateBuiltInGlobals', 'validateUrl', 'validateEnvironment', 'enableDebugging', 'disableDebugging', 'debugGuides'] as const;
+export const TOOL_NAMES = ['validateInstall', 'validateNativeMethods', 'validateBuiltInGlobals', 'validateUrl', 'validateEnvironment', 'enableDebugging', 'disableDebugging', 'debugGuides', 'launchDesigner'] as const;
 
 export type { Finding, ToolReport } from '../../shared/validation/finding';
 

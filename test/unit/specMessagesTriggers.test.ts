@@ -9,6 +9,7 @@ import type { LogLevel, StepToShow } from '../../shared/protocol';
 import { checkInitializeOptions } from '../../shim/checkInitializeOptions';
 import { postFrameMessage } from '../../shim/frames/postFrameMessage';
 import { createGuideHooks } from '../../shim/guides/createGuideHooks';
+import { createHostExtensions } from '../../shim/guides/createHostExtensions';
 import { createStepFlow } from '../../shim/guides/createStepFlow';
 import type { DisplayContext } from '../../shim/guides/displayContext';
 
@@ -84,7 +85,8 @@ describe("guides §8 info level: 'No element found for step'", () => {
       return found ? ({ textContent: found.text, getBoundingClientRect: () => ({ width: found.width, height: found.width }) } as unknown as Element) : null;
     };
     const ctx = { log, query } as unknown as DisplayContext;
-    const flow = createStepFlow(ctx, createGuideHooks(log), { onMoved: () => undefined, tick: () => undefined });
+    const hooks = createGuideHooks(log);
+    const flow = createStepFlow(ctx, hooks, { onMoved: () => undefined, tick: () => undefined, extensions: createHostExtensions(hooks, log) });
     return { flow, lines };
   }
 
