@@ -70,6 +70,11 @@ export interface InitializeOptions {
     seenTimeout?: boolean | number;
     /** guides §7: do not prefetch the content of guides that may show. @default false */
     disablePrefetch?: boolean;
+    /**
+     * guides §8: a step whose processing (finding its element, reading its box and text) takes more than the 50 ms a
+     * loop item gets is logged; with this, it is also ejected: not tried again on this page. @default false
+     */
+    ejectOnTimeout?: boolean;
   };
   /** guides §2: never load guide scripts (contentUrlJs). @default false */
   preventCodeInjection?: boolean;

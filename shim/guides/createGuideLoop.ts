@@ -73,6 +73,8 @@ export function createGuideLoop(
   let resumeAt = 0;
   /** Addresses whose permalink was already opened. */
   const handledPermalinks = new Set<string>();
+  /** Steps logged over the processing time limit. */
+  const slow = new Set<string>();
   /** When each candidate's target was first missing, for the step seen timeout. */
   const waitingSince = new Map<string, number>();
   let undoActivations = () => undefined as void;
@@ -165,7 +167,19 @@ export function createGuideLoop(
         return;
       }
       if (flow.suppressed.has(keyOf(step))) continue;
+      const before = performance.now();
       const target = flow.targetOf(step);
+      // guides §8: a step over the processing time limit is logged (once), and ejected with ejectOnTimeout.
+      const took = performance.now() - before;
+      if (took > GUIDE_LOOP_BUSY_MS && !slow.has(keyOf(step))) {
+        slow.add(keyOf(step));
+        const eject = running?.options.guides?.ejectOnTimeout === true;
+        log('warn', `guide ${step.guideId} step ${step.stepId} took ${Math.round(took)} ms to process (limit ${GUIDE_LOOP_BUSY_MS} ms)${eject ? ': ejected' : ''}`);
+        if (eject) {
+          flow.suppressed.add(keyOf(step));
+          continue;
+        }
+      }
       if (target === false) {
         // A leader's step whose element a follower frame has shows there, in display order (the follower waits
         // for it like for a step of its own).
