@@ -1,5 +1,6 @@
 /**
- * The main-thread half of the guide path (guides §2, §4), the entry of the lazy chunk waymark.guides.js. The
+ * The main-thread half of the guide path (guides §2, §4), the entry of the lazy chunk waymark.guides.js (which also
+ * starts form validation and session recording). The
  * worker decides which steps may show; the page supplies the DOM facts, draws through the overlay (loaded the
  * first time something shows), and reports what the visitor does. This file wires the parts of shim/guides/:
  * the step flow (createStepFlow), the loop (createGuideLoop), the launcher and resource center views, host
@@ -11,12 +12,12 @@ import type { SeenReason, StepAction, StepToShow } from '../shared/protocol';
 import type { Overlay, OverlayModule } from '../overlay/api';
 import type * as FormsModule from './forms/index';
 import type { FormValidation } from './forms/index';
-import type * as RecordModule from './recording/index';
 import { importChunk } from './importChunk';
 import { readJson, writeJson } from './pageStorage';
 import { createTargetCache } from './queryDeep';
 import { createGuideHooks } from './guides/createGuideHooks';
 import { createHostExtensions } from './guides/createHostExtensions';
+import { startRecordingWhenDecided } from './guides/startRecordingWhenDecided';
 import { createGuideLoop } from './guides/createGuideLoop';
 import { createLauncherView } from './guides/createLauncherView';
 import { createResourceCenterView } from './guides/createResourceCenterView';
@@ -38,21 +39,19 @@ export type {
   ResourceCenterCommand,
 } from './guides/guideDisplayTypes';
 
-export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
+export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay | null {
   const { bridge, log, running } = options;
   const onShown = options.onShown ?? ((step: { guideId: string; stepId: string } | null) => running?.frames?.shown(step));
   const frame = options.frame ?? running?.frame ?? { isTop: window.top === window, leader: window.top === window, visibility: 'visible', othersShowing: false };
+  // Session recording (issue #18) whether guides are on or not: with them off (disableGuides, guides.disabled)
+  // this chunk starts only the recording and answers null, so the guide API says guides are disabled.
+  const stopRecording = running && frame.isTop ? startRecordingWhenDecided(bridge, options.asset('record'), log) : null;
+  if (running && (running.options.disableGuides || running.options.guides?.disabled)) {
+    if (stopRecording) running.uninstall.push(stopRecording);
+    return null;
+  }
   let overlay: Promise<Overlay> | null = null;
   let forms: Promise<FormValidation | null> | null = null;
-  // issue #18: the worker says whether this session records (recording.json, sampling); only then is the recorder
-  // fetched. The top frame records its same-origin iframes, so a child frame's agent records nothing itself.
-  const recorder =
-    running && frame.isTop
-      ? bridge.call((w) => w.recordingDecision()).then(
-          (on) => (on && !stopped ? importChunk<typeof RecordModule>(options.asset('record')).then((m) => (stopped ? null : m.startRecording(bridge, log))) : null),
-          (err: unknown) => (log('error', `session recording did not start: ${String(err)}`), null),
-        )
-      : null;
   const hadGuidesKey = `_wm_overlay.${running?.options.apiKey ?? ''}`;
   /** teardown (issue #7): nothing is drawn again. */
   let stopped = false;
@@ -304,7 +303,7 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay {
       loop.stop();
       if (overlay) void overlay.then((v) => v.destroy());
       if (forms) void forms.then((f) => f?.stop());
-      void recorder?.then((stop) => stop?.());
+      stopRecording?.();
     },
   };
   return api;

@@ -179,29 +179,28 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
   const nav = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
   capture({ type: 'load', props: { load_time: Math.round((nav?.loadEventEnd || performance.now()) * 10) / 10 } });
 
-  if (!options.disableGuides && !guideOptions.disabled) {
-    const delay = guideOptions.delay ?? options.delayGuides;
-    const seenTimeout = guideOptions.seenTimeout;
-    // The guide loop and its API are a chunk of their own (waymark.guides.js), so the initial shim stays
-    // small; it is fetched now, the overlay (React) only when a guide shows.
-    running.guidesReady = loadChunk<GuideDisplayModule, GuideDisplay>('guides', (m) => {
-      const display = m.createGuideDisplay({
-        bridge,
-        asset: (name) => assetUrlOf(env, name),
-        log,
-        // guides §5 delayGuides: true holds the loop until startGuides(); a number of ms starts it then.
-        delayed: host.guidesDisabled() || delay === true || (typeof delay === 'number' && delay > 0),
-        preventCodeInjection: options.preventCodeInjection === true,
-        trustedScriptUrl,
-        onEventPropertyRules: host.capture.setPropertyCollector,
-        seenTimeoutMs: seenTimeout === true ? STEP_SEEN_TIMEOUT_MS : typeof seenTimeout === 'number' ? seenTimeout : undefined,
-        // Its frame state, frames chunk and options (the authoring launch reads apiKey and the designer options).
-        running,
-      });
-      if (typeof delay === 'number' && delay > 0) setTimeout(() => host.guidesDisabled() || display.start(), delay);
-      return (running.guides = display);
+  const delay = guideOptions.delay ?? options.delayGuides;
+  const seenTimeout = guideOptions.seenTimeout;
+  // The guide loop and its API are a chunk of their own (waymark.guides.js), so the initial shim stays
+  // small; it is fetched now, the overlay (React) only when a guide shows. With guides off it starts only
+  // session recording and answers null.
+  running.guidesReady = loadChunk<GuideDisplayModule, GuideDisplay | null>('guides', (m) => {
+    const display = m.createGuideDisplay({
+      bridge,
+      asset: (name) => assetUrlOf(env, name),
+      log,
+      // guides §5 delayGuides: true holds the loop until startGuides(); a number of ms starts it then.
+      delayed: host.guidesDisabled() || delay === true || (typeof delay === 'number' && delay > 0),
+      preventCodeInjection: options.preventCodeInjection === true,
+      trustedScriptUrl,
+      onEventPropertyRules: host.capture.setPropertyCollector,
+      seenTimeoutMs: seenTimeout === true ? STEP_SEEN_TIMEOUT_MS : typeof seenTimeout === 'number' ? seenTimeout : undefined,
+      // Its frame state, frames chunk and options (the authoring launch reads apiKey and the designer options).
+      running,
     });
-  }
+    if (typeof delay === 'number' && delay > 0) setTimeout(() => host.guidesDisabled() || display?.start(), delay);
+    return (running.guides = display);
+  });
   if (Array.isArray(options.promptCapture) && options.promptCapture.length) {
     // The prompt-capture chunk's fetch/XHR observers turn the page's own AI requests into prompt events.
     const rules = options.promptCapture;

@@ -94,7 +94,8 @@ export type GuideHook = (guide: ActiveGuide) => unknown;
 
 /** What waymark.guides.js exports (the shim imports it at start when guides are on). */
 export interface GuideDisplayModule {
-  createGuideDisplay(options: GuideDisplayOptions): GuideDisplay;
+  /** null when guides are off for this page (the chunk then starts only session recording). */
+  createGuideDisplay(options: GuideDisplayOptions): GuideDisplay | null;
 }
 
 export interface GuideDisplay {

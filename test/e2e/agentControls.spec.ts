@@ -229,7 +229,8 @@ test.describe('guides §1 disableGuides', () => {
     expect(api).toEqual({ disabled: true, shown: false, active: null });
     expect(consoleLines.some((l) => l.includes('guides are disabled'))).toBe(true);
     await page.waitForTimeout(700);
-    expect(requests.filter((u) => /\/data\/guide\.(json|gif)\/|waymark\.guides\.js|waymark\.overlay\.js/.test(u))).toEqual([]);
+    // The guides chunk still comes (it starts session recording when the app records, issue #18); no guide loop runs.
+    expect(requests.filter((u) => /\/data\/guide\.(json|gif)\/|waymark\.overlay\.js/.test(u))).toEqual([]);
     await expect(page.locator(overlay)).toHaveCount(0);
   });
 });

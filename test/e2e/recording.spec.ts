@@ -123,6 +123,28 @@ test.describe('issue #18 session recording (agent, routed collector)', () => {
     expect(collector.recordingJsonAsked).toHaveLength(1);
   });
 
+  test('guides disabled (disableGuides): the session still records; the guide API says guides are disabled', async ({ page, context, openHostPage, consoleLines }) => {
+    const apiKey = uniqueId('e2e-rec-noguides');
+    const collector = await routedCollector(context, apiKey, { enabled: true, sampleRate: 1 });
+    const recorderLoaded = page.waitForRequest((r) => r.url().includes('/waymark.record.js'));
+    const guideLoads: string[] = [];
+    page.on('request', (r) => void (r.url().includes('/data/guide.json/') && guideLoads.push(r.url())));
+    await openHostPage('/e2e/recording/no-guides', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'visitor-noguides' }, disableGuides: true });`, body: BODY }));
+    await agentReady(page);
+    await recorderLoaded;
+    await page.waitForTimeout(300);
+    await page.locator('#go').click();
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    await expect.poll(() => collector.chunks.length).toBeGreaterThan(0);
+    const events = eventsOf(collector.chunks, collector.chunks[0]!.recordingId);
+    expect(events[1]!.type).toBe(FULL_SNAPSHOT);
+    expect(events.some((e) => e.type === INCREMENTAL && e.data?.source === MOUSE_INTERACTION && e.data.type === CLICK)).toBe(true);
+    // No guide loop: no guide.json, and the guide API answers as with guides off.
+    expect(guideLoads).toEqual([]);
+    expect(await page.evaluate(() => (window as any).waymark.showGuideById('any'))).toBe(false);
+    expect(consoleLines.some((l) => l.includes('guides are disabled'))).toBe(true);
+  });
+
   test('recording off: the recorder chunk is never requested and nothing is posted', async ({ page, context, openHostPage }) => {
     const apiKey = uniqueId('e2e-rec-off');
     const collector = await routedCollector(context, apiKey, { enabled: false, sampleRate: 1 });
