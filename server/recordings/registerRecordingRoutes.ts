@@ -19,6 +19,9 @@ import { createRecordingStore } from './createRecordingStore';
 import { fullSnapshotFirst } from './fullSnapshotFirst';
 import { queryRecordingMarks } from './queryRecordingMarks';
 
+/** How long a browser may keep an app's recording.json answer (seconds). */
+export const RECORDING_CONFIG_MAX_AGE_S = 60;
+
 /** What the recording routes use. */
 export interface RecordingRoutesOptions {
   db: Database;
@@ -40,7 +43,9 @@ export function registerRecordingRoutes(app: FastifyInstance, { db, settings, no
 
   app.get('/data/recording.json/:apiKey?', async (request: DataRequest, reply) => {
     const answer = await recordingSettings(requireApiKey(request));
-    return reply.header('cache-control', 'no-store').send(answer);
+    // Asked on every page of an app: the browser keeps the answer a minute, so a session's later pages ask the
+    // network about once a minute; a change of the setting reaches new pages within that minute.
+    return reply.header('cache-control', `max-age=${RECORDING_CONFIG_MAX_AGE_S}`).send(answer);
   });
 
   // Its own scope: the body is bytes whatever its content type says (a Blob from sendBeacon may carry none, or

@@ -63,6 +63,8 @@ describe('issue #18 recording config for the agent', () => {
     expect(off.statusCode).toBe(200);
     expect(off.json()).toEqual({ enabled: false, sampleRate: 1 });
     expect(off.headers['access-control-allow-origin']).toBe('*');
+    // Kept by the browser a minute: a session's later pages do not ask the network each time.
+    expect(off.headers['cache-control']).toBe('max-age=60');
     await turnOn('cfg-app', true, 0.25);
     expect((await server.app.inject({ method: 'GET', url: '/data/recording.json/cfg-app' })).json()).toEqual({ enabled: true, sampleRate: 0.25 });
   });
