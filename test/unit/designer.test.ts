@@ -84,6 +84,16 @@ describe('issue #15 designer: the guide it writes', () => {
     expect(checkGuideBody(again, d.id)).toBeNull();
   });
 
+  it("issue #17: a button may run the app's custom action by name (customAction, guides §5), and reads back", () => {
+    const d = newGuide('https://app.example/', fixed);
+    d.steps[0] = { ...d.steps[0]!, buttons: [{ label: 'Chat', action: 'custom', customAction: 'openChat' }] };
+    const guide = toGuide(d);
+    const button = guide.steps[0]!.domJson!.children!.find((c) => c.type === 'button')!;
+    expect(button.actions).toEqual([{ action: 'customAction', eventType: 'click', parameters: ['openChat'], source: button.props!.id, destination: 'Global' }]);
+    expect(checkGuideBody(guide, d.id)).toBeNull();
+    expect(fromGuide(guide).steps[0]!.buttons).toEqual([{ label: 'Chat', action: 'custom', customAction: 'openChat' }]);
+  });
+
   it('an NPS step asks 0-10 and a reason, sent with submitPoll; the guide lists both polls and reads back', () => {
     const d = newGuide('https://app.example/', fixed);
     d.steps[0] = { ...d.steps[0]!, type: 'lightbox', poll: { kind: 'nps', reasonLabel: 'Why?' }, buttons: [] };

@@ -16,6 +16,7 @@ const ACTIONS: Array<{ action: ButtonAction; label: string }> = [
   { action: 'previous', label: 'Previous step' },
   { action: 'dismiss', label: 'Dismiss the guide' },
   { action: 'link', label: 'Open a link' },
+  { action: 'custom', label: "Run your app's custom action" },
 ];
 
 interface Props {
@@ -169,6 +170,13 @@ export function StepEditor({ step, launchMethod, query, onChange, onPick }: Prop
             <label>
               Link
               <input type="url" value={b.url ?? ''} placeholder="https://…" onChange={(e) => setButton(i, { ...b, url: e.target.value })} />
+            </label>
+          )}
+          {b.action === 'custom' && (
+            <label>
+              Custom action
+              <input value={b.customAction ?? ''} placeholder="openChat" onChange={(e) => setButton(i, { ...b, customAction: e.target.value })} />
+              <small>The name your app gave to waymark.addCustomAction(name, fn).</small>
             </label>
           )}
         </fieldset>

@@ -12,13 +12,15 @@ import { designedPollIds, isPollBlock, pollBlocks, pollRecords, readPoll, type D
 export { npsPollIds, pollIds } from './designerPolls';
 
 export type DesignerStepType = 'tooltip' | 'lightbox' | 'mobile-lightbox' | 'banner' | 'whatsnew';
-export type ButtonAction = 'next' | 'previous' | 'dismiss' | 'link';
+export type ButtonAction = 'next' | 'previous' | 'dismiss' | 'link' | 'custom';
 
 export interface DesignerButton {
   label: string;
   action: ButtonAction;
   /** For `link`: the http(s) address opened in a new tab. */
   url?: string;
+  /** For `custom`: the name the host's `waymark.addCustomAction(name, fn)` registered (guides §5). */
+  customAction?: string;
 }
 
 export interface DesignerStep {
@@ -80,7 +82,7 @@ export const STEP_TYPES: Array<{ type: DesignerStepType; label: string }> = [
 
 export const LAUNCH_METHODS = ['auto', 'api', 'badge', 'dom', 'launcher'] as const;
 
-const ACTION_OF: Record<ButtonAction, string> = { next: 'advanceGuide', previous: 'previousStep', dismiss: 'dismissGuide', link: 'openLink' };
+const ACTION_OF: Record<ButtonAction, string> = { next: 'advanceGuide', previous: 'previousStep', dismiss: 'dismissGuide', link: 'openLink', custom: 'customAction' };
 
 /** A random id part: the guide's and its steps' ids. */
 export function randomId(random: () => number = Math.random): string {
@@ -132,7 +134,8 @@ export function stepContent(step: DesignerStep): DomNode {
   if (step.poll) children.push(...pollBlocks(step.id, step.poll));
   step.buttons.forEach((b, i) => {
     const id = `${step.id}-button-${i + 1}`;
-    const parameters = b.action === 'link' && b.url ? [b.url] : [];
+    const parameter = b.action === 'link' ? b.url : b.action === 'custom' ? b.customAction?.trim() : undefined;
+    const parameters = parameter ? [parameter] : [];
     children.push({ type: 'button', props: { id }, content: b.label, actions: [{ action: ACTION_OF[b.action], eventType: 'click', parameters, source: id, destination: 'Global' } as never] });
   });
   return { type: 'div', props: { id: 'guide-base' }, children };
@@ -221,7 +224,8 @@ function fromStep(s: GuideStep): DesignerStep {
       .map((b) => {
         const action = Object.entries(ACTION_OF).find(([, name]) => b.actions?.some((a) => a.action === name))?.[0] as ButtonAction | undefined;
         const url = b.actions?.find((a) => a.action === 'openLink')?.parameters?.[0];
-        return { label: b.content ?? '', action: action ?? 'next', ...(typeof url === 'string' ? { url } : {}) };
+        const custom = b.actions?.find((a) => a.action === 'customAction')?.parameters?.[0];
+        return { label: b.content ?? '', action: action ?? 'next', ...(typeof url === 'string' ? { url } : {}), ...(typeof custom === 'string' ? { customAction: custom } : {}) };
       }),
     layoutDir: (['auto', 'top', 'bottom', 'left', 'right'] as const).find((d) => d === attributes.layoutDir) ?? 'auto',
     width: typeof attributes.width === 'number' ? attributes.width : 0,
