@@ -1,6 +1,7 @@
 /**
  * One Vite config, one build target per mode (scripts/build.mjs runs them in turn):
  * - shim:    dist/agent/waymark.js          classic script (IIFE), the only file a host loads up front
+ * - staging: dist/agent/waymark.staging.js  the same, not minified: what the snippet loads on staging hosts
  * - worker:  dist/agent/waymark.worker.js   classic worker script: started from the agent's origin, the
  *                                           host's copy (`workerUrl`), or a blob: that imports it
  * - inpage:  dist/agent/waymark.inpage.js   ES module: the same worker code on the page's main thread, the
@@ -78,8 +79,18 @@ function npmModule(entry: string, outDir: string, fileName: string, external: st
   };
 }
 
+/**
+ * analytics §1 "A staging or unminified agent script is loaded when the host matches configured staging servers":
+ * the same initial script, not minified (readable stack traces and breakpoints on a staging host). The snippet
+ * loads it in place of waymark.js on the hosts its staging list names; the chunks it loads are the usual ones.
+ */
+function unminified(config: UserConfig): UserConfig {
+  return { ...config, build: { ...config.build, minify: false, rolldownOptions: { output: { minify: false } } } };
+}
+
 const targets: Record<string, UserConfig> = {
   shim: library('shim/global.ts', 'dist/agent', 'waymark.js', 'iife'),
+  staging: unminified(library('shim/global.ts', 'dist/agent', 'waymark.staging.js', 'iife')),
   worker: library('worker/main.ts', 'dist/agent', 'waymark.worker.js', 'iife'),
   inpage: library('worker/inPage.ts', 'dist/agent', 'waymark.inpage.js', 'es'),
   overlay: library('overlay/index.tsx', 'dist/agent', 'waymark.overlay.js', 'es'),

@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 
 const only = process.argv.slice(2);
-const targets = only.length ? only : ['shim', 'worker', 'inpage', 'overlay', 'privacy', 'prompts', 'guides', 'frames', 'author', 'tools', 'forms', 'record', 'esm', 'react', 'types', 'demo', 'console'];
+const targets = only.length ? only : ['shim', 'staging', 'worker', 'inpage', 'overlay', 'privacy', 'prompts', 'guides', 'frames', 'author', 'tools', 'forms', 'record', 'esm', 'react', 'types', 'demo', 'console'];
 
 /** The agent's files the npm entry references with `new URL('./file', import.meta.url)` (shim/esm.ts). */
 const NPM_ENTRY_FILES = ['waymark.worker.js', 'waymark.inpage.js', 'waymark.guides.js', 'waymark.overlay.js', 'waymark.privacy.js', 'waymark.prompts.js', 'waymark.frames.js', 'waymark.author.js', 'waymark.tools.js', 'waymark.forms.js', 'waymark.record.js'];
