@@ -276,6 +276,7 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay |
         return target ? flow.show(step, target) : false;
       },
       act: actForFrame,
+      idle: () => !flow.shown() && !holds.size,
       hasTarget: (step) => Boolean(flow.targetOf(step)),
       drop(guideId, stepId) {
         // Kept off for this page: a later load of this frame (its worker has not heard) may bring the step back.

@@ -124,6 +124,7 @@ export function startFrames(
       const peer = id && id !== self.id ? peers.get(id) : undefined;
       return peer?.sameOrigin ? { id: id!, source: peer.source } : null;
     },
+    leaderId: () => leader()?.id,
     peers: () => [...peers].filter(([, p]) => p.sameOrigin).map(([id, p]) => ({ id, source: p.source })),
     post: (to, message) => post(to, message, location.origin),
     requests,
@@ -267,6 +268,7 @@ export function startFrames(
     unplaced: guides.unplaced,
     showElsewhere: guides.showElsewhere,
     shownElsewhere: guides.shownElsewhere,
+    mayShow: guides.mayShow,
     act: guides.act,
     moved: guides.moved,
     throttled: guides.throttled,

@@ -29,7 +29,7 @@ export const FRAME_MESSAGE_TYPES = [
  * FRAME_REQUEST_TIMEOUT_MS): the frame eligibility check the spec names without a type, and a step action a frame
  * sends to the leader whose guide it shows. Ours: the spec lists no type for them.
  */
-export const FRAME_REQUEST_TYPES = ['checkFrameEligibility', 'stepActionInFrame', 'frameResponse'] as const;
+export const FRAME_REQUEST_TYPES = ['checkFrameEligibility', 'stepActionInFrame', 'claimGuideDisplay', 'frameResponse'] as const;
 
 /** The messages Waymark sends. */
 export type FrameMessage =
@@ -53,6 +53,8 @@ export type FrameMessage =
   | { type: 'showGuideStepInFrame'; frameId: string; requestId: string; guideId: string; stepId: string }
   /** What the visitor did on a step the leader gave: the leader's worker decides (answer: its Outcome). */
   | { type: 'stepActionInFrame'; frameId: string; requestId: string; action: StepAction }
+  /** A follower asks the leader whether it may show an auto step of its own now (answer: true, held for it a while). */
+  | { type: 'claimGuideDisplay'; frameId: string; requestId: string }
   | { type: 'frameResponse'; frameId: string; requestId: string; value: unknown }
   /** A guide moved on (advanced, dismissed, snoozed, timed out) in the frame `frameId`: the others drop its steps. */
   | { type: 'receiveLastGuideStepSeen'; frameId: string; guideId: string; stepId: string }
@@ -108,6 +110,8 @@ export function readFrameMessage(data: unknown, apiKey: string): { ok: true; mes
       return Array.isArray(data.steps) && data.steps.every(isStep) ? ok({ type: 'receiveGuideList', frameId, steps: data.steps as StepToShow[] }) : null;
     case 'checkFrameEligibility':
       return requestId ? ok({ type: 'checkFrameEligibility', frameId, requestId }) : null;
+    case 'claimGuideDisplay':
+      return requestId ? ok({ type: 'claimGuideDisplay', frameId, requestId }) : null;
     case 'showGuideStepInFrame':
       return requestId && str(data.guideId) && str(data.stepId) ? ok({ type: 'showGuideStepInFrame', frameId, requestId, guideId: data.guideId, stepId: data.stepId }) : null;
     case 'stepActionInFrame': {

@@ -35,6 +35,8 @@ export interface FramedGuides {
   act(action: StepAction): Promise<Outcome<StepToShow | null>>;
   /** Whether this document has `step`'s element, visible (a next step the leader handed back). */
   hasTarget(step: StepToShow): boolean;
+  /** Nothing shows in this frame and nothing holds its guides (a leader grants another frame's claim only then). */
+  idle(): boolean;
   /** Another frame moved this guide on from `stepId`: its steps go from the candidates, and that one stays off on this page. */
   drop(guideId: string, stepId: string): void;
   /** Another frame's throttling timestamps, for this frame's worker. */
@@ -48,6 +50,8 @@ export interface FrameGuidesHost {
   isLeader(): boolean;
   /** The elected leader when it is another frame of this origin, else null. */
   leaderPeer(): FramePeer | null;
+  /** The id of the frame the records elect now (this frame's own until it hears of others). */
+  leaderId(): string | undefined;
   /** The other frames of this origin. */
   peers(): FramePeer[];
   post(to: MessageEventSource, message: FrameMessage): void;
@@ -73,6 +77,12 @@ export interface FrameGuides {
   showElsewhere(step: StepToShow): Promise<boolean>;
   /** The step another frame shows now (receiveGuideStepShownInFrame), or null. */
   shownElsewhere(): { guideId: string; stepId: string } | null;
+  /**
+   * Whether this frame may show an auto step now. One guide shows in the tab at a time: a follower asks the leader
+   * (claimGuideDisplay), which grants one frame at a time, so two frames that each find a step at once do not both
+   * show it; false until the grant comes (the loop runs again then). The leader may, unless it granted another.
+   */
+  mayShow(): boolean;
   /** Follower: the visitor acted on a step the leader gave; the leader's answer (a next step only when its element is here). */
   act(leaderId: string, action: StepAction): Promise<Outcome<StepToShow | null>>;
   /** A guide moved on in this frame: the others drop its steps (told before the step leaves, so none shows it meanwhile). */
@@ -94,6 +104,8 @@ export interface FrameGuidesHandle extends FrameGuides {
 }
 
 const keyOf = (s: { guideId: string; stepId: string }) => `${s.guideId}/${s.stepId}`;
+/** How long a grant to show holds unused (the step's element, overlay and hooks come within it, or it lapses). */
+const CLAIM_HOLD_MS = 2000;
 /** What a step action moves on: everything but showing it and recording on it. */
 const moves = (action: string) => !/^(seen|activity|poll)$/.test(action);
 
@@ -110,6 +122,10 @@ export function createFrameGuides(host: FrameGuidesHost): FrameGuidesHandle {
   let previewing = false;
   // Follower: the leader's list, with where its steps' actions go.
   let leaderSteps: StepToShow[] = [];
+  // One auto display at a time in the tab: the leader's grant (to which frame, until when), a follower's claim.
+  let granted: { frameId: string; until: number } | null = null;
+  let claim: 'asking' | { until: number } | null = null;
+  const grantHeld = () => granted !== null && granted.until > Date.now();
 
   const respond = (to: FramePeer, requestId: string, value: unknown) => host.post(to.source, { type: 'frameResponse', frameId: selfId, requestId, value });
   const ask = (to: FramePeer, message: (requestId: string) => FrameMessage) => requests.ask((requestId) => host.post(to.source, message(requestId)));
@@ -145,6 +161,12 @@ export function createFrameGuides(host: FrameGuidesHost): FrameGuidesHandle {
       case 'showGuideStepInFrame': {
         const step = fromLeader(from) ? leaderSteps.find((s) => s.viaFrame === from.id && keyOf(s) === keyOf(message)) : undefined;
         return respond(from, message.requestId, step && guides ? await guides.showForLeader(step) : false);
+      }
+      case 'claimGuideDisplay': {
+        // Granted when no frame shows a guide and no other frame holds a grant; the grant lapses unused.
+        const free = host.isLeader() && guides?.idle() === true && !host.shownElsewhere() && (!grantHeld() || granted!.frameId === from.id);
+        if (free) granted = { frameId: from.id, until: Date.now() + CLAIM_HOLD_MS };
+        return respond(from, message.requestId, free);
       }
       case 'stepActionInFrame':
         return respond(from, message.requestId, guides && host.isLeader() ? await guides.act(message.action) : fail(ERROR_CODES.unknownGuide, `frame ${selfId} does not lead`));
@@ -219,6 +241,29 @@ export function createFrameGuides(host: FrameGuidesHost): FrameGuidesHandle {
     },
 
     shownElsewhere: () => host.shownElsewhere(),
+
+    mayShow() {
+      if (host.isLeader()) return !grantHeld();
+      const leader = host.leaderPeer();
+      // Not elected yet (it has heard of no other frame, and the 50 ms election has not run): wait. A leader of
+      // another origin takes no part: this frame then goes by what the others say they show.
+      if (!leader) return host.leaderId() !== selfId;
+      if (claim && claim !== 'asking' && claim.until > Date.now()) return true;
+      if (claim !== 'asking') {
+        claim = 'asking';
+        ask(leader, (requestId) => ({ type: 'claimGuideDisplay', frameId: selfId, requestId })).then(
+          (ok) => {
+            claim = ok === true ? { until: Date.now() + CLAIM_HOLD_MS } : null;
+            if (ok === true) host.changed();
+          },
+          (err: Error) => {
+            claim = null;
+            log('debug', `claimGuideDisplay: ${err.message}`);
+          },
+        );
+      }
+      return false;
+    },
 
     async act(leaderId, action) {
       const leader = host.leaderPeer();

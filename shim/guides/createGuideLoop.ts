@@ -198,6 +198,8 @@ export function createGuideLoop(
         continue;
       }
       resumeAt = 0;
+      // One guide in the tab at a time: a follower frame shows once the leader grants it (the loop runs then).
+      if (frames && !frames.mayShow()) return;
       void flow.show(step, target);
       return;
     }

@@ -101,6 +101,7 @@ function tab(childGuides: Partial<FramedGuides>, topGuides: Partial<FramedGuides
       selfId: id,
       isLeader: () => id === 'top',
       leaderPeer: () => (id === 'child' ? { id: 'top', source: windows.top } : null),
+      leaderId: () => 'top',
       peers: () => [peer],
       post: (to, message) => inbox.push({ to: to === windows.top ? 'top' : 'child', message }),
       requests: createFrameRequests(id, 1000),
@@ -149,6 +150,25 @@ describe('issue #18: the leader decides, the frame renders', () => {
     expect(t.frames.top.place(step('2'))).toBe(true);
     expect((await t.deliver()).map((m) => m.type)).toEqual(['showGuideStepInFrame', 'frameResponse']);
     expect(shown).toEqual(['2 via top']);
+  });
+
+  it('one guide in the tab at a time: a child shows its own auto step once the leader grants it, and the leader then waits', async () => {
+    const t = tab({}, { idle: () => true });
+    expect(t.frames.child.mayShow()).toBe(false);
+    expect(t.frames.child.mayShow()).toBe(false); // one claim on its way, not two
+    const sent = await t.deliver();
+    expect(sent.map((m) => m.type)).toEqual(['claimGuideDisplay', 'frameResponse']);
+    expect(t.changed.child).toBe(1);
+    expect(t.frames.child.mayShow()).toBe(true);
+    // The top, which granted it, does not show an auto step of its own meanwhile.
+    expect(t.frames.top.mayShow()).toBe(false);
+
+    // A leader that shows a step itself grants nothing.
+    const busy = tab({}, { idle: () => false });
+    expect(busy.frames.child.mayShow()).toBe(false);
+    await busy.deliver();
+    expect(busy.frames.child.mayShow()).toBe(false);
+    expect(busy.changed.child).toBe(0);
   });
 
   it("a child's action on the leader's step goes to the leader's worker; the child shows a next step only when its element is there", async () => {
