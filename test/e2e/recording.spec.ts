@@ -145,6 +145,26 @@ test.describe('issue #18 session recording (agent, routed collector)', () => {
     expect(consoleLines.some((l) => l.includes('guides are disabled'))).toBe(true);
   });
 
+  test('a same-origin iframe is recorded into the page\'s recording (its agent records nothing of its own)', async ({ page, context, openHostPage, serverUrl }) => {
+    const apiKey = uniqueId('e2e-rec-iframe');
+    const collector = await routedCollector(context, apiKey, { enabled: true, sampleRate: 1 });
+    const frameUrl = new URL('/e2e/recording/inner-frame', serverUrl);
+    await page.route((u) => u.pathname === frameUrl.pathname, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><p id="in-frame">Words inside the iframe 7731</p><button id="inner">Inner</button>' }));
+    const recorderLoaded = page.waitForRequest((r) => r.url().includes('/waymark.record.js'));
+    await openHostPage('/e2e/recording/with-iframe', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'visitor-iframe' } });`, body: `${BODY}<iframe id="f" src="${frameUrl.pathname}" style="width:400px;height:120px"></iframe>` }));
+    await agentReady(page);
+    await recorderLoaded;
+    const inner = page.frameLocator('#f');
+    await expect(inner.locator('#in-frame')).toBeVisible();
+    await page.waitForTimeout(500);
+    await inner.locator('#inner').click();
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    await expect.poll(() => JSON.stringify(collector.chunks)).toContain('Words inside the iframe 7731');
+    // One recording, the top frame's: the iframe's own agent (installed there) does not record.
+    expect(new Set(collector.chunks.map((c) => c.recordingId)).size).toBe(1);
+    expect(collector.chunks.every((c) => c.url.includes('/e2e/recording/with-iframe'))).toBe(true);
+  });
+
   test('recording off: the recorder chunk is never requested and nothing is posted', async ({ page, context, openHostPage }) => {
     const apiKey = uniqueId('e2e-rec-off');
     const collector = await routedCollector(context, apiKey, { enabled: false, sampleRate: 1 });
