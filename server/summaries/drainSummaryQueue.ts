@@ -49,7 +49,9 @@ export interface DrainResult {
 
 // `locked`: the oldest batches this statement may take (materialized: locked once); `chosen`: as many of them as
 // the event budget allows (the rest are unlocked at commit); `claimed`: deleted, in the same transaction as the
-// summaries' upserts below; `source`: their events, found by primary key (id, received_at) in their partitions.
+// summaries' upserts below; `source`: their events, looked up one batch at a time: its received_at picks the
+// partition and an index. `offset 0` keeps the lateral subquery from being flattened into a join, which the
+// planner, without statistics (PGlite runs no autovacuum), sometimes made a scan of the whole events table.
 const drainSql = (wait: boolean) => `
 with locked as materialized (
   select id, cardinality(event_ids) as n from summary_queue
@@ -66,8 +68,8 @@ claimed as (
   returning received_at, event_ids
 ),
 source as (
-  select ev.* from (select received_at, unnest(event_ids) as id from claimed) k
-  join events ev on ev.id = k.id and ev.received_at = k.received_at
+  select ev.* from claimed c
+  cross join lateral (select * from events where received_at = c.received_at and id = any(c.event_ids) offset 0) ev
 )${summarizeEventsSql('source')}
 select (select count(*) from locked) as locked, (select count(*) from claimed) as batches, (select count(*) from source) as events`;
 
