@@ -63,6 +63,10 @@ export function createSummarizer(db: Database, options: SummarizerOptions = {}):
       const { more } = await drainSummaryQueue(db, { maxBatches, maxEvents, wait, upTo });
       if (!more) return true;
       if (Date.now() >= deadline) return false;
+      // Let requests that arrived meanwhile queue their statements before the next drain statement: PGlite runs
+      // in this thread, one statement at a time, and its queue is worked through promise callbacks, which would
+      // otherwise run the whole backlog before any beacon is even read.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
