@@ -129,7 +129,8 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const SHUTDOWN_DRAIN_MS = 10_000;
 /**
  * Events per drain statement on PGlite: about 50 ms of its time (measured ~25-45 µs an event), the most a beacon
- * then waits behind the summarizer. PostgreSQL runs beacons beside a drain, so it takes the summarizer's default.
+ * then waits behind the summarizer. PostgreSQL runs beacons beside a drain, so it takes the summarizer's default
+ * (10,000).
  */
 const PGLITE_DRAIN_EVENTS = 500;
 

@@ -1,6 +1,6 @@
 /**
  * Keeps the console's summaries current off the beacons' path (issue #19). Every collector process runs one: about
- * every second, and at once after a burst has queued a statement's worth of events, it drains the summary queue
+ * every second, and at once when a burst has queued a statement's worth of events, it drains the summary queue
  * (drainSummaryQueue.ts), a bounded statement at a time, until nothing is left that another collector is not
  * already taking. The console's reads call `flush` first, so what they show holds every batch answered 2xx before
  * the read; shutdown calls `stop`, which drains for a bounded time and leaves the rest queued for the next drain
@@ -13,11 +13,17 @@ import { drainSummaryQueue, lastQueued } from './drainSummaryQueue';
 export interface SummarizerOptions {
   /** Time from the end of one periodic run to the start of the next. @default 1000 */
   intervalMs?: number;
-  /** Events queued by this process since its last run that start a run before the next tick (a burst). @default 50_000 */
+  /**
+   * Events queued by this process since its last run that start a run before the next tick: a burst is summarized
+   * as soon as it fills a statement. @default 10_000
+   */
   burstEvents?: number;
   /** Most queued batches one drain statement takes. @default 1000 */
   maxBatches?: number;
-  /** Most events one drain statement summarizes (bounds its time and, on PGlite, its memory). @default 50_000 */
+  /**
+   * Most events one drain statement summarizes: bounds its time (~13 µs an event on PostgreSQL), how long it holds
+   * the summary rows, and its sorts (10,000 stay within PostgreSQL's default work_mem). @default 10_000
+   */
   maxEvents?: number;
   /** Where a failing run is reported (once until runs succeed again). @default console.warn */
   warn?: (message: string) => void;
@@ -38,7 +44,7 @@ export interface Summarizer {
 
 /** Starts the periodic runs on `db` (its schema migrated). */
 export function createSummarizer(db: Database, options: SummarizerOptions = {}): Summarizer {
-  const { intervalMs = 1000, burstEvents = 50_000, maxBatches = 1000, maxEvents = 50_000, warn = console.warn } = options;
+  const { intervalMs = 1000, burstEvents = 10_000, maxBatches = 1000, maxEvents = 10_000, warn = console.warn } = options;
   /** This process's drains, one at a time (a flush waits for a periodic run in progress, and the reverse). */
   let turn: Promise<unknown> = Promise.resolve();
   /** A flush asked for and not yet begun: callers meanwhile share it (it will cover their batches too). */
