@@ -128,9 +128,9 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 /** Longest a closing server drains the summary queue (SIGTERM: main.ts closes the server). */
 const SHUTDOWN_DRAIN_MS = 10_000;
 /**
- * Events per drain statement on PGlite: about 50 ms of its time (measured ~25-45 µs an event), the most a beacon
- * then waits behind the summarizer. PostgreSQL runs beacons beside a drain, so it takes the summarizer's default
- * (10,000).
+ * Events per drain statement on PGlite: 15-35 ms of its thread (measured 26-70 µs an event, busier machine the
+ * slower), the most a beacon then waits behind the summarizer (p95 at half load 28 ms, bench/RESULTS.md).
+ * PostgreSQL runs beacons beside a drain, so it takes the summarizer's default (10,000).
  */
 const PGLITE_DRAIN_EVENTS = 500;
 
