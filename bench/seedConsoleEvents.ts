@@ -3,7 +3,8 @@
  * 1,000,000 events of one app over 90 days, from ~2,000 visitors in 200 accounts, in sessions of pages,
  * clicks on elements (some rage, dead or error clicks), u-turns, track events, and guide events of 5 guides
  * (seen, advanced, dismissed, snoozed, an NPS poll answered 0-10). Deterministic (seeded PRNG), stored
- * through the real EventStore.insertBatch, so the summaries are built the way ingest builds them.
+ * through the real EventStore.insertBatch, so the summaries are built the way ingest builds them (queued there,
+ * then added by a summarizer: the caller flushes one).
  */
 import type { ReceivedEvent } from '../server/checkEventBatch';
 import type { EventStore } from '../server/createEventStore';

@@ -6,7 +6,6 @@ import type { Database } from './Database';
 import type { ReceivedEvent } from './checkEventBatch';
 import { HttpError, rethrowAsClientDataError } from './HttpError';
 import { EXTRACTED_COLUMN_NAMES, extractedColumns } from './summaries/extractedColumns';
-import { summarizeEventsSql } from './summaries/summarizeEventsSql';
 
 /** Which beacon an event came in on: ptm.gif (analytics) or guide.gif (guide). */
 export type EventKind = 'analytics' | 'guide';
@@ -49,7 +48,8 @@ export interface EventStore {
   /**
    * Stores a batch in one statement and returns how many rows are new. An event whose
    * (api key, kind, tabId, frameId, sequence) is already stored is skipped: a retried batch is stored once.
-   * `source` is the beacon's `source` parameter: which sender's copy arrived first.
+   * `source` is the beacon's `source` parameter: which sender's copy arrived first. The new rows are queued for
+   * the console's summaries in the same statement (the summarizer adds them later: createSummarizer.ts).
    */
   insertBatch(apiKey: string, kind: EventKind, events: ReceivedEvent[], receivedAt: number, source?: string): Promise<number>;
   /** Event bodies as received, in arrival order. */
@@ -89,8 +89,10 @@ create index if not exists events_by_visitor on events (api_key, kind, visitor_i
 // Exactly-once: an identified event is stored only when its key goes into event_keys now (`on conflict do
 // nothing`: a key already there, from any collector, any day, stores nothing; a collector inserting the same key
 // at the same moment waits for the first to commit, then skips). A key twice in one batch counts once (`copy`).
-// The same statement adds the rows it actually stored to the console's summaries (issue #14), so a replayed
-// batch is counted once there too.
+// The same statement queues the rows it actually stored for the console's summaries (one summary_queue row naming
+// their ids; server/summaries/drainSummaryQueue.ts), so a replayed batch is counted once there too. The summaries
+// themselves are upserted by the summarizer, off the beacon's path (issue #19): a 2xx says the events are
+// committed; the console's counts follow within about a second, or at once for a read (it flushes first).
 const INSERT = `
 with input as (
   select r.e, r.ord, r.e->>'tabId' as tab_id, coalesce(r.e->>'frameId', '') as frame_id, (r.e->>'sequence')::int as seq,
@@ -113,8 +115,12 @@ stored as (
   where i.tab_id is null or i.seq is null
      or exists (select 1 from keyed k where k.tab_id = i.tab_id and k.frame_id = i.frame_id and k.sequence = i.seq and i.copy = 1)
   order by i.ord
-  returning *
-)${summarizeEventsSql('stored')}
+  returning id
+),
+queued as (
+  insert into summary_queue (received_at, event_ids)
+  select $3, array_agg(id order by id) from stored having count(*) > 0
+)
 select count(*) as stored from stored`;
 
 const LATEST_STEP_STATES = `
@@ -138,8 +144,14 @@ order by guide_id, guide_step_id, time desc, id desc`;
 
 const INT32_MAX = 2 ** 31 - 1;
 
+/** What the event store tells its owner. */
+export interface EventStoreOptions {
+  /** Called after a batch's events were stored and queued for the summaries (the summarizer's burst count). */
+  onQueued?: (events: number) => void;
+}
+
 /** Wraps a database; the schema comes from server/migrations (migrateSchema). */
-export function createEventStore(db: Database): EventStore {
+export function createEventStore(db: Database, { onQueued }: EventStoreOptions = {}): EventStore {
   return {
 
     async insertBatch(apiKey, kind, events, receivedAt, source) {
@@ -170,7 +182,9 @@ export function createEventStore(db: Database): EventStore {
       try {
         const result = await db.query<{ stored: unknown }>(INSERT, [apiKey, kind, receivedAt, json, source ?? null]);
         // pg returns bigint as a string, PGlite as a number.
-        return Number(result.rows[0]?.stored ?? 0);
+        const stored = Number(result.rows[0]?.stored ?? 0);
+        if (stored > 0) onQueued?.(stored);
+        return stored;
       } catch (err) {
         rethrowAsClientDataError(err, 'events');
       }

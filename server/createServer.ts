@@ -6,6 +6,7 @@ import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from './isDatabaseUnava
 import { migrateSchema } from './migrations/MIGRATIONS';
 import { checkRetentionDays, startRetention } from './createRetention';
 import { ensurePartitions } from './partitions/eventPartitions';
+import { createSummarizer } from './summaries/createSummarizer';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,6 +98,12 @@ export interface ServerOptions {
    */
   adminToken?: string;
   /**
+   * Time between the summarizer's runs (env WAYMARK_SUMMARY_INTERVAL_MS): how long after a beacon's 2xx its events
+   * are in the console's summaries at most, give or take a run (server/summaries/createSummarizer.ts; the console's
+   * reads flush first anyway). @default 1000
+   */
+  summaryIntervalMs?: number;
+  /**
    * The app whose guides start as the guide folder's files (env WAYMARK_SEED_APP, `demo-app` in `npm start`):
    * at a start where the database holds no guides for it, the folder's guides are stored for it (their
    * `state`, else public). Other apps read the folder until a guide is saved for them. @default none
@@ -117,6 +124,15 @@ export interface RunningServer {
 }
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** Longest a closing server drains the summary queue (SIGTERM: main.ts closes the server). */
+const SHUTDOWN_DRAIN_MS = 10_000;
+/**
+ * Events per drain statement on PGlite: 15-35 ms of its thread (measured 26-70 µs an event, busier machine the
+ * slower), the most a beacon then waits behind the summarizer (p95 at half load 28 ms, bench/RESULTS.md).
+ * PostgreSQL runs beacons beside a drain, so it takes the summarizer's default (10,000).
+ */
+const PGLITE_DRAIN_EVENTS = 500;
 
 /** Starts the server and listens. */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
@@ -162,6 +178,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
   try {
     const retentionProblem = checkRetentionDays(options.retentionDays);
     if (retentionProblem) throw new Error(retentionProblem);
+    if (options.summaryIntervalMs !== undefined && !(options.summaryIntervalMs >= 10 && options.summaryIntervalMs <= 3_600_000)) {
+      throw new Error(`WAYMARK_SUMMARY_INTERVAL_MS must be a number of milliseconds from 10 to 3600000; got ${options.summaryIntervalMs}`);
+    }
     await migrateSchema(db);
     // This month's and the next month's event partitions, now and every hour (issue #19).
     await ensurePartitions(db);
@@ -172,11 +191,23 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       const stopRetention = startRetention(db, options.retentionDays, (message) => console.warn(message));
       app.addHook('onClose', async () => stopRetention());
     }
-    const store = createEventStore(db);
-    const logStore = createLogStore(db);
-
     // Warnings go to the request log when it is on, else to the console, so a skipped guide file is never silent.
     const warn = options.logger ? (message: string) => app.log.warn(message) : (message: string) => console.warn(message);
+    // The console's summaries, brought up to date off the beacons' path (issue #19). At close (after the last
+    // request, before the database closes: onClose hooks run last-added first) what is queued is drained for a
+    // bounded time; what is left waits for the next drain of any collector.
+    const summarizer = createSummarizer(db, {
+      intervalMs: options.summaryIntervalMs,
+      // PGlite runs one statement at a time: a beacon that arrives during a drain statement waits for all of it.
+      ...(options.databaseUrl ? {} : { maxEvents: PGLITE_DRAIN_EVENTS }),
+      warn,
+    });
+    app.addHook('onClose', async () => {
+      if (!(await summarizer.stop(SHUTDOWN_DRAIN_MS))) warn('summaries: batches left queued at shutdown, for the next collector to summarize');
+    });
+    const store = createEventStore(db, { onQueued: (events) => summarizer.queued(events) });
+    const logStore = createLogStore(db);
+
     const guidesDir = resolve(options.guidesDir ?? resolve(repoRoot, 'server/demo/guides'));
     const folder = createGuideCatalog({ dir: guidesDir, warn });
     const guideStore = createGuideStore(db);
@@ -236,13 +267,14 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       features: readFeatures(resolve(options.featuresFile ?? resolve(repoRoot, 'server/demo/features.json')), warn),
     });
     registerApiRoutes(app, store);
-    registerGuideRoutes(app, { db, guides: guideStore });
+    registerGuideRoutes(app, { db, guides: guideStore, summaries: summarizer });
     registerPreviewRoutes(app, { guides: guideStore, source: guideSource, assets: guideAssets });
     registerSettingsRoutes(app, settingsStore);
     registerRecordingRoutes(app, { db, settings: settingsStore });
     registerLogRoutes(app, logStore);
     registerConsoleRoutes(app, {
       db,
+      summaries: summarizer,
       guides: {
         countsByApp: () => guideStore.countsByApp(),
         // A guide of the database, else one the app still reads from the guide folder.

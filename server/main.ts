@@ -7,7 +7,8 @@
  * WAYMARK_GUIDELESS_KEYS (api keys whose subscription lacks guides), WAYMARK_RETENTION_DAYS (raw events older
  * than that are deleted; at least 7), WAYMARK_ADMIN_TOKEN (the admin token of
  * /api/*; else generated at the first start and kept in the data folder), WAYMARK_SEED_APP (the app whose guides
- * start as the guide folder's files, default demo-app; empty for none).
+ * start as the guide folder's files, default demo-app; empty for none), WAYMARK_SUMMARY_INTERVAL_MS (time between
+ * the summarizer's runs, default 1000).
  */
 import { startServer } from './createServer';
 
@@ -31,6 +32,7 @@ const server = await startServer({
   adminToken: process.env.WAYMARK_ADMIN_TOKEN || undefined,
   retentionDays: process.env.WAYMARK_RETENTION_DAYS ? Number(process.env.WAYMARK_RETENTION_DAYS) : undefined,
   seedApp: process.env.WAYMARK_SEED_APP ?? 'demo-app',
+  summaryIntervalMs: process.env.WAYMARK_SUMMARY_INTERVAL_MS ? Number(process.env.WAYMARK_SUMMARY_INTERVAL_MS) : undefined,
 }).catch((err: Error) => {
   console.error(`Waymark reference server did not start: ${err.message}`);
   process.exit(1);

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from './Database';
+import type { Summarizer } from './summaries/createSummarizer';
 import { HttpError } from './HttpError';
 import { parseRange } from './queries/parseRange';
 import { integerParam, limitParam, queryParam, searchParam, type ConsoleQuery } from './queries/queryParams';
@@ -29,6 +30,11 @@ export interface ConsoleGuideSource {
 export interface ConsoleRoutesOptions {
   db: Database;
   guides: ConsoleGuideSource;
+  /**
+   * The summarizer (summaries/createSummarizer.ts): the routes that read summaries flush it first, so they count
+   * every batch answered 2xx before the read (issue #19: the summaries are no longer written by the beacon).
+   */
+  summaries: Pick<Summarizer, 'flush'>;
   /** The clock of default ranges. @default Date.now */
   now?: () => number;
 }
@@ -36,10 +42,13 @@ export interface ConsoleRoutesOptions {
 type AppRequest<P = object> = FastifyRequest<{ Params: { apiKey: string } & P; Querystring: ConsoleQuery }>;
 
 /** Registers the console's read routes under /api/apps. */
-export function registerConsoleRoutes(app: FastifyInstance, { db, guides, now = Date.now }: ConsoleRoutesOptions): void {
-  app.get('/api/apps', async () => queryApps(db, await guides.countsByApp()));
+export function registerConsoleRoutes(app: FastifyInstance, { db, guides, summaries, now = Date.now }: ConsoleRoutesOptions): void {
+  // After the access check (an onRequest hook): a refused request summarizes nothing.
+  const fresh = { preHandler: async () => { await summaries.flush(); } };
 
-  app.get('/api/apps/:apiKey/overview', async (request: AppRequest) =>
+  app.get('/api/apps', fresh, async () => queryApps(db, await guides.countsByApp()));
+
+  app.get('/api/apps/:apiKey/overview', fresh, async (request: AppRequest) =>
     queryOverview(db, request.params.apiKey, parseRange(request.query, now())));
 
   app.get('/api/apps/:apiKey/events', async (request: AppRequest) => {
@@ -61,25 +70,25 @@ export function registerConsoleRoutes(app: FastifyInstance, { db, guides, now = 
     return event;
   });
 
-  app.get('/api/apps/:apiKey/visitors', async (request: AppRequest) =>
+  app.get('/api/apps/:apiKey/visitors', fresh, async (request: AppRequest) =>
     queryVisitors(db, request.params.apiKey, searchParam(request.query), limitParam(request.query)));
 
-  app.get('/api/apps/:apiKey/visitors/:visitorId', async (request: AppRequest<{ visitorId: string }>) => {
+  app.get('/api/apps/:apiKey/visitors/:visitorId', fresh, async (request: AppRequest<{ visitorId: string }>) => {
     const visitor = await queryVisitor(db, request.params.apiKey, request.params.visitorId);
     if (!visitor) throw new HttpError(404, 'visitor not found');
     return visitor;
   });
 
-  app.get('/api/apps/:apiKey/accounts', async (request: AppRequest) =>
+  app.get('/api/apps/:apiKey/accounts', fresh, async (request: AppRequest) =>
     queryAccounts(db, request.params.apiKey, searchParam(request.query), limitParam(request.query)));
 
-  app.get('/api/apps/:apiKey/accounts/:accountId', async (request: AppRequest<{ accountId: string }>) => {
+  app.get('/api/apps/:apiKey/accounts/:accountId', fresh, async (request: AppRequest<{ accountId: string }>) => {
     const account = await queryAccount(db, request.params.apiKey, request.params.accountId);
     if (!account) throw new HttpError(404, 'account not found');
     return account;
   });
 
-  app.get('/api/apps/:apiKey/guides/:guideId/stats', async (request: AppRequest<{ guideId: string }>) => {
+  app.get('/api/apps/:apiKey/guides/:guideId/stats', fresh, async (request: AppRequest<{ guideId: string }>) => {
     const { apiKey, guideId } = request.params;
     const range = parseRange(request.query, now());
     const stepIds = await guides.stepIds(apiKey, guideId);

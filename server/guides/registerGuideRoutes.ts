@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from '../Database';
+import type { Summarizer } from '../summaries/createSummarizer';
 import { HttpError } from '../HttpError';
 import type { Guide } from '../../shared/guides/guides';
 import { checkGuideBody, withStepGuideIds } from './checkGuideBody';
@@ -16,14 +17,17 @@ type GuideRequest = FastifyRequest<{ Params: { apiKey: string; guideId: string }
 export interface GuideRoutesOptions {
   db: Database;
   guides: GuideStore;
+  /** The summarizer: the guide list's figures come from the summaries, flushed before the read (issue #19). */
+  summaries: Pick<Summarizer, 'flush'>;
   now?: () => number;
 }
 
 /** Registers the guide routes under /api/apps/{apiKey}/guides. */
-export function registerGuideRoutes(app: FastifyInstance, { db, guides, now = Date.now }: GuideRoutesOptions): void {
+export function registerGuideRoutes(app: FastifyInstance, { db, guides, summaries, now = Date.now }: GuideRoutesOptions): void {
   app.get('/api/apps/:apiKey/guides', async (request: FastifyRequest<{ Params: { apiKey: string } }>) => {
     const { apiKey } = request.params;
     const stored = await guides.list(apiKey);
+    await summaries.flush();
     const stats = await guideListStats(
       db,
       apiKey,

@@ -11,6 +11,7 @@ import { SETTINGS_SCHEMA } from '../settings/createSettingsStore';
 import { migrateToPartitions } from '../partitions/migrateToPartitions';
 import { migrateConsoleTables } from '../summaries/migrateConsoleTables';
 import { RECORDINGS_SCHEMA } from '../recordings/createRecordingStore';
+import { SUMMARY_QUEUE_SCHEMA } from '../summaries/drainSummaryQueue';
 import { runMigrations, type Migration } from './runMigrations';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -26,6 +27,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'events partitioned by month', up: (db) => migrateToPartitions(db) },
   // Session recordings (issue #18): a summary row per recording and its chunks, each stored once.
   { version: 8, name: 'recordings', up: RECORDINGS_SCHEMA },
+  // The console's summaries leave the beacon's statement (issue #19): batches queued there, summarized after.
+  { version: 9, name: 'summary queue', up: SUMMARY_QUEUE_SCHEMA },
 ];
 
 /** Brings `db` to the current schema; answers the versions applied now. */

@@ -2,7 +2,10 @@
  * The common table expressions that add a set of new `events` rows to the console's summary tables
  * (CONSOLE_SCHEMA.ts). The ingest statement runs them on the rows its insert returned, so a replayed batch
  * (rows skipped by `on conflict do nothing`) adds nothing; the backfill runs them on stored rows, a slice at a time.
- * Every upsert groups by its key first: one statement may not update the same row twice.
+ * `e` reads what the upserts need out of each row's body once, so the rows sorted and grouped below stay narrow.
+ * Every upsert groups by its key first: one statement may not update the same row twice. And every upsert writes
+ * its rows in key order, so two of these statements running at once (summarizers of two collectors, issue #19)
+ * lock shared rows in the same order and wait for each other instead of deadlocking.
  */
 import { DAY_MS, HOUR_MS } from './CONSOLE_SCHEMA';
 
@@ -21,9 +24,16 @@ export function summarizeEventsSql(source: string): string {
 e as (
   select id, api_key, type, nullif(visitor_id, '') as visitor_id, nullif(account_id, '') as account_id, time,
          nullif(left(url, 1000), '') as url, nullif(session_id, '') as session_id, channel,
-         el_tag, el_id, el_text, guide_id, coalesce(guide_step_id, '') as guide_step_id, body,
+         el_tag, el_id, el_text, guide_id, coalesce(guide_step_id, '') as guide_step_id,
          ${floorTo('time', HOUR_MS)} as hour, ${floorTo('time', DAY_MS)} as day,
-         case when jsonb_typeof(body->'props'->'frustrationTypes') = 'array' then body->'props'->'frustrationTypes' end as ft
+         case when jsonb_typeof(body->'props'->'frustrationTypes') = 'array' then body->'props'->'frustrationTypes' end as ft,
+         case when type = 'meta' and jsonb_typeof(body->'props'->'visitor') = 'object' then body->'props'->'visitor' end as visitor_meta,
+         case when type = 'meta' and jsonb_typeof(body->'props'->'account') = 'object' and body->'props'->'account' <> '{}'::jsonb
+              then body->'props'->'account' end as account_meta,
+         case when type = 'pollResponse' then coalesce(left(body->'props'->>'poll_id', 200), '') end as poll_id,
+         case when type = 'pollResponse' then coalesce(left(body->'props'->>'poll_response', 200), '') end as poll_value,
+         case when type = 'pollResponse' then coalesce(jsonb_typeof(body->'props'->'poll_response') = 'number', false) end as poll_is_number,
+         case when type = 'pollResponse' then left(body->'props'->>'poll_type', 100) end as poll_type
   from ${source}
 ),
 g as (
@@ -33,7 +43,7 @@ g as (
 ),
 apps as (
   insert into console_apps (api_key, events, first_seen, last_seen)
-  select api_key, count(*), min(time), max(time) from e group by api_key
+  select api_key, count(*), min(time), max(time) from e group by api_key order by api_key
   on conflict (api_key) do update set
     events = console_apps.events + excluded.events,
     first_seen = least(console_apps.first_seen, excluded.first_seen),
@@ -41,7 +51,7 @@ apps as (
 ),
 new_bucket_visitors as (
   insert into console_bucket_visitors (api_key, grain, t, visitor_id)
-  select distinct api_key, grain, t, visitor_id from g where visitor_id is not null
+  select distinct api_key, grain, t, visitor_id from g where visitor_id is not null order by 1, 2, 3, 4
   on conflict do nothing
   returning api_key, grain, t
 ),
@@ -56,6 +66,7 @@ buckets as (
     select api_key, grain, t, 0, 1, 0, 0, 0, 0, 0 from new_bucket_visitors
   ) x
   group by api_key, grain, t
+  order by api_key, grain, t
   on conflict (api_key, grain, t) do update set
     events = console_buckets.events + excluded.events,
     visitors = console_buckets.visitors + excluded.visitors,
@@ -70,11 +81,11 @@ visitors as (
   select api_key, visitor_id,
          (array_agg(account_id order by time desc, id desc) filter (where account_id is not null))[1],
          min(time), max(time), count(*),
-         (array_agg(body->'props'->'visitor' order by time desc, id desc)
-            filter (where type = 'meta' and jsonb_typeof(body->'props'->'visitor') = 'object'))[1],
+         (array_agg(visitor_meta order by time desc, id desc) filter (where visitor_meta is not null))[1],
          range_agg(${HOUR_RANGE})
   from e where visitor_id is not null
   group by api_key, visitor_id
+  order by api_key, visitor_id
   on conflict (api_key, visitor_id) do update set
     account_id = case when excluded.last_seen >= console_visitors.last_seen
                       then coalesce(excluded.account_id, console_visitors.account_id)
@@ -88,12 +99,11 @@ visitors as (
 accounts as (
   insert into console_accounts (api_key, account_id, first_seen, last_seen, events, metadata, active)
   select api_key, account_id, min(time), max(time), count(*),
-         (array_agg(body->'props'->'account' order by time desc, id desc)
-            filter (where type = 'meta' and jsonb_typeof(body->'props'->'account') = 'object'
-                    and body->'props'->'account' <> '{}'::jsonb))[1],
+         (array_agg(account_meta order by time desc, id desc) filter (where account_meta is not null))[1],
          range_agg(${HOUR_RANGE})
   from e where account_id is not null
   group by api_key, account_id
+  order by api_key, account_id
   on conflict (api_key, account_id) do update set
     first_seen = least(console_accounts.first_seen, excluded.first_seen),
     last_seen = greatest(console_accounts.last_seen, excluded.last_seen),
@@ -103,7 +113,7 @@ accounts as (
 ),
 pages as (
   insert into console_pages (api_key, grain, t, url, events)
-  select api_key, grain, t, url, count(*) from g where url is not null group by api_key, grain, t, url
+  select api_key, grain, t, url, count(*) from g where url is not null group by api_key, grain, t, url order by 1, 2, 3, 4
   on conflict (api_key, grain, t, url) do update set events = console_pages.events + excluded.events
 ),
 page_visitors as (
@@ -111,6 +121,7 @@ page_visitors as (
   select api_key, url, visitor_id, range_agg(${HOUR_RANGE})
   from e where url is not null and visitor_id is not null
   group by api_key, url, visitor_id
+  order by api_key, url, visitor_id
   on conflict (api_key, url, visitor_id) do update set active = console_page_visitors.active + excluded.active
 ),
 features as (
@@ -118,6 +129,7 @@ features as (
   select api_key, grain, t, el_tag, coalesce(el_id, ''), coalesce(el_text, ''), count(*)
   from g where type = 'click' and el_tag is not null
   group by api_key, grain, t, el_tag, coalesce(el_id, ''), coalesce(el_text, '')
+  order by 1, 2, 3, 4, 5, 6
   on conflict (api_key, grain, t, tag, el_id, el_text) do update set clicks = console_features.clicks + excluded.clicks
 ),
 sessions as (
@@ -128,6 +140,7 @@ sessions as (
          min(time), max(time), count(*), count(*) filter (where type = 'load')
   from e where session_id is not null
   group by api_key, session_id
+  order by api_key, session_id
   on conflict (api_key, session_id) do update set
     visitor_id = coalesce(console_sessions.visitor_id, excluded.visitor_id),
     channel = case when excluded.start_time < console_sessions.start_time
@@ -144,21 +157,22 @@ guide_visitors as (
   from e where guide_id is not null and visitor_id is not null
     and type in ('guideSeen', 'guideAdvanced', 'guideDismissed', 'guideSnoozed')
   group by api_key, guide_id, guide_step_id, type, visitor_id
+  order by 1, 2, 3, 4, 5
   on conflict (api_key, guide_id, step_id, type, visitor_id) do update set active = console_guide_visitors.active + excluded.active
 ),
 guide_buckets as (
   insert into console_guide_buckets (api_key, guide_id, grain, t, type, events)
   select api_key, guide_id, grain, t, type, count(*) from g where guide_id is not null
   group by api_key, guide_id, grain, t, type
+  order by 1, 2, 3, 4, 5
   on conflict (api_key, guide_id, grain, t, type) do update set events = console_guide_buckets.events + excluded.events
 ),
 poll_responses as (
   insert into console_poll_responses (api_key, guide_id, poll_id, grain, t, value, is_number, poll_type, responses)
-  select api_key, guide_id, coalesce(left(body->'props'->>'poll_id', 200), ''), grain, t,
-         coalesce(left(body->'props'->>'poll_response', 200), ''), coalesce(jsonb_typeof(body->'props'->'poll_response') = 'number', false),
-         max(left(body->'props'->>'poll_type', 100)), count(*)
+  select api_key, guide_id, poll_id, grain, t, poll_value, poll_is_number, max(poll_type), count(*)
   from g where guide_id is not null and type = 'pollResponse'
   group by 1, 2, 3, 4, 5, 6, 7
+  order by 1, 2, 3, 4, 5, 6, 7
   on conflict (api_key, guide_id, poll_id, grain, t, value, is_number) do update set
     responses = console_poll_responses.responses + excluded.responses,
     poll_type = coalesce(excluded.poll_type, console_poll_responses.poll_type)

@@ -7,6 +7,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgliteDatabase } from '../../server/createPgliteDatabase';
 import { registerConsoleRoutes } from '../../server/registerConsoleRoutes';
+import { createSummarizer } from '../../server/summaries/createSummarizer';
 import { ADMIN_HEADERS, guideEvent, nodeJzb, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
 
 const H = 3_600_000;
@@ -299,8 +300,11 @@ describe('registerConsoleRoutes with a given guide source', () => {
       const { createEventStore } = await import('../../server/createEventStore');
       await migrateSchema(db);
       await db.exec("create table if not exists logs (id bigserial, api_key text, kind text, message text, version text, visitor_id text, received_at bigint)");
+      const summaries = createSummarizer(db);
+      app.addHook('onClose', async () => void (await summaries.stop()));
       registerConsoleRoutes(app, {
         db,
+        summaries,
         guides: { countsByApp: async () => ({ 'only-guides': 2 }), stepIds: async (_k, id) => (id === 'known' ? ['a'] : undefined) },
       });
       expect((await app.inject('/api/apps')).json()).toEqual([

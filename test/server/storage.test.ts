@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createServer } from '../../server/createServer';
-import { nodeJzb, readEvents, SERVER_TIMEOUT, TEST_ADMIN_TOKEN, wireEvent } from './testServer';
+import { startCollectorProcess } from './startCollectorProcess';
+import { ADMIN_HEADERS, nodeJzb, readEvents, SERVER_TIMEOUT, TEST_ADMIN_TOKEN, wireEvent } from './testServer';
 
 describe('storage', () => {
   it('keeps events in a PGlite data folder across restarts, still stored once', async () => {
@@ -22,6 +23,33 @@ describe('storage', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 2 * SERVER_TIMEOUT);
+
+  it('a collector killed (SIGKILL) before its summarizer ran summarizes its queued batches at restart, once (issue #19)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waymark-pglite-test-'));
+    const env = { WAYMARK_DATA: join(dir, 'pglite'), WAYMARK_ADMIN_TOKEN: TEST_ADMIN_TOKEN };
+    const beacons = Array.from({ length: 12 }, (_, i) => `/data/ptm.gif/restart?jzb=${nodeJzb([wireEvent({ visitor_id: `v${i % 2}` }), wireEvent({ visitor_id: `v${i % 2}` })])}`);
+    try {
+      // Its summarizer would run in an hour: every batch is still queued when it is killed.
+      const doomed = await startCollectorProcess({ ...env, WAYMARK_SUMMARY_INTERVAL_MS: '3600000' });
+      try {
+        for (const url of beacons) expect((await fetch(doomed.url + url)).status).toBe(200);
+      } finally {
+        doomed.process.kill('SIGKILL');
+        await new Promise((resolve) => (doomed.process.exitCode !== null ? resolve(null) : doomed.process.once('exit', resolve)));
+      }
+      const again = await startCollectorProcess(env);
+      try {
+        // Replays of what was answered 2xx are stored and counted once.
+        for (const url of beacons.slice(0, 3)) expect((await fetch(again.url + url)).status).toBe(200);
+        const apps = await (await fetch(`${again.url}/api/apps`, { headers: ADMIN_HEADERS })).json();
+        expect(apps).toEqual([expect.objectContaining({ apiKey: 'restart', events: 24, visitors: 2 })]);
+      } finally {
+        again.process.kill('SIGKILL');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 3 * SERVER_TIMEOUT);
 
   it('fails to start with a clear error when DATABASE_URL cannot be used', async () => {
     // Port 1 on loopback refuses at once (without the 'pg' package installed, the message says to install it).
