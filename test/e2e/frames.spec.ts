@@ -6,25 +6,11 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame, Page } from '@playwright/test';
 import { MESSAGES } from '../../shared/messages';
+import { childAgent, routeDocument } from './frameHelpers';
 import { agentReady, expect, hostPage, test, uniqueId, waitForEvents } from './fixtures';
 
 const CHILD = '<!doctype html><html><head><meta charset="utf-8"><title>Child</title></head><body><h1>Child frame</h1><button id="inner">Inner</button><p><span id="frame-target">Frame target</span></p></body></html>';
-
-/** Serves `html` at `path` on the server's origin (for iframes: openHostPage serves the top page). */
-async function routeDocument(page: Page, serverUrl: string, path: string, html: string): Promise<void> {
-  const target = new URL(path, serverUrl);
-  await page.route((url) => url.origin === target.origin && url.pathname === target.pathname, (route) => route.fulfill({ contentType: 'text/html', body: html }));
-}
-
-/** The frame whose URL has `path`, once its agent (installed by the top's) has started. */
-async function childAgent(page: Page, path: string): Promise<Frame> {
-  let frame: Frame | undefined;
-  await expect.poll(() => (frame = page.frames().find((f) => f.url().includes(path))) !== undefined).toBe(true);
-  await frame!.waitForFunction(() => (window as any).waymark?.isReady?.() === true);
-  return frame!;
-}
 
 function launcherFor(config: unknown): string {
   const apiKey = uniqueId('e2e-frames-launcher');

@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import type { Frame, Page } from '@playwright/test';
 import { E2E_ADMIN_TOKEN } from './adminToken';
 import { adminFetch, agentReady, expect, hostPage, test, uniqueId, waitForEvents } from './fixtures';
+import { childAgent, routeDocument } from './frameHelpers';
 
 const CHILD = '<!doctype html><html><head><meta charset="utf-8"><title>Child</title></head><body style="font-family: sans-serif"><h1>Billing (an iframe)</h1><p style="margin: 40px 0"><button id="inner">Update card</button></p></body></html>';
 const tooltip = '[data-waymark-overlay] .wm-tooltip';
@@ -44,18 +45,6 @@ async function saveGuide(serverUrl: string, apiKey: string, guideId: string, lau
   });
   const guide = { id: guideId, name: 'Across frames', launchMethod, isMultiStep: true, steps: [step(1, '#inner', 'Step 1 in the iframe'), step(2, '#outer', 'Step 2 on the top page')] };
   await putGuide(serverUrl, apiKey, guide, publish);
-}
-
-async function routeDocument(page: Page, serverUrl: string, path: string, html: string): Promise<void> {
-  const target = new URL(path, serverUrl);
-  await page.route((url) => url.origin === target.origin && url.pathname === target.pathname, (route) => route.fulfill({ contentType: 'text/html', body: html }));
-}
-
-async function childAgent(page: Page, path: string): Promise<Frame> {
-  let frame: Frame | undefined;
-  await expect.poll(() => (frame = page.frames().find((f) => f.url().includes(path))) !== undefined).toBe(true);
-  await frame!.waitForFunction(() => (window as any).waymark?.isReady?.() === true);
-  return frame!;
 }
 
 async function openTour(page: Page, serverUrl: string, openHostPage: (path: string, html: string) => Promise<void>, visitor: string): Promise<Frame> {
