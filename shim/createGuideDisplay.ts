@@ -23,6 +23,7 @@ import { createLauncherView } from './guides/createLauncherView';
 import { createResourceCenterView } from './guides/createResourceCenterView';
 import { createScriptLoader } from './guides/createScriptLoader';
 import { createStepFlow, keyOf } from './guides/createStepFlow';
+import { isTransition } from './guides/runBlockActions';
 import type { DisplayContext } from './guides/displayContext';
 import { watchAuthoring } from './guides/watchAuthoring';
 import type { GuideDisplay, GuideDisplayOptions, LauncherCommand, ResourceCenterCommand } from './guides/guideDisplayTypes';
@@ -129,6 +130,12 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay |
     else loop.tick();
   }
 
+  /** guides §4 hideGuides: this frame's guide goes, and every other frame's (receiveHideGuides). */
+  function hideInEveryFrame(): void {
+    flow.hideGuides();
+    ctx.frames()?.hideGuides();
+  }
+
   /** Shows a loaded guide by id (API, permalink, activation), whatever its auto rules say. */
   async function showGuide(guideId: string, stepId: string | undefined, reason: SeenReason, quiet = false): Promise<boolean> {
     const result = await bridge.call((w) => w.stepForGuide(guideId, stepId, reason));
@@ -170,10 +177,7 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay |
             if (!held) void api.reload();
           },
           showGuide: (guideId, stepId) => showGuide(guideId, stepId, 'api'),
-          hideGuides() {
-            flow.hideGuides();
-            ctx.frames()?.hideGuides();
-          },
+          hideGuides: hideInEveryFrame,
           activeStep() {
             const step = flow.shown()?.step;
             return step ? { guideId: step.guideId, stepId: step.stepId } : (ctx.frames()?.shownElsewhere() ?? null);
@@ -192,7 +196,7 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay |
    */
   async function actForFrame(action: StepAction): Promise<Awaited<ReturnType<GuideDisplay['framed']['act']>>> {
     const result = await bridge.call((w) => w.stepAction({ ...action, url: location.href }));
-    if (!result.ok || /^(seen|activity|poll|timeout)$/.test(action.action)) return result;
+    if (!result.ok || !isTransition(action.action)) return result;
     flow.suppressed.add(keyOf(action));
     flow.candidates = flow.candidates.filter((c) => c.guideId !== action.guideId);
     moved();
@@ -235,9 +239,7 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay |
     command(name, args) {
       switch (name) {
         case 'hideGuides':
-          // guides §4: every frame's guide goes (receiveHideGuides).
-          api.hideGuides();
-          return ctx.frames()?.hideGuides();
+          return hideInEveryFrame();
         case 'stopGuides':
           return api.pause();
         case 'addCustomAction':

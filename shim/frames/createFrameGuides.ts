@@ -17,6 +17,8 @@ import { ERROR_CODES, fail, ok, type Outcome } from '../../shared/errors';
 import type { ThrottlingTimestamps } from '../../shared/guides/guides';
 import type { FrameMessage } from '../../shared/frames/readFrameMessage';
 import type { LogLevel, StepAction, StepToShow } from '../../shared/protocol';
+import { keyOf } from '../guides/createStepFlow';
+import { isTransition } from '../guides/runBlockActions';
 import type { FrameRequests } from './createFrameRequests';
 
 /** Another frame of this origin, and the window to reach it at. */
@@ -103,11 +105,8 @@ export interface FrameGuidesHandle extends FrameGuides {
   receive(message: FrameMessage, from: FramePeer): void;
 }
 
-const keyOf = (s: { guideId: string; stepId: string }) => `${s.guideId}/${s.stepId}`;
 /** How long a grant to show holds unused (the step's element, overlay and hooks come within it, or it lapses). */
 const CLAIM_HOLD_MS = 2000;
-/** What a step action moves on: everything but showing it and recording on it. */
-const moves = (action: string) => !/^(seen|activity|poll)$/.test(action);
 
 export function createFrameGuides(host: FrameGuidesHost): FrameGuidesHandle {
   const { selfId, requests, log } = host;
@@ -131,6 +130,9 @@ export function createFrameGuides(host: FrameGuidesHost): FrameGuidesHandle {
   const ask = (to: FramePeer, message: (requestId: string) => FrameMessage) => requests.ask((requestId) => host.post(to.source, message(requestId)));
   const broadcast = (message: FrameMessage) => host.peers().forEach((p) => host.post(p.source, message));
   const fromLeader = (from: FramePeer) => host.leaderPeer()?.id === from.id;
+  /** Asks `peer` to show one step of the list it holds; resolves with its answer (true: it shows it). */
+  const askToShow = (peer: FramePeer, step: StepToShow) =>
+    ask(peer, (requestId) => ({ type: 'showGuideStepInFrame', frameId: selfId, requestId, guideId: step.guideId, stepId: step.stepId }));
 
   function check(peer: FramePeer): void {
     if (checking.has(peer.id)) return;
@@ -189,7 +191,7 @@ export function createFrameGuides(host: FrameGuidesHost): FrameGuidesHandle {
       const peer = host.peers().find((p) => eligible.get(p.id)?.has(key));
       if (!peer) return false;
       asking = true;
-      ask(peer, (requestId) => ({ type: 'showGuideStepInFrame', frameId: selfId, requestId, guideId: step.guideId, stepId: step.stepId }))
+      askToShow(peer, step)
         .then(
           (shown) => {
             if (shown === true) log('debug', `guide ${step.guideId} step ${step.stepId} shows in frame ${peer.id}`);
@@ -232,7 +234,7 @@ export function createFrameGuides(host: FrameGuidesHost): FrameGuidesHandle {
         sent.set(peer.id, '\0');
         host.post(peer.source, { type: 'receiveGuideList', frameId: selfId, steps: [step] });
         try {
-          if ((await ask(peer, (requestId) => ({ type: 'showGuideStepInFrame', frameId: selfId, requestId, guideId: step.guideId, stepId: step.stepId }))) === true) return true;
+          if ((await askToShow(peer, step)) === true) return true;
         } catch (err) {
           log('warn', `frame ${peer.id} showGuideStepInFrame: ${(err as Error).message}`);
         }
@@ -270,7 +272,7 @@ export function createFrameGuides(host: FrameGuidesHost): FrameGuidesHandle {
       if (!leader || leader.id !== leaderId) return fail(ERROR_CODES.unknownGuide, `frame ${leaderId} no longer leads`);
       try {
         const answer = (await ask(leader, (requestId) => ({ type: 'stepActionInFrame', frameId: selfId, requestId, action }))) as Outcome<StepToShow | null>;
-        if (!answer.ok || !moves(action.action) || !answer.value) return answer;
+        if (!answer.ok || !isTransition(action.action) || !answer.value) return answer;
         // A next step shows here when its element is here (its actions go to the leader too); else the leader places it.
         const next = { ...answer.value, viaFrame: leaderId };
         return ok(host.guides()?.hasTarget(next) ? next : null);

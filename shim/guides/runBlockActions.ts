@@ -16,6 +16,9 @@ export type UiElementAction = UiElement & { actions: string[] };
 /** The transitions an action may ask for. */
 export type TransitionName = 'advance' | 'previous' | 'dismiss' | 'snooze' | 'goToStep';
 
+/** Whether a step action is a transition (moves the guide on), not showing, recording on or timing out a step. */
+export const isTransition = (action: string): action is TransitionName => /^(advance|previous|dismiss|snooze|goToStep)$/.test(action);
+
 export interface BlockActionHost {
   transition(step: StepToShow, action: TransitionName, ui: UiElementAction | null, extra?: Partial<StepAction>): Promise<boolean>;
   /** Reports an action of the visitor on the step to the worker. */
