@@ -21,6 +21,7 @@ import { isApiPath, registerCors } from './registerCors';
 import { registerApiRoutes } from './registerApiRoutes';
 import { registerConsoleRoutes } from './registerConsoleRoutes';
 import { registerDataRoutes } from './registerDataRoutes';
+import { registerDesignerPluginRoutes } from './registerDesignerPluginRoutes';
 import { registerGuideAssetRoutes } from './registerGuideAssetRoutes';
 import { registerLogRoutes } from './registerLogRoutes';
 import { registerSegmentFlagRoutes } from './registerSegmentFlagRoutes';
@@ -258,6 +259,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     // Before every /api route: the guard covers routes registered later too (issue #14).
     registerAuth(app, options.adminToken ?? resolveAdminToken(undefined, adminTokenFolder(options)).token);
     const guideAssets = registerGuideAssetRoutes(app, guidesDir);
+    registerDesignerPluginRoutes(app, guidesDir);
     registerDataRoutes(app, {
       store,
       guides: guideSource,

@@ -195,3 +195,9 @@ export const debuggingDisabled = 'debugging disabled';
 
 /** spec: analytics §4 "Only the leader frame enables or disables debugging": a follower frame's call. Our words. */
 export const debuggingLeaderOnly = 'debugging is switched by the top (leader) frame: call it there';
+
+/**
+ * spec: guides §5 ("loading modules is limited to an allow-listed set of designer plugin paths"), §8: a designer
+ * plugin named anywhere else than the agent's server under /data/designer-plugins/ is not loaded.
+ */
+export const invalidModuleUrl = 'Invalid module URL';

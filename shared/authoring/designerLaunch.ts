@@ -11,6 +11,8 @@
 export const DESIGNER_BUCKETS = ['in-app-designer', 'da-designer', 'adopt-studio'] as const;
 /** spec: guides §5 — the named designer targets (or a semantic version). */
 export const DESIGNER_TARGETS = ['latest', 'strict', 'beta', 'via', 'mobile'] as const;
+/** At most this many designer plugins load into one designer (a token is a link: it may not make a page load hundreds). */
+export const MAX_DESIGNER_PLUGINS = 10;
 /** The designer URL parameter (guides §2 URL triggers: "its name is not spelled here"; ours). */
 export const DESIGNER_PARAMETER = 'waymark-designer';
 
@@ -39,6 +41,11 @@ export interface DesignerToken {
    * the console hands it over in its set-token message, never in the page's address.
    */
   session?: string;
+  /**
+   * Designer plugins to load besides the server's own (shared/authoring/designerPlugins.ts): the designer loads
+   * only those on the agent's server's allow-listed path, whoever made the link.
+   */
+  plugins?: string[];
 }
 
 /** A launch the guides chunk has checked, handed to the authoring chunk. */
@@ -117,6 +124,10 @@ export function readDesignerToken(raw: string, defaults: TokenDefaults): { token
     if (given[flag] === true) token[flag] = true;
   }
   if (typeof given.guideId === 'string' && given.guideId) token.guideId = given.guideId;
+  if (given.plugins !== undefined) {
+    if (Array.isArray(given.plugins) && given.plugins.every((p) => typeof p === 'string')) token.plugins = given.plugins.slice(0, MAX_DESIGNER_PLUGINS) as string[];
+    else logs.push('invalid designer plugins in the token: a list of module paths expected');
+  }
   if (given.session !== undefined) {
     if (typeof given.session === 'string' && /^wmd_[A-Za-z0-9_-]{20,}$/.test(given.session)) token.session = given.session;
     else logs.push('invalid designer session in the token: sign in from the designer instead');

@@ -4,6 +4,8 @@
  * sees the guide. The server's stored guide is read back.
  */
 import { DESIGNER_CONTAINER } from '../../shared/constants';
+import { encodeDesignerToken } from '../../shared/authoring/designerLaunch';
+import { MESSAGES } from '../../shared/messages';
 import { E2E_ADMIN_TOKEN } from './adminToken';
 import { adminFetch, agentReady, expect, hostPage, test, uniqueId, waitForEvents } from './fixtures';
 
@@ -338,5 +340,47 @@ test.describe('issue #15 the designer writes other questions', () => {
       await visitor.close();
     }
   });
+
 });
 
+test.describe('issue #15 designer plugins', () => {
+  // The designer logs each refused plugin as an error (one pattern: a fixture's array value of two would read as [value, options]).
+  test.use({ allowAgentErrors: [/status of 401 \(Unauthorized\)|Invalid module URL/] });
+
+  test("a plugin of the guide folder adds its step templates; plugins a link names elsewhere are refused with 'Invalid module URL' and never fetched", async ({ page, context, openHostPage, serverUrl, consoleLines }) => {
+    const apiKey = uniqueId('e2e-designer-plugins');
+    const elsewhere: string[] = [];
+    await context.route('https://plugins.example/**', (route) => {
+      elsewhere.push(route.request().url());
+      return route.fulfill({ contentType: 'text/javascript', body: 'export default () => { window.stolen = true; };' });
+    });
+    await context.request.post(`${serverUrl}/api/login`, { data: { token: E2E_ADMIN_TOKEN } });
+    // A link anyone could send an author: the server's own plugin folder is the only place plugins load from.
+    const token = encodeDesignerToken({ plugins: ['https://plugins.example/steal.js', '/data/designer-plugins/../guide.json', '/data/designer-plugins/demo-templates.js'] });
+    await openHostPage(`/e2e/designer-plugins?waymark-designer=${token}`, hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}' });`, body }));
+    await agentReady(page);
+    const designer = page.getByTestId('waymark-designer');
+    await designer.getByRole('button', { name: 'New guide on this page' }).click();
+    const templates = designer.getByLabel('Add a step from a template');
+    await expect(templates.locator('option')).toHaveText(['From a template…', 'Release note', 'Feature callout']);
+    await templates.selectOption('Release note');
+    await expect(designer.getByTestId('step-item')).toHaveText([/1\. Welcome/, /2\. What's new this week/]);
+    await expect(designer.getByRole('combobox', { name: /^Type/ })).toHaveValue('lightbox');
+    // The template's step is live on the page like any other.
+    await expect(page.locator('[data-waymark-overlay] [role="dialog"]')).toContainText('Reports now refresh on their own.');
+    await designer.getByRole('group', { name: 'Steps' }).screenshot({ path: 'test-results/screens/designer-step-template.png' });
+
+    const refused = consoleLines.filter((l) => l.includes(MESSAGES.invalidModuleUrl));
+    expect(refused).toHaveLength(2);
+    expect(refused[0]).toContain('"https://plugins.example/steal.js"');
+    expect(refused[1]).toContain('"/data/designer-plugins/../guide.json"');
+    expect(elsewhere).toEqual([]);
+    expect(await page.evaluate(() => (window as { stolen?: boolean }).stolen)).toBeUndefined();
+
+    await designer.getByRole('button', { name: 'Save' }).click();
+    await expect(designer.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+    const [{ id: guideId }] = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides`)).json();
+    const stored = (await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${guideId}`)).json()).guide;
+    expect(stored.steps[1].domJson.children[0].content).toBe("What's new this week");
+  });
+});

@@ -151,6 +151,7 @@ const SPEC_MESSAGES: SpecMessage[] = [
     key: 'launcherBadgeImageFailed',
     test: 'e2e/launcher.spec.ts',
   },
+  { spec: ['guides §8'], text: 'Invalid module URL', key: 'invalidModuleUrl', test: 'unit/designerPlugins.test.ts' },
   { spec: ['guides §8'], text: 'ERROR while initializing launcher', key: 'launcherInitFailed', test: 'e2e/launcher.spec.ts' },
   {
     spec: ['guides §8'],
@@ -165,11 +166,6 @@ const SPEC_MESSAGES: SpecMessage[] = [
  * this test fails until it moves to SPEC_MESSAGES (with the code that says it and its test).
  */
 const KNOWN_GAPS: Array<{ spec: SpecRef[]; text: string; why: string }> = [
-  {
-    spec: ['guides §8'],
-    text: 'Invalid module URL',
-    why: 'the designer is our own chunk, never a module loaded from a URL a token names: no path has a module URL to refuse (issue #15)',
-  },
   { spec: ['analytics §8', 'guides §8'], text: 'is going away', why: 'no API name of ours is deprecated yet, so no notice has a name to say it of' },
   { spec: ['analytics §8', 'guides §8'], text: 'is gone', why: 'no API name of ours has been removed yet, so no notice has a name to say it of' },
 ];

@@ -9,6 +9,7 @@ import type { AuthorHost } from '../api';
 import type { ConsoleApi, GuideState, GuideSummary } from './consoleApi';
 import { fromGuide, newGuide, type DesignerGuide } from './designerGuide';
 import { GuideEditor } from './GuideEditor';
+import type { StepTemplate } from './stepTemplates';
 import { fromResourceCenterGuides, isResourceCenter, moduleIdsOf, newResourceCenter, type DesignerResourceCenter } from './designerResourceCenter';
 import { ResourceCenterEditor } from './ResourceCenterEditor';
 
@@ -30,9 +31,11 @@ interface Props {
   onClose(): void;
   onPick(apply: (rule: string) => void): void;
   onPreview(guideId: string): void;
+  /** Ready-made steps from the designer's plugins. */
+  templates: StepTemplate[];
 }
 
-export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFullscreen, onClose, onPick, onPreview }: Props) {
+export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFullscreen, onClose, onPick, onPreview, templates }: Props) {
   const [view, setView] = useState<View>({ kind: 'loading' });
 
   async function openGuide(id: string): Promise<void> {
@@ -89,7 +92,7 @@ export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFulls
         {view.kind === 'rc' ? (
           <ResourceCenterEditor host={host} api={api} initial={view.rc} stored={view.stored} state={view.state} onBack={() => void list()} />
         ) : (
-          <GuideEditor host={host} api={api} initial={view.guide} stored={view.stored} state={view.state} onPick={onPick} onPreview={onPreview} onBack={() => void list()} />
+          <GuideEditor host={host} api={api} initial={view.guide} stored={view.stored} state={view.state} onPick={onPick} onPreview={onPreview} templates={templates} onBack={() => void list()} />
         )}
       </>
     );

@@ -13,6 +13,7 @@ import type { ConsoleApi, GuideState } from './consoleApi';
 import { LAUNCH_METHODS, newStep, stepContent, toGuide, type DesignerGuide, type DesignerStep } from './designerGuide';
 import { StepEditor } from './StepEditor';
 import { StepList } from './StepList';
+import { stepFromTemplate, type StepTemplate } from './stepTemplates';
 import { moveItem } from './listEdits';
 
 interface Props {
@@ -23,13 +24,15 @@ interface Props {
   state: GuideState | undefined;
   onPick(apply: (rule: string) => void): void;
   onPreview(guideId: string): void;
+  /** Ready-made steps from the designer's plugins. */
+  templates: StepTemplate[];
   onBack(): void;
 }
 
 /** How long the live step waits after the last keystroke. */
 const LIVE_DELAY_MS = 150;
 
-export function GuideEditor({ host, api, initial, stored, state: initialState, onPick, onPreview, onBack }: Props) {
+export function GuideEditor({ host, api, initial, stored, state: initialState, onPick, onPreview, templates, onBack }: Props) {
   const [guide, setGuide] = useState(initial);
   const [current, setCurrent] = useState(0);
   const [state, setState] = useState<GuideState | undefined>(initialState);
@@ -46,8 +49,9 @@ export function GuideEditor({ host, api, initial, stored, state: initialState, o
     setGuide({ ...guide, steps });
     setCurrent(to);
   };
-  const addStep = () => {
-    setGuide({ ...guide, steps: [...guide.steps, newStep(guide.id, guide.steps.length, 'tooltip')] });
+  const addStep = (template?: StepTemplate) => {
+    const added = template ? stepFromTemplate(template, guide.id, guide.steps.length) : newStep(guide.id, guide.steps.length, 'tooltip');
+    setGuide({ ...guide, steps: [...guide.steps, added] });
     setCurrent(guide.steps.length);
   };
   const removeStep = (i: number) => {
@@ -105,7 +109,7 @@ export function GuideEditor({ host, api, initial, stored, state: initialState, o
           </div>
         </fieldset>
         <AudienceEditor rules={guide.audience} onChange={(audience) => setGuide({ ...guide, audience })} />
-        <StepList steps={guide.steps} current={current} onSelect={setCurrent} onMove={move} onRemove={removeStep} onAdd={addStep} />
+        <StepList steps={guide.steps} current={current} onSelect={setCurrent} onMove={move} onRemove={removeStep} onAdd={addStep} templates={templates} />
         {step && (
           <StepEditor
             key={step.id}

@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import type { DesignerStep } from './designerGuide';
+import type { StepTemplate } from './stepTemplates';
 
 interface Props {
   steps: DesignerStep[];
@@ -12,10 +13,13 @@ interface Props {
   /** Moves the step at `from` to `to` (the others shift); an out-of-range `to` does nothing. */
   onMove(from: number, to: number): void;
   onRemove(index: number): void;
-  onAdd(): void;
+  /** Adds a step: the designer's default, or one made from a plugin's template. */
+  onAdd(template?: StepTemplate): void;
+  /** The designer plugins' ready-made steps (docs/designer.md "Plugins"); none: no template menu. */
+  templates: StepTemplate[];
 }
 
-export function StepList({ steps, current, onSelect, onMove, onRemove, onAdd }: Props) {
+export function StepList({ steps, current, onSelect, onMove, onRemove, onAdd, templates }: Props) {
   const [dragged, setDragged] = useState<number | null>(null);
   const [over, setOver] = useState<number | null>(null);
   return (
@@ -70,9 +74,28 @@ export function StepList({ steps, current, onSelect, onMove, onRemove, onAdd }: 
           </li>
         ))}
       </ol>
-      <button type="button" onClick={onAdd}>
-        Add a step
-      </button>
+      <div className="row">
+        <button type="button" onClick={() => onAdd()}>
+          Add a step
+        </button>
+        {templates.length > 0 && (
+          <select
+            aria-label="Add a step from a template"
+            value=""
+            onChange={(e) => {
+              const template = templates.find((t) => t.name === e.target.value);
+              if (template) onAdd(template);
+            }}
+          >
+            <option value="">From a template…</option>
+            {templates.map((t) => (
+              <option key={t.name} value={t.name} title={`from ${t.plugin}`}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </div>
     </fieldset>
   );
 }

@@ -13,6 +13,8 @@ import { createConsoleApi } from './consoleApi';
 import { DesignerPanel } from './DesignerPanel';
 import { DESIGNER_CSS } from './designerStyles';
 import { pickElement, type Picker } from './pickElement';
+import { loadDesignerPlugins } from './loadDesignerPlugins';
+import type { StepTemplate } from './stepTemplates';
 
 export interface DesignerContext {
   host: AuthorHost;
@@ -46,6 +48,8 @@ export function openDesigner(ctx: DesignerContext): DesignerSession {
   document.documentElement.appendChild(element);
 
   const api = createConsoleApi(ctx.token.baseUrl, ctx.host.apiKey);
+  // Once per designer, not per panel restart: a plugin's module runs once in the page anyway.
+  const templates = loadDesignerPlugins({ serverUrl: ctx.host.serverUrl, named: ctx.token.plugins ?? [], log: ctx.host.log });
   const root = createRoot(mount);
   let picker: Picker | null = null;
   let closed = false;
@@ -63,6 +67,7 @@ export function openDesigner(ctx: DesignerContext): DesignerSession {
         key={generation++}
         ctx={ctx}
         api={api}
+        templates={templates}
         box={box}
         setPicker={(p) => (picker = p)}
         onClose={() => {
@@ -80,8 +85,24 @@ export function openDesigner(ctx: DesignerContext): DesignerSession {
   };
 }
 
-function Designer({ ctx, api, box, setPicker, onClose }: { ctx: DesignerContext; api: ReturnType<typeof createConsoleApi>; box: HTMLElement; setPicker(p: Picker | null): void; onClose(): void }) {
+interface DesignerProps {
+  ctx: DesignerContext;
+  api: ReturnType<typeof createConsoleApi>;
+  /** The step templates the designer's plugins add, once they have loaded. */
+  templates: Promise<StepTemplate[]>;
+  box: HTMLElement;
+  setPicker(p: Picker | null): void;
+  onClose(): void;
+}
+
+function Designer({ ctx, api, templates, box, setPicker, onClose }: DesignerProps) {
   const [width, setWidth] = useState<number>(DESIGNER_CONTAINER.width);
+  const [loaded, setLoaded] = useState<StepTemplate[]>([]);
+  useEffect(() => {
+    let live = true;
+    void templates.then((t) => live && setLoaded(t));
+    return () => void (live = false);
+  }, [templates]);
   const [fullscreen, setFullscreen] = useState(false);
   const [picking, setPicking] = useState(false);
 
@@ -136,6 +157,7 @@ function Designer({ ctx, api, box, setPicker, onClose }: { ctx: DesignerContext;
             onClose={onClose}
             onPick={onPick}
             onPreview={ctx.preview}
+            templates={loaded}
           />
         </div>
         {!fullscreen && (
