@@ -18,7 +18,9 @@ export function isApiPath(url: string): boolean {
  */
 export function registerCors(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
-    if (isApiPath(request.url)) reply.header('access-control-allow-origin', '*');
+    // Retry-After is no CORS-safelisted header: exposed, so an agent on another origin can read the pause a 429 or
+    // 503 asks for (shared/wire/collectorPause.ts).
+    if (isApiPath(request.url)) reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'retry-after');
   });
   const preflight = async (_request: unknown, reply: FastifyReply) =>
     reply

@@ -16,6 +16,7 @@ import { shortenEvent } from '../shared/events/shortenEvent';
 import { createChunkStore } from './createChunkStore';
 import { encodeBatches } from './encodeBatches';
 import { sendBeacon } from './sendBeacon';
+import type { CollectorPause } from './createCollectorPause';
 import type { WorkerPorts } from './ports';
 
 /** One serialized event in the queue. */
@@ -54,6 +55,8 @@ export interface SendQueueOptions {
   auth?: () => BeaconAuth | undefined;
   /** Prefix of this page's persisted chunks, `{apiKey}|{endpoint}|{frameId}`; needs `ports.store`. */
   persistKey?: string;
+  /** The pause lock of this collector, shared by the agent's queues (a 429 or 503 holds them all). */
+  pause?: CollectorPause;
   /** Items finished with: delivered, or dropped (failure cap, too large). */
   onDone?(items: QueueItem[]): void;
   ports: WorkerPorts;
@@ -114,6 +117,14 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
       backingOff = false;
       void drain();
     }, delay);
+  }
+
+  /** Waits out a back-off or a pause: new events do not cut it short. */
+  function wait(delay: number): void {
+    if (timer !== null) ports.clock.clearTimeout(timer);
+    timer = null;
+    backingOff = true;
+    schedule(delay);
   }
 
   /** Encodes queued items into batches, cutting where track-ness changes so order is kept. */
@@ -178,6 +189,12 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
           await encodeRaw();
           while (batches.length) {
             const head = batches[0]!;
+            // The collector asked every queue to wait (429/503): nothing goes out before then, flushNow included.
+            const paused = options.pause?.left(ports.clock.now()) ?? 0;
+            if (paused > 0) {
+              wait(paused);
+              return;
+            }
             const error = await sendBeacon(head, options);
             if (!error) {
               batches.shift();
@@ -195,10 +212,7 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
               done(head.items);
               continue;
             }
-            if (timer !== null) ports.clock.clearTimeout(timer);
-            timer = null;
-            backingOff = true;
-            schedule(delay);
+            wait(Math.max(delay, options.pause?.left(ports.clock.now()) ?? 0));
             return;
           }
         } finally {

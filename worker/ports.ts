@@ -17,6 +17,8 @@ export interface TransportRequest {
 export interface TransportResponse {
   status: number;
   statusText: string;
+  /** The Retry-After header (the collector's pause, shared/wire/collectorPause.ts), when given and readable. */
+  retryAfter?: string | null;
   text(): Promise<string>;
 }
 
@@ -83,7 +85,7 @@ export const fetchTransport: Transport = {
       credentials: 'omit',
       mode: 'cors',
     });
-    return { status: response.status, statusText: response.statusText, text: () => response.text() };
+    return { status: response.status, statusText: response.statusText, retryAfter: response.headers.get('retry-after'), text: () => response.text() };
   },
 };
 
@@ -96,7 +98,7 @@ function xhrRequest({ method, url, body, bytes, contentType }: TransportRequest)
     const xhr = new XMLHttpRequest();
     xhr.open(method, url);
     if (contentType) xhr.setRequestHeader('Content-Type', contentType);
-    xhr.onload = () => resolve({ status: xhr.status, statusText: xhr.statusText, text: async () => xhr.responseText });
+    xhr.onload = () => resolve({ status: xhr.status, statusText: xhr.statusText, retryAfter: xhr.getResponseHeader('retry-after'), text: async () => xhr.responseText });
     xhr.onerror = () => reject(new TypeError('XHR network error'));
     xhr.send(bytes ?? body ?? null);
   });

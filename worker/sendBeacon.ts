@@ -8,6 +8,7 @@ import { AGENT_VERSION } from '../shared/constants';
 import { ERROR_CODES, type AgentError } from '../shared/errors';
 import { MESSAGES } from '../shared/messages';
 import { beaconUrl } from '../shared/wire/beaconUrl';
+import { collectorPauseMs } from '../shared/wire/collectorPause';
 import type { Pending, SendQueueOptions } from './createSendQueue';
 
 export async function sendBeacon(batch: Pending, options: SendQueueOptions): Promise<AgentError | null> {
@@ -44,6 +45,11 @@ export async function sendBeacon(batch: Pending, options: SendQueueOptions): Pro
     const text = (await response.text().catch(() => '')).slice(0, 200) || response.statusText;
     const message = MESSAGES.badStatus(response.status, text);
     log('warn', message);
+    const pause = collectorPauseMs(response.status, response.retryAfter, ports.clock.now());
+    if (pause !== null) {
+      options.pause?.until(ports.clock.now() + pause);
+      log('warn', `collector asked for a pause: beacons wait ${pause / 1000} s`);
+    }
     return { code: ERROR_CODES.badStatus, message };
   } catch (err) {
     const message = `beacon to ${options.endpoint} failed: ${(err as Error)?.message ?? String(err)}`;

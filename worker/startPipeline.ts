@@ -17,6 +17,7 @@ import { createGuideEngine, type GuideEngine } from './createGuideEngine';
 import { createSegmentFlags, type SegmentFlags } from './createSegmentFlags';
 import { createSendQueue, type SendQueue } from './createSendQueue';
 import type { WorkerPorts } from './ports';
+import { createCollectorPause } from './createCollectorPause';
 
 /** The worker's state after init. */
 export interface Pipeline {
@@ -76,6 +77,7 @@ export function startPipeline(options: WorkerInit, { ports, callbacks, delivered
   if (refused) config.guides = { ...config.guides, guideEventsBlocked: true };
   const auth = () => signedAuth;
   let acknowledged = -1;
+  const pause = createCollectorPause();
   const analytics = createSendQueue({
     apiKey: config.apiKey,
     dataHost: config.dataHost,
@@ -85,6 +87,7 @@ export function startPipeline(options: WorkerInit, { ports, callbacks, delivered
     params: beaconParams,
     auth,
     persistKey: persistKey('ptm.gif'),
+    pause,
     onDone(items) {
       // Batches finish in queue order, so the highest own sequence done is a high-water mark.
       let highest = acknowledged;
@@ -111,6 +114,7 @@ export function startPipeline(options: WorkerInit, { ports, callbacks, delivered
       isSending: () => pipeline?.sending !== false,
       persistKey: persistKey('guide.gif'),
       params: beaconParams,
+      pause,
       auth,
       saveState: (guideState) => tell(callbacks.guideState, guideState),
       // spec: guides §7, §8 — a 451 stops tracking of the visitor: nothing more is written for this page.

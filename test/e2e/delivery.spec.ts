@@ -38,7 +38,8 @@ test.describe('analytics §7, §9 delivery under faults', () => {
       retries.push(new URL(route.request().url()).searchParams.get('rt') ?? '0');
       if (failures < 20) {
         failures++;
-        return route.fulfill({ status: 503, body: 'collector overloaded' });
+        // 500, not 503: a 503 asks for a pause (the next test), which flushNow respects.
+        return route.fulfill({ status: 500, body: 'collector failed' });
       }
       return route.continue();
     });
@@ -57,6 +58,35 @@ test.describe('analytics §7, §9 delivery under faults', () => {
     // The same batch was retried with rt = 1, 2, ... 20 and then went through.
     const firstBatch = retries.slice(0, 21);
     expect(firstBatch).toEqual(['0', ...Array.from({ length: 20 }, (_, i) => String(i + 1))]);
+  });
+
+  test('a 503 with Retry-After pauses every beacon of the agent (flushNow included) that long, then all is stored once', async ({ page: p, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('pause');
+    const tries: Array<{ at: number; path: string }> = [];
+    let answered503At = 0;
+    await p.route(/\/data\/(?:ptm|guide)\.gif\//, (route: Route) => {
+      const path = new URL(route.request().url()).pathname.split('/')[2]!;
+      tries.push({ at: Date.now(), path });
+      if (!answered503At && path === 'ptm.gif') {
+        answered503At = Date.now();
+        return route.fulfill({ status: 503, headers: { 'retry-after': '3', 'access-control-allow-origin': '*' }, body: 'busy' });
+      }
+      return route.continue();
+    });
+    await openHostPage('/e2e/pause', page(visitor));
+    await agentReady(p);
+    await clickAll(p);
+    await expect.poll(() => answered503At).toBeGreaterThan(0);
+    // flushNow during the pause sends nothing and says what waits.
+    const report = await p.evaluate(() => (window as any).waymark.flushNow());
+    expect(report.sent).toBe(0);
+    expect(report.pending).toBeGreaterThan(0);
+    const events = await waitForEvents(serverUrl, { apiKey: 'e2e-delivery', visitorId: visitor }, (e) => e.filter((x) => x.type === 'click').length === 3);
+    expect(events.filter((e) => e.type === 'click').map((e) => e.props.target.id)).toEqual(['a', 'b', 'c']);
+    // Nothing went to the collector before the 3 s it asked for (back-off alone would have asked again after 1 s).
+    const during = tries.filter((t) => t.at > answered503At && t.at < answered503At + 3000);
+    expect(during).toEqual([]);
+    await exactlyOnce(serverUrl, visitor);
   });
 
   test.describe('offline', () => {

@@ -152,21 +152,21 @@ test.describe('analytics §8, §9 logging and the error log', () => {
   });
 
   test('in a production environment the console stays quiet, the history still records', async ({ page, openHostPage, consoleLines }) => {
-    await page.route('**/data/ptm.gif/**', (route) => route.fulfill({ status: 503, body: 'down for maintenance' }));
+    await page.route('**/data/ptm.gif/**', (route) => route.fulfill({ status: 502, body: 'down for maintenance' }));
     await openHostPage('/e2e/prod', hostPage({ init: `waymark.initialize({ apiKey: 'e2e-privacy', environment: 'prod-eu' });` }));
     await agentReady(page);
     await page.evaluate(() => (window as any).waymark.flushNow());
     // Once the line is in the history (read without printing), the console must not have it.
     await expect
-      .poll(() => page.evaluate(() => (window as any).waymark.getLogHistory().some((h: { message: string }) => h.message.startsWith('received status code 503'))))
+      .poll(() => page.evaluate(() => (window as any).waymark.getLogHistory().some((h: { message: string }) => h.message.startsWith('received status code 502'))))
       .toBe(true);
     expect(consoleLines.filter((l) => l.includes('[Waymark]'))).toEqual([]);
     const history = await page.evaluate(() => (window as any).waymark.showLogHistory());
-    expect(history.map((h: { message: string }) => h.message)).toContain(MESSAGES.badStatus(503, 'down for maintenance'));
+    expect(history.map((h: { message: string }) => h.message)).toContain(MESSAGES.badStatus(502, 'down for maintenance'));
     await page.evaluate(() => (window as any).waymark.enableLogging());
     await page.evaluate(() => (window as any).waymark.flushNow());
     // The worker's log line reaches the page by its own callback, which may land just after flushNow's answer.
-    await expect.poll(() => consoleLines.some((l) => l.includes('received status code 503: down for maintenance'))).toBe(true);
+    await expect.poll(() => consoleLines.some((l) => l.includes('received status code 502: down for maintenance'))).toBe(true);
     await page.evaluate(() => (window as any).waymark.disableLogging());
   });
 });

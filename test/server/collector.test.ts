@@ -217,6 +217,8 @@ describe('CORS: the agent may run on another origin', () => {
     const missing = await server.app.inject({ method: 'GET', url: '/data/nothing.gif/cors' });
     expect([ok.statusCode, bad.statusCode, missing.statusCode]).toEqual([200, 400, 404]);
     for (const response of [ok, bad, missing]) expect(response.headers['access-control-allow-origin']).toBe('*');
+    // An agent on another origin reads the pause a 503 asks for (shared/wire/collectorPause.ts).
+    for (const response of [ok, bad, missing]) expect(response.headers['access-control-expose-headers']).toBe('retry-after');
   });
 });
 

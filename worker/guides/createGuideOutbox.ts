@@ -8,6 +8,7 @@ import type { GuideEventProps, GuideEventType, WireGuideEvent } from '../../shar
 import type { LogLevel, WorkerInit } from '../../shared/protocol';
 import { createSendQueue, type SendQueue } from '../createSendQueue';
 import type { WorkerPorts } from '../ports';
+import type { CollectorPause } from '../createCollectorPause';
 
 export interface GuideOutboxOptions {
   config: WorkerInit;
@@ -21,6 +22,8 @@ export interface GuideOutboxOptions {
   persistKey?: string;
   /** Query parameters added to every beacon. */
   params?: () => Record<string, string | undefined>;
+  /** The collector's pause lock, shared with the event queue. */
+  pause?: CollectorPause;
 }
 
 export interface GuideOutbox {
@@ -44,6 +47,7 @@ export function createGuideOutbox(options: GuideOutboxOptions): GuideOutbox {
       debounce: true,
       persistKey,
       params: options.params,
+      pause: options.pause,
       ports,
       log,
     });
