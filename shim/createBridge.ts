@@ -5,11 +5,11 @@
  * after the buffered events, so the worker sees events and identity changes in the order the page made them.
  *
  * What it costs the host per click is the point (issue #16). Batches and delivery marks are one-way messages
- * (no reply task). A batch holding a watched click waits for the click's verdict (at most DEAD_CLICK_MS, plus
- * the batch time), so an isolated click crosses once, with its verdict, from the watcher's own task.
+ * (no reply task). A batch holding a watched click waits for the click's verdict (told DEAD_CLICK_MS after the click,
+ * on the agent's next tick), so an isolated click crosses once, with its verdict, from a task the agent runs anyway.
  */
 import { proxy, releaseProxy, wrap, type Endpoint } from 'comlink';
-import { CAPTURE_BATCH_MS, DEAD_CLICK_MS, DELIVERED_MESSAGE, PUSH_MESSAGE } from '../shared/constants';
+import { CAPTURE_BATCH_MS, DELIVERED_MESSAGE, PUSH_MESSAGE } from '../shared/constants';
 import type { CapturedEvent } from '../shared/events/events';
 import { PROTOCOL_VERSION, type ClickVerdictMessage, type DeliveredMessage, type Identity, type PushMessage, type LogLevel, type SessionFacts, type ShimCallbacks, type WorkerApi, type WorkerInit } from '../shared/protocol';
 
@@ -58,8 +58,6 @@ export interface Bridge {
  */
 /** Events held for the page-hide beacon at most; past it the oldest go (the worker has them anyway). */
 const MAX_HELD_EVENTS = 10_000;
-/** The longest a batch waits for its clicks' verdicts: the watch, then the usual batch time. */
-const MAX_BATCH_WAIT_MS = DEAD_CLICK_MS + CAPTURE_BATCH_MS;
 
 export function createBridge(
   endpoint: Endpoint & { terminate?(): void },
@@ -116,14 +114,12 @@ export function createBridge(
     endpoint.postMessage(message);
   }
 
-  /** Flushes when the batch is due: CAPTURE_BATCH_MS after it opened, later while it waits for verdicts. */
+  /** Flushes when the batch is due: CAPTURE_BATCH_MS after it opened (a batch waiting for a verdict waits for it). */
   function flushWhenDue(): void {
     timer = null;
     const age = Date.now() - openedAt;
-    const due = awaiting.size ? MAX_BATCH_WAIT_MS : CAPTURE_BATCH_MS;
-    if (age >= due) flushCaptured();
-    // While it waits for a verdict, the verdict flushes it (see `verdict`), or this timer at the latest.
-    else timer = setTimeout(flushWhenDue, due - age);
+    if (age >= CAPTURE_BATCH_MS) flushCaptured();
+    else timer = setTimeout(flushWhenDue, CAPTURE_BATCH_MS - age);
   }
 
   /** Something joined the buffer. */
@@ -140,10 +136,11 @@ export function createBridge(
       held.push({ event: numbered, identity, session });
       // One event in, so at most one over: the oldest goes.
       if (held.length > MAX_HELD_EVENTS) held.shift();
-      // A click joining a batch that waits only its 50 ms (a real click's focus event came first) moves the
-      // timer now, not from a task of its own at 50 ms.
+      // A batch holding a click waits for its verdict, which the click watcher always tells (shim/watchClickEffects:
+      // within DEAD_CLICK_MS and a tick) and which flushes it: no timer of its own, not even the 50 ms of a real
+      // click's focus event that came first.
       if (awaitsVerdict) awaiting.add(numbered.sequence), clearTimeout(timer!), (timer = null);
-      if (timer === null) timer = setTimeout(flushWhenDue, (awaiting.size ? MAX_BATCH_WAIT_MS : CAPTURE_BATCH_MS) - (Date.now() - openedAt));
+      else if (timer === null && !awaiting.size) timer = setTimeout(flushWhenDue, CAPTURE_BATCH_MS - (Date.now() - openedAt));
       return numbered.sequence;
     },
     verdict(v) {

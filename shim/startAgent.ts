@@ -125,6 +125,7 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
     segmentFlags: host.onSegmentFlags,
     guideState: (state) => writeJson(guideStateKey, state),
   });
+  const ticker = createTicker();
   const running: Running = (r = {
     options,
     init,
@@ -137,12 +138,13 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
     prepare: privacy?.prepare ?? ((event, ctx) => enrichEvent(event, ctx).json),
     session: session.record,
     sessionSavedAt: now,
-    ticker: createTicker(),
+    ticker,
     uninstall: [],
     workerMode: null,
     clicks: watchClickEffects(
       (sequence, frustrationTypes, errorMessage) => bridge.verdict({ sequence, frustrationTypes, errorMessage }),
       options.errorClickLogging !== false,
+      ticker,
     ),
     sessions,
     frame: { isTop: top, leader: top, visibility: top ? 'visible' : 'unknown', othersShowing: false },

@@ -91,7 +91,7 @@ test.describe('analytics §4 frustration', () => {
     for (let i = 0; i < 4; i++) await page.click('#stuck', { delay: 0 });
     await page.waitForTimeout(1100);
     await page.click('#stuck');
-    await page.waitForTimeout(700); // past the 500 ms dead-click watch (a flush would release it unjudged)
+    await page.waitForTimeout(1000); // past the 500 ms dead-click watch and the tick that tells it (a flush would release it unjudged)
     await page.evaluate(() => (window as any).waymark.flushNow());
     const clicks = await storedEvents(serverUrl, { apiKey: 'e2e-frustration', visitorId: visitor, type: 'click' });
     // The button does nothing, so every click is also a dead click; rage marks only the 4th.
@@ -144,7 +144,8 @@ test.describe('analytics §4 dead and error clicks', () => {
     await page.click('#works');
     await page.waitForTimeout(700);
     await page.click('#broken');
-    await page.waitForTimeout(700);
+    // The verdict is told on the agent's first tick (250 ms) after the 500 ms watch.
+    await page.waitForTimeout(1000);
     await page.evaluate(() => (window as any).waymark.flushNow());
     const clicks = await storedEvents(serverUrl, { apiKey: 'e2e-frustration', visitorId: visitor, type: 'click' });
     const byId = Object.fromEntries(clicks.map((c) => [c.props.target.id, c.props]));
