@@ -86,12 +86,6 @@ export const AUTOFOCUS_RETRY_MS = 50;
 /** spec: guides §2 — right-to-left languages (he, ar): steps are laid out mirrored. */
 export const RTL_LANGUAGES = ['he', 'ar'] as const;
 
-/**
- * How long the shim gathers captured DOM events before one bridge call hands them to the worker.
- * Not in the spec: measured here, one Comlink call costs ~37 µs of main thread while a batch of 50 costs
- * ~1.2 µs per event, so the shim never crosses once per event.
- */
-export const CAPTURE_BATCH_MS = 50;
 /** How long the worker waits for more events before it sends a beacon. Waymark delivers within seconds. */
 export const EVENT_SEND_DELAY_MS = 1000;
 

@@ -1,15 +1,17 @@
 /**
  * The shim's end of the shim-worker contract (STYLE §2). Over the endpoint shim/startWorker.ts gives it
  * (a worker, a blob: worker or the in-page fallback), it runs the versioned handshake, and gathers captured
- * events so they cross in one message per CAPTURE_BATCH_MS instead of one per DOM event. Every other call goes
+ * events so they cross in one message per tick of the agent (250 ms, shim/createTicker) instead of one per DOM
+ * event, from a task the agent runs anyway: the shim sets no timer per event. Every other call goes
  * after the buffered events, so the worker sees events and identity changes in the order the page made them.
  *
  * What it costs the host per click is the point (issue #16). Batches and delivery marks are one-way messages
  * (no reply task). A batch holding a watched click waits for the click's verdict (told DEAD_CLICK_MS after the click,
- * on the agent's next tick), so an isolated click crosses once, with its verdict, from a task the agent runs anyway.
+ * on the agent's next tick, and sent with it at once), so an isolated click crosses once, with its verdict.
  */
 import { proxy, releaseProxy, wrap, type Endpoint } from 'comlink';
-import { CAPTURE_BATCH_MS, DELIVERED_MESSAGE, PUSH_MESSAGE } from '../shared/constants';
+import { DEAD_CLICK_MS, DELIVERED_MESSAGE, PUSH_MESSAGE } from '../shared/constants';
+import { TICK_MS, type Ticker } from './createTicker';
 import type { CapturedEvent } from '../shared/events/events';
 import { PROTOCOL_VERSION, type ClickVerdictMessage, type DeliveredMessage, type Identity, type PushMessage, type LogLevel, type SessionFacts, type ShimCallbacks, type WorkerApi, type WorkerInit } from '../shared/protocol';
 
@@ -63,6 +65,7 @@ export function createBridge(
   endpoint: Endpoint & { terminate?(): void },
   init: WorkerInit,
   log: (level: LogLevel, message: string) => void,
+  ticker: Ticker,
   on: Partial<Pick<ShimCallbacks, 'campaign' | 'segmentFlags' | 'guideState'>> = {},
 ): Bridge {
   let sequence = 0;
@@ -96,16 +99,12 @@ export function createBridge(
 
   let buffer: CapturedEvent[] = [];
   let verdicts: ClickVerdictMessage[] = [];
-  let timer: ReturnType<typeof setTimeout> | null = null;
   /** Clicks of the buffer whose verdict has not come yet. */
   const awaiting = new Set<number>();
   /** When the buffer's first event (or verdict) came. */
   let openedAt = 0;
 
   function flushCaptured(): void {
-    // clearTimeout(null) does nothing.
-    clearTimeout(timer!);
-    timer = null;
     if (!buffer.length && !verdicts.length) return;
     const message: PushMessage = { type: PUSH_MESSAGE, events: buffer, verdicts };
     buffer = [];
@@ -114,13 +113,10 @@ export function createBridge(
     endpoint.postMessage(message);
   }
 
-  /** Flushes when the batch is due: CAPTURE_BATCH_MS after it opened (a batch waiting for a verdict waits for it). */
-  function flushWhenDue(): void {
-    timer = null;
-    const age = Date.now() - openedAt;
-    if (age >= CAPTURE_BATCH_MS) flushCaptured();
-    else timer = setTimeout(flushWhenDue, CAPTURE_BATCH_MS - age);
-  }
+  // Each tick sends the batch, unless it holds a click whose verdict is still to come (the verdict sends it); a
+  // batch that has waited past any verdict's time goes all the same (a visitor clicking on and on), and a
+  // verdict that comes after it follows on its own (the worker holds a click 1 s for it).
+  ticker.every(1, () => (!awaiting.size || Date.now() - openedAt > DEAD_CLICK_MS + TICK_MS) && flushCaptured());
 
   /** Something joined the buffer. */
   function opened(): void {
@@ -136,11 +132,7 @@ export function createBridge(
       held.push({ event: numbered, identity, session });
       // One event in, so at most one over: the oldest goes.
       if (held.length > MAX_HELD_EVENTS) held.shift();
-      // A batch holding a click waits for its verdict, which the click watcher always tells (shim/watchClickEffects:
-      // within DEAD_CLICK_MS and a tick) and which flushes it: no timer of its own, not even the 50 ms of a real
-      // click's focus event that came first.
-      if (awaitsVerdict) awaiting.add(numbered.sequence), clearTimeout(timer!), (timer = null);
-      else if (timer === null && !awaiting.size) timer = setTimeout(flushWhenDue, CAPTURE_BATCH_MS - (Date.now() - openedAt));
+      if (awaitsVerdict) awaiting.add(numbered.sequence);
       return numbered.sequence;
     },
     verdict(v) {
@@ -148,10 +140,9 @@ export function createBridge(
       // An alive click ([]) is sent too: the worker then need not wait for a verdict.
       verdicts.push(v);
       awaiting.delete(v.sequence);
-      if (awaiting.size) return;
-      // The batch waited for this verdict: it goes now when due (from the watcher's task, no task of its own).
-      clearTimeout(timer!);
-      flushWhenDue();
+      // The batch waited for this verdict: it goes now, from the task that told it (the watcher's tick, or the
+      // page's own task that had the click's effect).
+      if (!awaiting.size) flushCaptured();
     },
     setIdentity(next) {
       identity = next;

@@ -116,7 +116,8 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
     log,
     onMode: (mode) => r && (r.workerMode = mode),
   });
-  const bridge = createBridge(worker, init, log, {
+  const ticker = createTicker();
+  const bridge = createBridge(worker, init, log, ticker, {
     campaign: (utm) => {
       // The session's traffic source as the worker classified it: kept for the session's later pages.
       init.utm = utm;
@@ -125,7 +126,6 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
     segmentFlags: host.onSegmentFlags,
     guideState: (state) => writeJson(guideStateKey, state),
   });
-  const ticker = createTicker();
   const running: Running = (r = {
     options,
     init,

@@ -2,7 +2,7 @@
  * STYLE §6 contract test: the real shim bridge talks to the real worker API over a MessageChannel, with
  * only the worker's I/O ports faked.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decodeJzb } from '../../shared/wire/jzb';
 import { PROTOCOL_VERSION, type WorkerInit } from '../../shared/protocol';
 import type { WireEvent } from '../../shared/events/events';
@@ -11,7 +11,8 @@ import { serveWorkerApi } from '../../worker/serveWorkerApi';
 import { createWorkerApi } from '../../worker/createWorkerApi';
 import { createFakeTransport, queryOf } from './fakes';
 import { systemClock } from '../../worker/ports';
-import { CAPTURE_BATCH_MS, DELIVERED_MESSAGE, PUSH_MESSAGE } from '../../shared/constants';
+import { DEAD_CLICK_MS, DELIVERED_MESSAGE, PUSH_MESSAGE } from '../../shared/constants';
+import { TICK_MS, type Ticker } from '../../shim/createTicker';
 import { inflateSync } from 'node:zlib';
 
 const init: WorkerInit = {
@@ -41,7 +42,7 @@ interface Traffic {
   toPage: string[];
 }
 
-function connect(recording?: string): { bridge: Bridge; transport: ReturnType<typeof createFakeTransport>; logs: string[]; traffic: Traffic } {
+function connect(recording?: string): { bridge: Bridge; transport: ReturnType<typeof createFakeTransport>; logs: string[]; traffic: Traffic; tick(): void } {
   const channel = new MessageChannel();
   channels.push(channel);
   const transport = createFakeTransport();
@@ -52,8 +53,11 @@ function connect(recording?: string): { bridge: Bridge; transport: ReturnType<ty
   channel.port2.addEventListener('message', (e) => traffic.toPage.push(kind(e.data)));
   serveWorkerApi(channel.port1, { transport, clock: systemClock });
   const logs: string[] = [];
-  const bridge = createBridge(channel.port2, init, (_l, m) => void logs.push(m));
-  return { bridge, transport, logs, traffic };
+  // The agent's tick, run by hand.
+  const jobs: Array<() => void> = [];
+  const ticker: Ticker = { every: (_ticks, job) => (jobs.push(job), () => undefined) };
+  const bridge = createBridge(channel.port2, init, (_l, m) => void logs.push(m), ticker);
+  return { bridge, transport, logs, traffic, tick: () => jobs.forEach((job) => job()) };
 }
 
 describe('shim-worker contract (STYLE §2)', () => {
@@ -123,13 +127,14 @@ describe('shim-worker contract (STYLE §2)', () => {
   });
 
   it('a watched click waits for its verdict and crosses once, with it; nothing answers the batch but the delivery mark (issue #16)', async () => {
-    const { bridge, transport, traffic } = connect();
+    const { bridge, transport, traffic, tick } = connect();
     await bridge.call((api) => api.hello(PROTOCOL_VERSION));
     traffic.toWorker.length = 0;
     traffic.toPage.length = 0;
     const sequence = bridge.capture({ type: 'click', time: Date.now(), url: 'http://h/p', props: {} }, true);
-    // Past the usual batch time, the click is still on the page: its verdict has not come.
-    await new Promise((r) => setTimeout(r, CAPTURE_BATCH_MS * 2));
+    // Past a tick, the click is still on the page: its verdict has not come.
+    tick();
+    await new Promise((r) => setTimeout(r, 50));
     expect(traffic.toWorker).toEqual([]);
     bridge.verdict({ sequence, frustrationTypes: ['deadClick'] });
     // The batch was due long ago: the verdict sends it at once, in the watcher's own task.
@@ -145,15 +150,43 @@ describe('shim-worker contract (STYLE §2)', () => {
     expect(traffic.toPage).toEqual([DELIVERED_MESSAGE]);
   });
 
-  it("a real click's focus event, then the click: the batch waits for the click's verdict, not its 50 ms", async () => {
-    const { bridge, traffic } = connect();
+  it("a real click's focus event, then the click: the batch waits for the click's verdict across ticks, and goes with it", async () => {
+    const { bridge, traffic, tick } = connect();
     await bridge.call((api) => api.hello(PROTOCOL_VERSION));
     traffic.toWorker.length = 0;
     bridge.capture({ type: 'focus', time: Date.now(), url: 'http://h/p', props: {} });
     const sequence = bridge.capture({ type: 'click', time: Date.now(), url: 'http://h/p', props: {} }, true);
-    await new Promise((r) => setTimeout(r, CAPTURE_BATCH_MS * 3));
+    tick();
+    tick();
+    await new Promise((r) => setTimeout(r, 50));
     expect(traffic.toWorker).toEqual([]);
     bridge.verdict({ sequence, frustrationTypes: [] });
+    await expect.poll(() => traffic.toWorker).toEqual([PUSH_MESSAGE]);
+  });
+
+  it('events without a click cross on the next tick, one message for all of them, and set no timer', async () => {
+    const { bridge, traffic, tick } = connect();
+    await bridge.call((api) => api.hello(PROTOCOL_VERSION));
+    traffic.toWorker.length = 0;
+    for (const type of ['focus', 'change', 'submit'] as const) bridge.capture({ type, time: Date.now(), url: 'http://h/p', props: {} });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(traffic.toWorker).toEqual([]);
+    tick();
+    await expect.poll(() => traffic.toWorker).toEqual([PUSH_MESSAGE]);
+  });
+
+  it('a batch whose click verdict is overdue goes on a tick all the same (a visitor clicking on and on)', async () => {
+    const { bridge, traffic, tick } = connect();
+    await bridge.call((api) => api.hello(PROTOCOL_VERSION));
+    traffic.toWorker.length = 0;
+    const now = Date.now();
+    bridge.capture({ type: 'click', time: now, url: 'http://h/p', props: {} }, true);
+    const spy = vi.spyOn(Date, 'now').mockReturnValue(now + DEAD_CLICK_MS + TICK_MS + 1);
+    try {
+      tick();
+    } finally {
+      spy.mockRestore();
+    }
     await expect.poll(() => traffic.toWorker).toEqual([PUSH_MESSAGE]);
   });
 
@@ -166,21 +199,8 @@ describe('shim-worker contract (STYLE §2)', () => {
     await expect.poll(() => beacons().length, { timeout: 3000 }).toBe(1);
     const [event] = decodeJzb(queryOf(beacons()[0]!.url).get('jzb')!) as WireEvent[];
     expect((event!.props as Record<string, unknown>).frustrationTypes).toBeUndefined();
-    // Batch (50 ms) + the send delay (1 s); a worker waiting for a verdict would have added its 1 s.
+    // The verdict sends the batch at once; then the send delay (1 s); a worker waiting for a verdict would have added its 1 s.
     expect(Date.now() - started).toBeLessThan(1900);
-  });
-
-  it('a batch waiting for a verdict goes with it (no timer of its own, not even the 50 ms of an event before the click)', async () => {
-    const { bridge, traffic } = connect();
-    await bridge.call((api) => api.hello(PROTOCOL_VERSION));
-    traffic.toWorker.length = 0;
-    bridge.capture({ type: 'focus', time: Date.now(), url: 'http://h/p', props: {} });
-    const click = bridge.capture({ type: 'click', time: Date.now(), url: 'http://h/p', props: {} }, true);
-    // The click watcher tells every verdict (shim/watchClickEffects): the batch waits for it, however long.
-    await new Promise((r) => setTimeout(r, 700));
-    expect(traffic.toWorker).toEqual([]);
-    bridge.verdict({ sequence: click, frustrationTypes: ['deadClick'] });
-    await expect.poll(() => traffic.toWorker, { timeout: 1000 }).toEqual([PUSH_MESSAGE]);
   });
 
   it('a shim of another protocol version is told in the log: the version rides on init, no handshake round trip', () => {
