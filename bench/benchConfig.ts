@@ -14,6 +14,7 @@ import type { SideBySideOptions } from './measureAgentsSideBySide';
 import type { LongTask } from './observeLongTasks';
 import { runBackToBackBurst, type BackToBackSchedule } from './runBackToBackBurst';
 import { runClickBurst, type BurstResult, type ClickSchedule } from './runClickBurst';
+import type { ClickAttributionOptions } from './measureClickAttribution';
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 export const resultsDir = join(repoRoot, 'bench/results');
@@ -74,6 +75,11 @@ export const CONFIG = {
    * page without the agent, with it in a worker, and with it on the main thread (CSP worker-src 'none').
    */
   isolated: { clicks: 16, idleMs: 100, settleMs: 2000, afterMs: 1500, apiKey: 'bench-isolated' } satisfies IsolatedClickOptions,
+  /**
+   * Issue #16: the same isolated clicks, traced: only each agent's own share of the main thread (its script calls in
+   * others' tasks, the tasks it started), thread time, its background off (bench/measureClickAttribution.ts).
+   */
+  attribution: { clicks: 12, idleMs: 100, settleMs: 2000, apiKey: 'bench-attribution' } satisfies ClickAttributionOptions,
   /** Issue #16: startup, a burst of real clicks, long tasks and heap per agent (bench/measureAgentsSideBySide.ts). */
   sideBySide: { clicks: 300, gapMs: 0, apiKey: 'bench-side' } satisfies SideBySideOptions,
   /** Issue #16: guide time-to-visible, runs per case (cold and warm). */

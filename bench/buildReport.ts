@@ -10,6 +10,7 @@ import type { SideBySideRun } from './measureAgentsSideBySide';
 import type { LongTask } from './observeLongTasks';
 import { count, kb, spreadOf, type Spread } from './summarize';
 import { repoRoot, CONFIG, type Variant, type PageSample } from './benchConfig';
+import type { ClickAttributionRun } from './measureClickAttribution';
 
 export interface BundleSize {
   file: string;
@@ -75,6 +76,8 @@ export interface Report {
   pipelines: Array<PipelineRun & { summary: PipelineSummary }>;
   /** Issue #7: the price of one isolated click per install mode. */
   isolatedClicks: IsolatedClickRun;
+  /** Issue #16: the agent's own share of an isolated click, from a trace. */
+  attribution: ClickAttributionRun;
   /** Issue #16: a lightbox's time to visible after guide.json, cold and warm. */
   guideTime: GuideTimeRun;
   /** Issue #16: startup, real-click burst, long tasks and heap per agent. */
@@ -138,6 +141,7 @@ export function buildReport(
   largeSamples: PageSample[],
   pipelineRuns: PipelineRun[],
   isolated: IsolatedClickRun,
+  attribution: ClickAttributionRun,
   guideTime: GuideTimeRun,
   sideBySide: SideBySideRun,
   bundles: BundleSize[],
@@ -218,6 +222,20 @@ export function buildReport(
       value: `${(isolated.added.worker.p50 / isolated.added.pendo.p50).toFixed(2)}x (${isolated.added.worker.p50.toFixed(0)} vs ${isolated.added.pendo.p50.toFixed(0)} µs)`,
       pass: isolated.added.pendo.p50 > 0 && isolated.added.worker.p50 / isolated.added.pendo.p50 <= CONFIG.targets.isolatedClickPendoRatio,
     },
+    ...(attribution.perClick.worker && attribution.perClick.pendo
+      ? [
+          {
+            name: `one isolated click, worker mode, the agent's own main-thread time from a trace (p50 / p90, ${CONFIG.attribution.clicks} clicks; Pendo beside)`,
+            target: `<= ${CONFIG.targets.isolatedClickP50Us} / ${CONFIG.targets.isolatedClickP90Us} µs, <= ${CONFIG.targets.isolatedClickPendoRatio}x Pendo`,
+            value: `${attribution.perClick.worker.p50.toFixed(0)} / ${attribution.perClick.worker.p90.toFixed(0)} µs, ` +
+              `${(attribution.perClick.worker.p50 / attribution.perClick.pendo.p50).toFixed(2)}x (Pendo ${attribution.perClick.pendo.p50.toFixed(0)} / ${attribution.perClick.pendo.p90.toFixed(0)} µs)`,
+            pass:
+              attribution.perClick.worker.p50 <= CONFIG.targets.isolatedClickP50Us &&
+              attribution.perClick.worker.p90 <= CONFIG.targets.isolatedClickP90Us &&
+              attribution.perClick.worker.p50 / attribution.perClick.pendo.p50 <= CONFIG.targets.isolatedClickPendoRatio,
+          },
+        ]
+      : []),
     {
       name: 'agent startup, main-thread script (worker mode, navigation to ready + 1 s, over the page without an agent)',
       target: `<= ${CONFIG.targets.startupScriptMs} ms`,
@@ -258,6 +276,7 @@ export function buildReport(
     large,
     pipelines,
     isolatedClicks: isolated,
+    attribution,
     guideTime,
     sideBySide,
     bundles: bundles.map((b) => ({ ...b, withinBudget: b.gzip <= b.budget })),

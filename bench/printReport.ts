@@ -125,6 +125,20 @@ export function printReport(report: Report): void {
   console.log(`\nWaymark (worker) against the peers, added p50: ${ratio(iso.added.worker.p50, iso.added.pendo.p50)} of Pendo's, ` +
     `${ratio(iso.added.worker.p50, iso.added.posthog.p50)} of posthog-js's; p90: ${ratio(iso.added.worker.p90, iso.added.pendo.p90)} of Pendo's`);
 
+  const attr = report.attribution;
+  console.log(`\n${CONFIG.attribution.clicks} isolated clicks per agent, traced: the agent's own main-thread time per click window (its script calls ` +
+    "in others' tasks, the tasks it started; thread time), its median without a click taken off, µs\n");
+  const agentNames = { worker: 'Waymark, worker mode', 'main-thread': 'Waymark, main-thread mode', pendo: 'Pendo agent (@pendo/agent)', posthog: 'posthog-js' } as const;
+  console.log(formatTable([
+    ['agent', 'p50', 'p90', 'background per window'],
+    ...(Object.keys(agentNames) as Array<keyof typeof agentNames>).filter((a) => attr.perClick[a]).map((a) => [agentNames[a], us(attr.perClick[a].p50), us(attr.perClick[a].p90), us(attr.perClick[a].background)]),
+  ]));
+  if (attr.perClick.worker && attr.perClick.pendo) {
+    console.log(`\nWaymark (worker) against the peers, own time p50: ${ratio(attr.perClick.worker.p50, attr.perClick.pendo.p50)} of Pendo's` +
+      (attr.perClick.posthog ? `, ${ratio(attr.perClick.worker.p50, attr.perClick.posthog.p50)} of posthog-js's` : ''));
+  }
+  problems.push(...attr.problems.map((text) => `click attribution: ${text}`));
+
   const gt = report.guideTime;
   console.log(`\nlightbox visible after its guide.json is handed to the browser, ms (${CONFIG.guideRuns} runs per case, a new visitor and browser context each)\n`);
   console.log(formatTable([

@@ -25,6 +25,7 @@ import { watchMachineLoad } from './measureMachineLoad';
 import { bundlePipelineWorker, measurePipeline, type PipelineRun } from './measurePipeline';
 import { measureIsolatedClicks } from './measureIsolatedClicks';
 import { measureGuideTime } from './measureGuideTime';
+import { measureClickAttribution } from './measureClickAttribution';
 import { measureAgentsSideBySide } from './measureAgentsSideBySide';
 import { observeLongTasks, readLongTasks } from './observeLongTasks';
 import { runBackToBackBurst } from './runBackToBackBurst';
@@ -91,16 +92,17 @@ async function main(): Promise<void> {
           pipelines.push(await measurePipeline(openBrowser, serverUrl, pipelineBundle, { ...CONFIG.pipeline, profile }, (line) => console.log(line)));
         }
         const isolated = await measureIsolatedClicks(openBrowser, serverUrl, CONFIG.isolated, (line) => console.log(line));
+        const attribution = await measureClickAttribution(openBrowser, serverUrl, ['worker', 'main-thread', 'pendo', 'posthog'], CONFIG.attribution, (line) => console.log(line));
         const guideTime = await measureGuideTime(openBrowser, CONFIG.guideRuns, (line) => console.log(line));
         const sideBySide = await measureAgentsSideBySide(openBrowser, serverUrl, CONFIG.sideBySide, (line) => console.log(line));
-        return { paced, burst, large, pipelines, isolated, guideTime, sideBySide };
+        return { paced, burst, large, pipelines, isolated, attribution, guideTime, sideBySide };
       })(),
       CONFIG.deadlineMs,
     );
 
     const machineLoad = readMachineLoad(); // before Chromium closes: its processes are counted as the bench's
     const totalStored = await storedClicks(serverUrl, { apiKey: CONFIG.apiKey }, () => true);
-    const report = buildReport(measured.paced, measured.burst, measured.large, measured.pipelines, measured.isolated, measured.guideTime, measured.sideBySide, bundles, totalStored, machineLoad, {
+    const report = buildReport(measured.paced, measured.burst, measured.large, measured.pipelines, measured.isolated, measured.attribution, measured.guideTime, measured.sideBySide, bundles, totalStored, machineLoad, {
       chromium: chromiumVersion,
       node: process.version,
       cpuCount: cpus().length,
