@@ -18,6 +18,7 @@ import { BlockOut } from './BlockOut';
 import { Launcher } from './Launcher';
 import { Lightbox } from './Lightbox';
 import { ResourceCenter } from './ResourceCenter';
+import { prewarmWhenIdle } from './prewarm';
 import { OVERLAY_CSS } from './styles';
 import { Tooltip } from './Tooltip';
 
@@ -85,6 +86,9 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
     if (current && (event.key === 'Escape' || event.keyCode === 27)) current.handlers.onDismiss(null);
   };
   doc.addEventListener('keydown', onKeyDown, true);
+  // Made ahead of a guide (issue #16 prefetch): the code of a first step is compiled in idle time, unless the
+  // overlay has drawn something by then (its host is in the page from the first drawing on).
+  prewarmWhenIdle(doc, () => host.isConnected);
 
   /**
    * guides §2 blockOutUI of a step with a target: its options and the elements to leave clear (the target,

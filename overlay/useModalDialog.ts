@@ -27,7 +27,8 @@ let pendingReturn: { to: HTMLElement | null; timer: ReturnType<typeof setTimeout
 export function useModalDialog(dialog: RefObject<HTMLElement | null>, key: string): void {
   useEffect(() => {
     const el = dialog.current;
-    if (!el) return;
+    // Not in a document (overlay/prewarm.tsx's sample): nothing to make modal, no focus to move.
+    if (!el?.isConnected) return;
     const root = el.getRootNode() as ShadowRoot | Document;
     const host = root instanceof ShadowRoot ? root.host : null;
     let previous: HTMLElement | null;

@@ -409,3 +409,23 @@ test.describe('guides §2, §9 a tooltip follows its target', () => {
     await snap(page, testInfo, 'tooltip-followed');
   });
 });
+
+test.describe('issue #16 the overlay made ahead of a guide', () => {
+  test("compiles a first step's code in idle time without drawing, focusing or hiding anything of the page", async ({ page, openHostPage }) => {
+    const visitor = uniqueId('prewarm');
+    // This browser's app has shown guides before: the overlay chunk is fetched ahead of the guide list.
+    await page.addInitScript(() => localStorage.setItem('_wm_overlay.e2e-prewarm', 'true'));
+    await openHostPage(
+      '/e2e/prewarm-no-guide-here',
+      hostPage({ init: `waymark.initialize({ apiKey: 'e2e-prewarm', visitor: { id: '${visitor}' } });`, body: '<input id="field"> <button id="b">B</button>' }),
+    );
+    await agentReady(page);
+    await page.focus('#field');
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.includes('waymark.overlay.js')))).toBe(true);
+    // Idle time comes (the sample lightbox renders off the page and is taken down).
+    await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => setTimeout(resolve, 200))));
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('field');
+    await expect(page.locator(overlay)).toHaveCount(0);
+    expect(await page.evaluate(() => document.querySelectorAll('[inert], [aria-hidden]').length)).toBe(0);
+  });
+});
