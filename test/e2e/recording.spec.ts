@@ -289,7 +289,10 @@ test.describe('issue #18 session recording against the reference collector', () 
     await actOnPage(page);
     await page.waitForTimeout(1500);
     await page.close({ runBeforeUnload: true });
-    expect(await recordingsOf(serverUrl, apiKey)).toEqual([]);
+    // The page-hide upload (keepalive, from the worker) may outlive the closing page and its routes and reach the
+    // collector itself (seen in a loaded CI run: Playwright neither routes nor reports it). Either way, what the
+    // page recorded is there once the next page loaded, and once: the worker keeps each chunk in IndexedDB until
+    // a 2xx, and the collector stores a chunk number once (unit/recordingUploader.test.ts has the restore alone).
 
     away = false;
     const next = await context.newPage();
