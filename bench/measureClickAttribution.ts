@@ -15,11 +15,9 @@
  * TaskDuration part does. Each agent on its own page in its own browser context; /data and the peers' endpoints are held
  * during the clicks, as in measureIsolatedClicks.ts, so the collector's work stays out.
  */
-import type { Page } from 'playwright-core';
 import type { Browser } from 'playwright-core';
-import { BENCH_TARGET_SELECTOR } from './benchPage';
 import { agentStarted, routeAgentPage, type AgentVariant } from './agentPages';
-import { percentile } from './measureIsolatedClicks';
+import { percentile, targetPoint } from './measureIsolatedClicks';
 
 export interface ClickAttributionOptions {
   clicks: number;
@@ -178,18 +176,4 @@ function attribute(events: TraceEvent[], agentScript: RegExp, options: ClickAttr
     }),
     background,
   };
-}
-
-/** Where to click the i-th target, scrolled into view first (outside the window), as measureIsolatedClicks does. */
-async function targetPoint(page: Page, i: number): Promise<{ x: number; y: number }> {
-  return page.evaluate(
-    ({ selector, n }) => {
-      const targets = document.querySelectorAll<HTMLElement>(selector);
-      const el = targets[n % targets.length]!;
-      el.scrollIntoView({ block: 'center' });
-      const box = el.getBoundingClientRect();
-      return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
-    },
-    { selector: BENCH_TARGET_SELECTOR, n: i },
-  );
 }

@@ -135,7 +135,7 @@ export async function measureIsolatedClicks(browser: Browser, serverUrl: string,
  * Where to click the i-th target of the bench page, scrolled into view first (outside any window). The click
  * itself is a real one (CDP Input: isTrusted), as a visitor's: posthog-js's autocapture ignores script clicks.
  */
-async function targetPoint(page: Page, i: number): Promise<{ x: number; y: number }> {
+export async function targetPoint(page: Page, i: number): Promise<{ x: number; y: number }> {
   return page.evaluate(
     ({ selector, n }) => {
       const targets = document.querySelectorAll<HTMLElement>(selector);
