@@ -8,7 +8,8 @@
  * (no reply task). A batch holding a watched click waits for the click's verdict (at most DEAD_CLICK_MS, plus
  * the batch time), so an isolated click crosses once, with its verdict, from the watcher's own task.
  */
-import { proxy, releaseProxy, wrap, type Endpoint } from 'comlink';
+import type { Endpoint } from 'comlink';
+import { byReference, createRemote } from './createRemote';
 import { CAPTURE_BATCH_MS, DEAD_CLICK_MS, DELIVERED_MESSAGE, PUSH_MESSAGE } from '../shared/constants';
 import type { CapturedEvent } from '../shared/events/events';
 import { PROTOCOL_VERSION, type ClickVerdictMessage, type DeliveredMessage, type Identity, type PushMessage, type LogLevel, type SessionFacts, type ShimCallbacks, type WorkerApi, type WorkerInit } from '../shared/protocol';
@@ -78,8 +79,7 @@ export function createBridge(
     if (n) held = held.slice(n);
   };
 
-  const remote = wrap<WorkerApi>(endpoint);
-  const api = remote as unknown as RemoteWorker;
+  const api = createRemote<RemoteWorker>(endpoint);
   // Comlink messages are delivered in order and the browser holds them until the worker script has run, so
   // init need not be awaited before the first batch is posted. The worker checks the protocol version init
   // carries and logs a mismatch through the log callback (no handshake round trip at start, issue #16).
@@ -94,7 +94,7 @@ export function createBridge(
     segmentFlags: on.segmentFlags ?? ignore,
     guideState: on.guideState ?? ignore,
   };
-  void api.init({ ...init, protocolVersion: PROTOCOL_VERSION }, proxy(callbacks));
+  void api.init({ ...init, protocolVersion: PROTOCOL_VERSION }, byReference(callbacks));
 
   let buffer: CapturedEvent[] = [];
   let verdicts: ClickVerdictMessage[] = [];
@@ -174,7 +174,6 @@ export function createBridge(
     },
     terminate() {
       flushCaptured();
-      remote[releaseProxy]();
       endpoint.terminate?.();
     },
   };
