@@ -48,8 +48,15 @@ export interface Bridge {
   flushCaptured(): void;
   /** A click's verdict (`[]`: none); it travels with the batch of its click or the next, not on its own. */
   verdict(verdict: ClickVerdictMessage): void;
-  /** Calls the worker after every event captured so far. */
+  /** Calls the worker after every event captured so far (once the bridge has started). */
   call<T>(fn: (api: RemoteWorker) => Promise<T>): Promise<T>;
+  /**
+   * Sends `init` now if it was deferred (`deferInit`): runs `prepare` first, which completes `init`, then
+   * hands over the events captured meanwhile. Does nothing the second time.
+   */
+  start(): void;
+  /** Resolves once `init` went to the worker. */
+  started: Promise<void>;
   terminate(): void;
 }
 
@@ -67,6 +74,7 @@ export function createBridge(
   init: WorkerInit,
   log: (level: LogLevel, message: string) => void,
   on: Partial<Pick<ShimCallbacks, 'campaign' | 'segmentFlags' | 'guideState'>> = {},
+  deferInit?: { prepare(): void },
 ): Bridge {
   let sequence = 0;
   let identity = init.identity;
@@ -94,7 +102,23 @@ export function createBridge(
     segmentFlags: on.segmentFlags ?? ignore,
     guideState: on.guideState ?? ignore,
   };
-  void api.init({ ...init, protocolVersion: PROTOCOL_VERSION }, byReference(callbacks));
+  let isStarted = false;
+  let markStarted = () => undefined as void;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  /**
+   * Issue #16: with `deferInit`, what init carries from the browser's stores (session, tab, stored campaign and
+   * guide state) is read when the page is idle (shim/whenIdle.ts), or earlier when something cannot wait
+   * (identity or session change, page hide, teardown). Events captured before then wait here, in order.
+   */
+  function start(): void {
+    if (isStarted) return;
+    isStarted = true;
+    // Completes init in place: the events held meanwhile share its session object.
+    deferInit?.prepare();
+    void api.init({ ...init, protocolVersion: PROTOCOL_VERSION }, byReference(callbacks));
+    flushCaptured();
+    markStarted();
+  }
 
   let buffer: CapturedEvent[] = [];
   let verdicts: ClickVerdictMessage[] = [];
@@ -108,7 +132,8 @@ export function createBridge(
     // clearTimeout(null) does nothing.
     clearTimeout(timer!);
     timer = null;
-    if (!buffer.length && !verdicts.length) return;
+    // Not started: the batch waits for init (start flushes it).
+    if (!isStarted || (!buffer.length && !verdicts.length)) return;
     const message: PushMessage = { type: PUSH_MESSAGE, events: buffer, verdicts };
     buffer = [];
     verdicts = [];
@@ -130,6 +155,8 @@ export function createBridge(
   function opened(): void {
     if (!buffer.length && !verdicts.length) openedAt = Date.now();
   }
+
+  if (!deferInit) start();
 
   return {
     capture(event, awaitsVerdict) {
@@ -157,22 +184,33 @@ export function createBridge(
       flushWhenDue();
     },
     setIdentity(next) {
+      // The events before the change keep the identity they were captured under: init goes first.
+      start();
       identity = next;
       flushCaptured();
       void api.setIdentity(next);
     },
     setSession(next) {
+      start();
       session = next;
       flushCaptured();
       void api.setSession(next);
     },
     held: () => held.slice(),
-    flushCaptured,
+    flushCaptured() {
+      // Page hide or an explicit flush: what the page holds goes now, so init goes now too.
+      start();
+      flushCaptured();
+    },
     call(fn) {
+      if (!isStarted) return started.then(() => (flushCaptured(), fn(api)));
       flushCaptured();
       return fn(api);
     },
+    start,
+    started,
     terminate() {
+      start();
       flushCaptured();
       endpoint.terminate?.();
     },
