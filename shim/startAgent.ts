@@ -78,7 +78,8 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
     // Filled from the browser's stores when the page is idle (readStores below, issue #16).
     session: {} as WorkerInit['session'],
     metadata: metadataOf(options),
-    // Classified in the worker (the site lists are no business of the main thread); see onCampaign.
+    // Classified in the worker (the site lists are no business of the main thread); see onCampaign. The
+    // session's stored source and whether the session is new come with the other stores (readStores).
     utm: {},
     campaign: { pageUrl: document.URL, referrer: document.referrer, newSession: true },
     device: matchMedia('(max-width: 767px)').matches ? 'mobile' : 'desktop',
