@@ -5,7 +5,7 @@
  * (analytics §4), the tab id and its clone marker (analytics §3, §4, §9), the session's traffic source
  * (identity.spec), guide state, logging and debugging switches (their own specs).
  */
-import { agentReady, expect, hostPage, test, uniqueId, waitForEvents } from './fixtures';
+import { agentReady, expect, hostPage, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
 
 /**
  * Records every touch of a store, and whether the page had run an idle callback yet. Installed before any
@@ -95,5 +95,16 @@ test.describe('issue #16 the start off the browser stores', () => {
     const b = await waitForEvents(serverUrl, { apiKey, visitorId: after }, (e) => e.some((x) => x.type === 'identify'));
     expect(b[0]!.props).toMatchObject({ old_visitor_id: before, visitor_id: after });
     expect(b[0]!.sessionId).toBeTruthy();
+  });
+  test("guide state an earlier page kept is read with the other stores and honoured: a 451 for this visitor stops tracking (guides §7, §8)", async ({ page, serverUrl, openHostPage, consoleLines }) => {
+    const apiKey = uniqueId('startup-state');
+    const visitor = uniqueId('startup-denied');
+    await page.addInitScript(([key, id]) => localStorage.setItem(`_wm_guides.${key}`, JSON.stringify({ visitorId: id, denied: true })), [apiKey, visitor]);
+    await openHostPage('/e2e/startup-state', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: '${visitor}' } });` }));
+    await agentReady(page);
+    await expect.poll(() => consoleLines.some((l) => l.includes('tracking of this visitor is stopped'))).toBe(true);
+    await page.evaluate(() => (window as any).waymark.track('after-451'));
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    expect(await storedEvents(serverUrl, { apiKey, visitorId: visitor })).toEqual([]);
   });
 });
