@@ -9,7 +9,8 @@
  * (no reply task). A batch holding a watched click waits for the click's verdict (told DEAD_CLICK_MS after the click,
  * on the agent's next tick, and sent with it at once), so an isolated click crosses once, with its verdict.
  */
-import { proxy, releaseProxy, wrap, type Endpoint } from 'comlink';
+import type { Endpoint } from 'comlink';
+import { byReference, createRemote } from './createRemote';
 import { DEAD_CLICK_MS, DELIVERED_MESSAGE, PUSH_MESSAGE } from '../shared/constants';
 import { TICK_MS, type Ticker } from './createTicker';
 import type { CapturedEvent } from '../shared/events/events';
@@ -49,8 +50,15 @@ export interface Bridge {
   flushCaptured(): void;
   /** A click's verdict (`[]`: none); it travels with the batch of its click or the next, not on its own. */
   verdict(verdict: ClickVerdictMessage): void;
-  /** Calls the worker after every event captured so far. */
+  /** Calls the worker after every event captured so far (once the bridge has started). */
   call<T>(fn: (api: RemoteWorker) => Promise<T>): Promise<T>;
+  /**
+   * Sends `init` now if it was deferred (`deferInit`): runs `prepare` first, which completes `init`, then
+   * hands over the events captured meanwhile. Does nothing the second time.
+   */
+  start(): void;
+  /** Resolves once `init` went to the worker. */
+  started: Promise<void>;
   terminate(): void;
 }
 
@@ -67,6 +75,7 @@ export function createBridge(
   log: (level: LogLevel, message: string) => void,
   ticker: Ticker,
   on: Partial<Pick<ShimCallbacks, 'campaign' | 'segmentFlags' | 'guideState'>> = {},
+  deferInit?: { prepare(): void },
 ): Bridge {
   let sequence = 0;
   let identity = init.identity;
@@ -79,8 +88,7 @@ export function createBridge(
     if (n) held = held.slice(n);
   };
 
-  const remote = wrap<WorkerApi>(endpoint);
-  const api = remote as unknown as RemoteWorker;
+  const api = createRemote<RemoteWorker>(endpoint);
   // Comlink messages are delivered in order and the browser holds them until the worker script has run, so
   // init need not be awaited before the first batch is posted. The worker checks the protocol version init
   // carries and logs a mismatch through the log callback (no handshake round trip at start, issue #16).
@@ -95,7 +103,23 @@ export function createBridge(
     segmentFlags: on.segmentFlags ?? ignore,
     guideState: on.guideState ?? ignore,
   };
-  void api.init({ ...init, protocolVersion: PROTOCOL_VERSION }, proxy(callbacks));
+  let isStarted = false;
+  let markStarted = () => undefined as void;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  /**
+   * Issue #16: with `deferInit`, what init carries from the browser's stores (session, tab, stored campaign and
+   * guide state) is read when the page is idle (shim/whenIdle.ts), or earlier when something cannot wait
+   * (identity or session change, page hide, teardown). Events captured before then wait here, in order.
+   */
+  function start(): void {
+    if (isStarted) return;
+    isStarted = true;
+    // Completes init in place: the events held meanwhile share its session object.
+    deferInit?.prepare();
+    void api.init({ ...init, protocolVersion: PROTOCOL_VERSION }, byReference(callbacks));
+    flushCaptured();
+    markStarted();
+  }
 
   let buffer: CapturedEvent[] = [];
   let verdicts: ClickVerdictMessage[] = [];
@@ -105,7 +129,8 @@ export function createBridge(
   let openedAt = 0;
 
   function flushCaptured(): void {
-    if (!buffer.length && !verdicts.length) return;
+    // Not started: the batch waits for init (start flushes it).
+    if (!isStarted || (!buffer.length && !verdicts.length)) return;
     const message: PushMessage = { type: PUSH_MESSAGE, events: buffer, verdicts };
     buffer = [];
     verdicts = [];
@@ -122,6 +147,8 @@ export function createBridge(
   function opened(): void {
     if (!buffer.length && !verdicts.length) openedAt = Date.now();
   }
+
+  if (!deferInit) start();
 
   return {
     capture(event, awaitsVerdict) {
@@ -145,24 +172,34 @@ export function createBridge(
       if (!awaiting.size) flushCaptured();
     },
     setIdentity(next) {
+      // The events before the change keep the identity they were captured under: init goes first.
+      start();
       identity = next;
       flushCaptured();
       void api.setIdentity(next);
     },
     setSession(next) {
+      start();
       session = next;
       flushCaptured();
       void api.setSession(next);
     },
     held: () => held.slice(),
-    flushCaptured,
+    flushCaptured() {
+      // Page hide or an explicit flush: what the page holds goes now, so init goes now too.
+      start();
+      flushCaptured();
+    },
     call(fn) {
+      if (!isStarted) return started.then(() => (flushCaptured(), fn(api)));
       flushCaptured();
       return fn(api);
     },
+    start,
+    started,
     terminate() {
+      start();
       flushCaptured();
-      remote[releaseProxy]();
       endpoint.terminate?.();
     },
   };

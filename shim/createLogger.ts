@@ -6,6 +6,7 @@
 import { isLoggingOnByDefault, LOG_HISTORY_LIMIT, truncateLogMessage } from '../shared/logRules';
 import type { LogLevel } from '../shared/protocol';
 import { readJson, writeJson } from './pageStorage';
+import { whenIdle } from './whenIdle';
 
 /** One line of the log history. */
 export interface LogEntry {
@@ -54,16 +55,37 @@ export interface Logger {
  */
 export const LOG_ENABLED_STORAGE_KEY = '_wm_log-enabled';
 
-/** Creates a logger; reads the stored switch once, now. */
+/**
+ * Creates a logger. The stored switch is read once the page is idle (issue #16: a local-storage read during the
+ * host's load is its first touch, a synchronous IPC, shim/whenIdle.ts), or at once when the switch is asked or
+ * set, or a warning or error is logged. Lines logged before then are printed then, if the switch says so; the
+ * history has them at once.
+ */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const prefix = options.prefix ?? '[Waymark]';
   const entries: LogEntry[] = [];
-  const stored = readSwitch();
-  let enabled = stored ?? options.enabled ?? isLoggingOnByDefault(options.environment);
+  let enabled = options.enabled ?? isLoggingOnByDefault(options.environment);
   /** True once something stronger than the environment default chose the switch. */
-  let decided = stored !== null || options.enabled !== undefined;
+  let decided = options.enabled !== undefined;
+  /** False until the stored switch was read; lines logged before then are in the history, printed then. */
+  let known = false;
+
+  const print = ({ level, message }: LogEntry) => {
+    if (!enabled || level === 'debug') return;
+    const write = level === 'error' ? console.error : level === 'warn' ? console.warn : console.info;
+    write.call(console, `${prefix} ${message}`);
+  };
+  const readStored = () => {
+    if (known) return;
+    known = true;
+    const stored = readSwitch();
+    if (stored !== null) (enabled = stored), (decided = true);
+    entries.forEach(print);
+  };
+  whenIdle(readStored);
 
   const setEnabled = (on: boolean) => {
+    readStored();
     enabled = on;
     decided = true;
     writeSwitch(on);
@@ -74,17 +96,19 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   return {
     log(level, message) {
       // spec: analytics §9 — the history keeps the last 100 entries, long messages cut to their tail.
-      const text = truncateLogMessage(String(message));
-      entries.push({ level, message: text, time: Date.now() });
+      const entry = { level, message: truncateLogMessage(String(message)), time: Date.now() };
+      entries.push(entry);
       if (entries.length > LOG_HISTORY_LIMIT) entries.splice(0, entries.length - LOG_HISTORY_LIMIT);
-      if (!enabled || level === 'debug') return;
-      const write = level === 'error' ? console.error : level === 'warn' ? console.warn : console.info;
-      write.call(console, `${prefix} ${text}`);
+      if (known) print(entry);
+      // Warnings and errors do not wait: a page that logs them at start is misconfigured, and its developer
+      // looks now. Reading the switch prints this line with the earlier ones. Info lines (an anonymous
+      // visitor's, on every page) wait for idle time.
+      else if (level === 'warn' || level === 'error') readStored();
     },
     history,
     enable: () => setEnabled(true),
     disable: () => setEnabled(false),
-    isEnabled: () => enabled,
+    isEnabled: () => (readStored(), enabled),
     setEnvironment(environment) {
       if (!decided) enabled = isLoggingOnByDefault(environment);
     },

@@ -82,7 +82,9 @@ export function visitorStore(apiKey: string, options: Pick<IdentityOptions, 'loc
  */
 export function loadIdentity(apiKey: string, options: IdentityOptions, log: (level: LogLevel, message: string) => void): Identity {
   const store = visitorStore(apiKey, options);
-  const decision = resolveInitialVisitor(options.visitorId, store.read(), secureRandom);
+  // A valid given visitor wins over the stored one (analytics §5), which is then not read: the cookie and local
+  // storage are first touches, synchronous IPCs to a browser busy loading the page (issue #16).
+  const decision = resolveInitialVisitor(options.visitorId, normalizeId(options.visitorId) === null ? store.read() : null, secureRandom);
   // A site with anonymous visitors only meets 'Missing visitor id.' on every page: info, not a warning.
   for (const line of decision.logs) log(line === MESSAGES.missingVisitorId ? 'info' : 'warn', line);
   if (decision.generated) store.write(decision.visitorId);

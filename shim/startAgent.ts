@@ -25,6 +25,7 @@ import { trustedScriptUrl } from './trustedScriptUrl';
 import { watchClickEffects } from './watchClickEffects';
 import { watchTabClones } from './watchTabClones';
 import { watchUrl } from './watchUrl';
+import { whenIdle } from './whenIdle';
 import { createTicker, TICK_MS } from './createTicker';
 
 /** What starting needs of the agent. */
@@ -63,34 +64,24 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
   );
   const now = Date.now();
   const sessions = sessionStore(options.apiKey);
-  const session = nextSession(sessions.read(), now, identity.visitorId, secureRandom);
-  sessions.write(session.record);
   const guideOptions = options.guides ?? {};
   const campaignKey = `_wm_campaign.${options.apiKey}`;
   const guideStateKey = `_wm_guides.${options.apiKey}`;
-  const guideState = readJson<GuideState>(guideStateKey);
-  const tab = loadTabFacts();
   const top = window.top === window;
-  // A duplicated tab starts with the original's tab id; the clone takes a new one (analytics §4).
-  const clones = watchTabClones(options.apiKey, tab.tabId, tab.frameId, (tabId) => {
-    if (!r) return;
-    r.init.session = { ...r.init.session, tabId };
-    r.bridge.setSession(r.init.session);
-  });
-  tab.tabId = clones.tabId;
+  let stopClones = () => undefined as void;
   const init: WorkerInit = {
     apiKey: options.apiKey,
     dataHost: trimOrigin(options.dataHost ?? origin),
     contentHost: trimOrigin(options.contentHost ?? origin),
     agentVersion: AGENT_VERSION,
     identity,
-    session: { sessionId: session.record.sessionId, ...tab },
+    // Filled from the browser's stores when the page is idle (readStores below, issue #16).
+    session: {} as WorkerInit['session'],
     metadata: metadataOf(options),
-    // Classified in the worker (the site lists are no business of the main thread); see onCampaign.
-    utm: readJson(campaignKey) ?? { channel: 'Direct' },
-    campaign: { pageUrl: document.URL, referrer: document.referrer, newSession: session.isNew },
-    // A child frame's loads are not the tab's page changes (U-turns, analytics §4).
-    recentPages: top ? recentPages() : [],
+    // Classified in the worker (the site lists are no business of the main thread); see onCampaign. The
+    // session's stored source and whether the session is new come with the other stores (readStores).
+    utm: {},
+    campaign: { pageUrl: document.URL, referrer: document.referrer, newSession: true },
     device: matchMedia('(max-width: 767px)').matches ? 'mobile' : 'desktop',
     sendEventsWithPostOnly: options.sendEventsWithPostOnly === true,
     // Checked by the worker (analytics §5), which logs and drops an invalid pair.
@@ -106,8 +97,36 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
       adoptionGuides: guideOptions.adoptionGuides,
       allowedOrigins: guideOptions.allowedOrigins,
       disablePrefetch: guideOptions.disablePrefetch === true,
-      state: guideState?.visitorId === identity.visitorId ? guideState : undefined,
     },
+  };
+  /**
+   * Issue #16: everything the start needs of local and session storage, read once the page is idle (the bridge
+   * sends init then; see shim/whenIdle.ts), so that the host's load pays none of their first-touch IPCs. The
+   * session is decided as of the page's start; activity since then is kept.
+   */
+  const readStores = () => {
+    const session = nextSession(sessions.read(), now, identity.visitorId, secureRandom);
+    running.session = { ...session.record, lastActivityAt: running.session.lastActivityAt };
+    sessions.write(running.session);
+    running.sessionSavedAt = Date.now();
+    const tab = loadTabFacts();
+    // A duplicated tab starts with the original's tab id; the clone takes a new one (analytics §4). Not
+    // after a teardown (it sends init with what the page holds): nothing would close the channel.
+    const clones = watchTabClones(!host.isCurrent(running), options.apiKey, tab.tabId, tab.frameId, (tabId) => {
+      running.init.session = { ...running.init.session, tabId };
+      bridge.setSession(running.init.session);
+    });
+    stopClones = clones.stop;
+    tab.tabId = clones.tabId;
+    // In place: the bridge and the events captured meanwhile hold this object.
+    Object.assign(init.session, { sessionId: session.record.sessionId }, tab);
+    init.utm = readJson(campaignKey) ?? { channel: 'Direct' };
+    init.campaign!.newSession = session.isNew;
+    // A child frame's loads are not the tab's page changes (U-turns, analytics §4).
+    init.recentPages = top ? recentPages() : [];
+    if (top) rememberPage(document.URL, now);
+    const guideState = readJson<GuideState>(guideStateKey);
+    if (guideState?.visitorId === identity.visitorId) init.guides!.state = guideState;
   };
   const worker = startWorker({
     scriptUrl: assetUrlOf(env, 'worker'),
@@ -125,7 +144,7 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
     },
     segmentFlags: host.onSegmentFlags,
     guideState: (state) => writeJson(guideStateKey, state),
-  });
+  }, { prepare: () => readStores() });
   const running: Running = (r = {
     options,
     init,
@@ -136,7 +155,8 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
     // document.URL, not location.href: the same URL (pushState updates both) at a tenth of the cost here.
     pageUrl: privacy?.pageUrl ?? (() => document.URL),
     prepare: privacy?.prepare ?? ((event, ctx) => enrichEvent(event, ctx).json),
-    session: session.record,
+    // Until readStores: this page's activity alone (no event is 30 minutes old before the page is idle).
+    session: { lastActivityAt: now } as Running['session'],
     sessionSavedAt: now,
     ticker,
     uninstall: [],
@@ -152,15 +172,16 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
   host.onRunning(running);
 
   host.capture.listen(running);
-  // analytics §1, §9: a single-page app's page change is a page load, reported once.
-  if (top) rememberPage(document.URL, now);
+  whenIdle(bridge.start);
   running.uninstall.push(
+    () => stopClones(),
     watchUrl((url) => {
       running.clicks.effect();
+      // The stores first: the tab's earlier pages go to the worker before this one joins them.
+      bridge.start();
       if (top) rememberPage(url, Date.now());
       capture({ type: 'load', props: {} });
     }, running.ticker),
-    clones.stop,
     running.clicks.stop,
     running.ticker.stop!,
   );
@@ -185,8 +206,9 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
   const seenTimeout = guideOptions.seenTimeout;
   // The guide loop and its API are a chunk of their own (waymark.guides.js), so the initial shim stays
   // small; it is fetched now, the overlay (React) only when a guide shows. With guides off it starts only
-  // session recording and answers null.
-  running.guidesReady = loadChunk<GuideDisplayModule, GuideDisplay | null>('guides', (m) => {
+  // session recording and answers null. It starts once init went to the worker: its flags (overlay seen,
+  // debugger, preview record) are in local storage, read off the host's load like the rest (issue #16).
+  running.guidesReady = loadChunk<GuideDisplayModule, Promise<GuideDisplay | null>>('guides', (m) => bridge.started.then(() => {
     const display = m.createGuideDisplay({
       bridge,
       asset: (name) => assetUrlOf(env, name),
@@ -202,7 +224,7 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
     });
     if (typeof delay === 'number' && delay > 0) setTimeout(() => host.guidesDisabled() || display?.start(), delay);
     return (running.guides = display);
-  });
+  })) as Promise<GuideDisplay | null>;
   if (Array.isArray(options.promptCapture) && options.promptCapture.length) {
     // The prompt-capture chunk's fetch/XHR observers turn the page's own AI requests into prompt events.
     const rules = options.promptCapture;
@@ -240,7 +262,8 @@ function startFramesWhenDue(r: Running, host: StartHost): void {
   const due = () => {
     if (r.frame.isTop && !iframes.length) return;
     stopPoll();
-    void host.loadChunk<FramesModule, void>('frames', (m) => host.guard(() => host.isCurrent(r) && m.startFrames(r, host.env, host.log, trustedScriptUrl, (next) => host.capture.changeIdentity(r, next, true))));
+    // Joined once init went to the worker: the frame's record carries its frameId (readStores).
+    void host.loadChunk<FramesModule, void>('frames', (m) => void r.bridge.started.then(() => host.guard(() => host.isCurrent(r) && m.startFrames(r, host.env, host.log, trustedScriptUrl, (next) => host.capture.changeIdentity(r, next, true)))));
   };
   const stopPoll = r.ticker.every(IFRAME_RESCAN_MS / TICK_MS, due);
   r.uninstall.push(stopPoll);

@@ -19,7 +19,8 @@ export type WorkerMode = 'worker' | 'blob' | 'main-thread';
 
 /** What waymark.inpage.js exports: the worker API served on a port of the page's own MessageChannel. */
 export interface InPageModule {
-  startInPage(port: MessagePort): { stop(): void };
+  /** A port to the worker API, served on the other end of a MessageChannel on this page. */
+  connectInPage(): AgentEndpoint;
   /** Why no worker could start, in words for the console. */
   fallbackNotice(): string;
 }
@@ -65,10 +66,7 @@ export function startWorker({ scriptUrl, workerUrl, inPageUrl, log, onMode }: St
       void importChunk<InPageModule>(inPageUrl).then(
         (m) => {
           log('warn', m.fallbackNotice());
-          const channel = new MessageChannel();
-          const running = m.startInPage(channel.port2);
-          channel.port1.start();
-          use(Object.assign(channel.port1, { terminate: () => (running.stop(), channel.port1.close()) }), 'main-thread');
+          use(m.connectInPage(), 'main-thread');
         },
         (err: unknown) => log('error', `the Waymark worker code did not load on the page either (${inPageUrl}): ${String(err)}`),
       );

@@ -21,16 +21,18 @@ interface TabMessage {
 }
 
 /**
- * Watches this page's tab id for clones; `onNewTabId` runs when this page turns out to be the clone.
+ * Watches this page's tab id for clones (not when `off`: a torn-down agent); `onNewTabId` runs when this page
+ * turns out to be the clone.
  * Returns the tab id to start with (already new when the marker showed a clone) and a stop function.
  */
 export function watchTabClones(
+  off: boolean,
   apiKey: string,
   tabId: string,
   frameId: string,
   onNewTabId: (tabId: string) => void,
 ): { tabId: string; stop(): void } {
-  if (window.top !== window) return { tabId, stop: () => undefined };
+  if (off || window.top !== window) return { tabId, stop: () => undefined };
   let current = tabId;
   const renew = () => {
     current = newTabId();

@@ -12,6 +12,17 @@ export function startInPage(port: MessagePort): { stop(): void } {
 }
 
 /**
+ * The shim's end of the in-page mode: a port to the worker API served on the other end of a MessageChannel,
+ * with the `terminate` of a worker (kept in this chunk: the initial shim pays no bytes for it, issue #16).
+ */
+export function connectInPage(): MessagePort & { terminate(): void } {
+  const channel = new MessageChannel();
+  const running = startInPage(channel.port2);
+  channel.port1.start();
+  return Object.assign(channel.port1, { terminate: () => (running.stop(), channel.port1.close()) });
+}
+
+/**
  * Why the agent runs here, logged as a warning by the shim (kept in this chunk: the initial shim pays no
  * bytes for it). A cross-origin isolated page (COOP + COEP require-corp) starts a dedicated worker only from a
  * script served with its own `Cross-Origin-Embedder-Policy: require-corp` header (issue #16), which the

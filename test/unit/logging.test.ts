@@ -191,6 +191,45 @@ describe('analytics §9 logger', () => {
     expect(createLogger({ environment: 'prod' }).isEnabled()).toBe(false);
   });
 
+  it('issue #16: reads its stored switch off the start, once idle (or when asked); earlier lines print then, per the switch', () => {
+    vi.useFakeTimers();
+    try {
+      const storage = memoryStorage({ [LOG_ENABLED_STORAGE_KEY]: 'true' });
+      const getItem = vi.spyOn(storage, 'getItem');
+      vi.stubGlobal('localStorage', storage);
+      // Production: off by default, but the developer's stored switch says on.
+      const logger = createLogger({ prefix: '[T]', environment: 'prod' });
+      logger.log('info', 'during the start');
+      expect(getItem).not.toHaveBeenCalled();
+      expect(info).not.toHaveBeenCalled();
+      expect(logger.history().map((e) => e.message)).toEqual(['during the start']);
+      vi.advanceTimersByTime(1000); // Node has no requestIdleCallback: the timer stands in for idle time
+      expect(getItem).toHaveBeenCalledTimes(1);
+      expect(info).toHaveBeenCalledWith('[T] during the start');
+      logger.log('info', 'later');
+      expect(info).toHaveBeenCalledWith('[T] later');
+
+      // A stored off holds back what was logged before it was read, though the default was on.
+      storage.data.set(LOG_ENABLED_STORAGE_KEY, 'false');
+      const quiet = createLogger({ prefix: '[T]' });
+      quiet.log('info', 'held back');
+      vi.advanceTimersByTime(1000);
+      expect(info).not.toHaveBeenCalledWith('[T] held back');
+      // A warning does not wait: the switch is read at once (here: on), and it prints with what came before.
+      storage.data.set(LOG_ENABLED_STORAGE_KEY, 'true');
+      const misconfigured = createLogger({ prefix: '[T]', environment: 'prod' });
+      misconfigured.log('info', 'first');
+      misconfigured.log('warn', 'a bad option');
+      expect(info).toHaveBeenCalledWith('[T] first');
+      expect(warn).toHaveBeenCalledWith('[T] a bad option');
+      // Asked before idle time: read at once.
+      const asked = createLogger({ environment: 'prod' });
+      expect(asked.isEnabled()).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('works when storage throws or does not exist', () => {
     const throwing = {
       getItem: () => {
