@@ -79,13 +79,13 @@ export const CONFIG = {
    * Issue #16: the same isolated clicks, traced: only each agent's own share of the main thread (its script calls in
    * others' tasks, the tasks it started), thread time, its background off (bench/measureClickAttribution.ts).
    */
-  attribution: { clicks: 12, idleMs: 100, settleMs: 2000, apiKey: 'bench-attribution' } satisfies ClickAttributionOptions,
+  attribution: { clicks: 10, idleMs: 100, settleMs: 2000, apiKey: 'bench-attribution' } satisfies ClickAttributionOptions,
   /** Issue #16: startup, a burst of real clicks, long tasks and heap per agent (bench/measureAgentsSideBySide.ts). */
   sideBySide: { clicks: 300, gapMs: 0, apiKey: 'bench-side' } satisfies SideBySideOptions,
   /** Issue #16: guide time-to-visible, runs per case (cold and warm). */
   guideRuns: Math.max(1, Math.floor(Number(process.env.BENCH_GUIDE_RUNS)) || 10),
-  /** The whole bench (all six parts) aborts (and cleans up) past this. */
-  deadlineMs: 720_000,
+  /** The whole bench (all seven parts, ~13 min here) aborts (and cleans up) past this. */
+  deadlineMs: 960_000,
   targets: { addedMainThreadUsPerClick: 15, shimGzipKB: 12, pipelineEventsPerSecond: 70_000, longTasksAddedByAgent: 0, largePageRatio: 1.5, isolatedClickP50Us: 150, isolatedClickP90Us: 300, isolatedClickPendoRatio: 0.15, startupScriptMs: 5, heapMb: 3, guideVisibleP90Ms: 30 },
   chromium: {
     executablePath: '/usr/bin/chromium',
