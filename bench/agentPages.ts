@@ -48,3 +48,36 @@ export async function agentStarted(page: Page, variant: AgentVariant): Promise<v
   if (peer) await peerReady(page, peer);
   else if (variant !== 'baseline') await page.waitForFunction(() => (window as unknown as AgentWindow).waymark?.isReady?.() === true);
 }
+
+/** What holdCollector answers: holding starts when asked, and one release lets every held request go. */
+export interface CollectorHold {
+  hold(): void;
+  release(): void;
+}
+
+/**
+ * Routes the collector (`/data`) and the peers' stubbed endpoints (`/peer-api`) of `page` so that, once `hold()` is
+ * called, their requests wait until `release()`: the collector's own work on this 2-core machine stays out of the
+ * windows a part measures.
+ */
+export async function holdCollector(page: Page, serverUrl: string): Promise<CollectorHold> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let holding = false;
+  await page.route(`${serverUrl}/data/**`, async (route) => {
+    if (holding) await held;
+    await route.continue();
+  });
+  // PostHog's endpoints (stubbed by routePeers) wait the same way.
+  await page.route(`${serverUrl}/peer-api/**`, async (route) => {
+    if (holding) await held;
+    await route.fallback();
+  });
+  return {
+    hold: () => void (holding = true),
+    release() {
+      holding = false;
+      release();
+    },
+  };
+}

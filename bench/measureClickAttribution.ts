@@ -16,7 +16,7 @@
  * during the clicks, as in measureIsolatedClicks.ts, so the collector's work stays out.
  */
 import type { Browser } from 'playwright-core';
-import { agentStarted, routeAgentPage, type AgentVariant } from './agentPages';
+import { agentStarted, holdCollector, routeAgentPage, type AgentVariant, type CollectorHold } from './agentPages';
 import { percentile, targetPoint } from './measureIsolatedClicks';
 
 export interface ClickAttributionOptions {
@@ -66,22 +66,15 @@ export async function measureClickAttribution(browser: Browser, serverUrl: strin
   const problems: string[] = [];
   for (const agent of agents) {
     const context = await browser.newContext();
-    let release: () => void = () => undefined;
+    let collector: CollectorHold | undefined;
     try {
       const page = await context.newPage();
       const path = await routeAgentPage(page, serverUrl, agent, 'attribution', options.apiKey);
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let holding = false;
-      for (const pattern of [`${serverUrl}/data/**`, `${serverUrl}/peer-api/**`]) {
-        await page.route(pattern, async (route) => {
-          if (holding) await held;
-          await route.fallback();
-        });
-      }
+      collector = await holdCollector(page, serverUrl);
       await page.goto(path, { waitUntil: 'load' });
       await agentStarted(page, agent);
       await page.waitForTimeout(1500);
-      holding = true;
+      collector.hold();
       const cdp = await context.newCDPSession(page);
       const events: TraceEvent[] = [];
       cdp.on('Tracing.dataCollected', (e) => void events.push(...(e.value as unknown as TraceEvent[])));
@@ -99,8 +92,7 @@ export async function measureClickAttribution(browser: Browser, serverUrl: strin
       }
       await cdp.send('Tracing.end');
       await complete;
-      holding = false;
-      release();
+      collector.release();
       const result = attribute(events, AGENT_SCRIPTS[agent], options);
       if (typeof result === 'string') {
         problems.push(`${agent}: ${result}`);
@@ -110,7 +102,7 @@ export async function measureClickAttribution(browser: Browser, serverUrl: strin
       log(`  attributed click ${agent.padEnd(11)} p50 ${perClick[agent].p50.toFixed(0)} µs, p90 ${perClick[agent].p90.toFixed(0)} µs ` +
         `(its own background, ${result.background.toFixed(0)} µs per ${options.settleMs} ms window without a click, taken off)`);
     } finally {
-      release();
+      collector?.release();
       await context.close();
     }
   }

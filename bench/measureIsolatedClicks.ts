@@ -12,7 +12,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { BENCH_TARGET_SELECTOR } from './benchPage';
 import { createMainThreadProbe } from './measureMainThread';
-import { agentStarted, AGENT_VARIANTS, routeAgentPage, type AgentVariant } from './agentPages';
+import { agentStarted, AGENT_VARIANTS, holdCollector, routeAgentPage, type AgentVariant, type CollectorHold } from './agentPages';
 import { spreadOf, type Spread } from './summarize';
 
 /** The page without an agent, Waymark in its two modes, and the peers (issue #16). */
@@ -62,23 +62,13 @@ export async function measureIsolatedClicks(browser: Browser, serverUrl: string,
   const problems: string[] = [];
   for (const variant of VARIANTS) {
     const context = await browser.newContext();
-    let release: () => void = () => undefined;
+    let collector: CollectorHold | undefined;
     try {
       const page = await context.newPage();
       page.on('pageerror', (err) => problems.push(`${variant}: uncaught: ${err.message}`));
       const path = await routeAgentPage(page, serverUrl, variant, 'isolated', options.apiKey);
       // As in the other parts: the collector's own work on this 2-core machine is kept out of the windows.
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let holding = false;
-      await page.route(`${serverUrl}/data/**`, async (route) => {
-        if (holding) await held;
-        await route.continue();
-      });
-      // PostHog's endpoints (stubbed by routePeers) wait the same way.
-      await page.route(`${serverUrl}/peer-api/**`, async (route) => {
-        if (holding) await held;
-        await route.fallback();
-      });
+      collector = await holdCollector(page, serverUrl);
       const probe = await createMainThreadProbe(page);
       await page.goto(path, { waitUntil: 'load' });
       await agentStarted(page, variant);
@@ -87,7 +77,7 @@ export async function measureIsolatedClicks(browser: Browser, serverUrl: string,
         modes[variant] = await page.evaluate(() => (window as unknown as AgentWindow).waymark!.getWorkerMode?.() ?? null);
       }
       await page.waitForTimeout(500);
-      holding = true;
+      collector.hold();
       const values: number[] = [];
       const idle: number[] = [];
       for (let i = 0; i < options.clicks; i++) {
@@ -101,15 +91,14 @@ export async function measureIsolatedClicks(browser: Browser, serverUrl: string,
       }
       windowsUs[variant] = values;
       idleWindowsUs[variant] = idle;
-      holding = false;
-      release();
+      collector.release();
       await probe.detach();
       const spread = spreadOf(values);
       log(`  isolated clicks ${variant.padEnd(11)} median window ${spread.median.toFixed(0)} µs, p90 ${percentile(values, 0.9).toFixed(0)} µs, ` +
         `idle window ${spreadOf(idle).median.toFixed(0)} µs` +
         (variant === 'worker' || variant === 'main-thread' ? ` (mode ${modes[variant] ?? 'unknown'})` : ''));
     } finally {
-      release();
+      collector?.release();
       await context.close();
     }
   }
