@@ -53,6 +53,7 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay |
   }
   let overlay: Promise<Overlay> | null = null;
   let forms: Promise<FormValidation | null> | null = null;
+  // Read by the shim's start too (shim/startAgent.ts readStores), which asks for the overlay chunk early.
   const hadGuidesKey = `_wm_overlay.${running?.options.apiKey ?? ''}`;
   /** teardown (issue #7): nothing is drawn again. */
   let stopped = false;

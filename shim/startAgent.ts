@@ -127,6 +127,12 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
     if (top) rememberPage(document.URL, now);
     const guideState = readJson<GuideState>(guideStateKey);
     if (guideState?.visitorId === identity.visitorId) init.guides!.state = guideState;
+    // Issue #16: where this app has drawn guides before (shim/createGuideDisplay.ts keeps the flag), the overlay
+    // chunk is asked for now rather than once the guides chunk has started: React's ~200 KB took 20-45 ms here
+    // to compile and run, and then raced guide.json (a trace: the slow tenth of the bench's warm runs).
+    if (!options.disableGuides && !guideOptions.disabled && readJson(`_wm_overlay.${options.apiKey}`) === true) {
+      import(/* @vite-ignore */ assetUrlOf(env, 'overlay')).catch(() => undefined);
+    }
   };
   const worker = startWorker({
     scriptUrl: assetUrlOf(env, 'worker'),

@@ -428,4 +428,33 @@ test.describe('issue #16 the overlay made ahead of a guide', () => {
     await expect(page.locator(overlay)).toHaveCount(0);
     expect(await page.evaluate(() => document.querySelectorAll('[inert], [aria-hidden]').length)).toBe(0);
   });
+
+  test('is asked for by the start itself where the app has drawn guides, not once the guides chunk runs; never with guides off', async ({ page, openHostPage }) => {
+    // The guides chunk is held for 3 s: the overlay's request comes from the shim's start, not from it.
+    let guidesAnswered = false;
+    await page.route('**/waymark.guides.js*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      guidesAnswered = true;
+      await route.continue();
+    });
+    const overlayAsked: boolean[] = [];
+    page.on('request', (request) => request.url().includes('waymark.overlay.js') && overlayAsked.push(guidesAnswered));
+    await page.addInitScript(() => localStorage.setItem('_wm_overlay.e2e-early', 'true'));
+    const visitor = uniqueId('early');
+    await openHostPage('/e2e/early-overlay', hostPage({ init: `waymark.initialize({ apiKey: 'e2e-early', visitor: { id: '${visitor}' } });` }));
+    await expect.poll(() => overlayAsked.length).toBeGreaterThan(0);
+    expect(overlayAsked[0]).toBe(false);
+
+    // Guides off (disableGuides): the flag is there, no overlay is asked for.
+    overlayAsked.length = 0;
+    await page.unroute('**/waymark.guides.js*');
+    await page.addInitScript(() => localStorage.setItem('_wm_overlay.e2e-early-off', 'true'));
+    await openHostPage(
+      '/e2e/early-overlay-off',
+      hostPage({ init: `waymark.initialize({ apiKey: 'e2e-early-off', disableGuides: true, visitor: { id: '${visitor}' } });` }),
+    );
+    await agentReady(page);
+    await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => setTimeout(resolve, 500))));
+    expect(overlayAsked).toEqual([]);
+  });
 });
