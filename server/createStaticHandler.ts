@@ -70,7 +70,7 @@ export function createStaticHandler(options: StaticHandlerOptions) {
       // A cross-origin isolated host (COOP + COEP require-corp) starts a dedicated worker only from a script that
       // says require-corp itself (issue #16); without it the agent falls back to the main thread.
       if (segments.at(-1) === 'waymark.worker.js') reply.header('cross-origin-embedder-policy', 'require-corp');
-      return sendFile(reply, agentFile);
+      return sendFile(request, reply, agentFile);
     }
     if (segments.length === 1 && AGENT_FILE.test(segments[0]) && !(await isDirectory(options.agentDir))) {
       return reply.code(503).send({ error: `The Waymark agent is not built: ${options.agentDir} is missing. ${NOT_BUILT}` });
@@ -83,11 +83,11 @@ export function createStaticHandler(options: StaticHandlerOptions) {
       return reply.code(503).send({ error: message });
     }
     const demoFile = await findFile(options.demoDir, segments.length ? segments : ['index.html']);
-    if (demoFile) return sendFile(reply, demoFile);
+    if (demoFile) return sendFile(request, reply, demoFile);
     // SPA fallback: client-side routes such as /reports are the demo's index.html.
     if (wantsHtml) {
       const index = await findFile(options.demoDir, ['index.html']);
-      if (index) return sendFile(reply, index);
+      if (index) return sendFile(request, reply, index);
     }
     return notFound(request, reply);
   };
@@ -107,8 +107,8 @@ export function createStaticHandler(options: StaticHandlerOptions) {
     if (!page) return notFound(request, reply);
     reply.headers(CONSOLE_HEADERS);
     // Vite names the files under assets/ by their content hash: they never change under one name.
-    if (rest[0] === 'assets' && file) return sendFile(reply, page, 'public, max-age=31536000, immutable');
-    return sendFile(reply, page);
+    if (rest[0] === 'assets' && file) return sendFile(request, reply, page, 'public, max-age=31536000, immutable');
+    return sendFile(request, reply, page);
   }
 }
 
@@ -163,14 +163,29 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-// Always revalidate by default: the agent and demo are rebuilt in place during development.
-async function sendFile(reply: FastifyReply, file: string, cacheControl = 'no-cache'): Promise<unknown> {
-  const body = await readFile(file);
-  return reply
+/**
+ * Always revalidated by default (the agent and demo are rebuilt in place during development), against a
+ * validator: the file's size and modification time as a weak ETag. A returning visitor's browser then gets
+ * 304 for an agent file it holds, and keeps the code V8 compiled for it (Chromium caches compiled code only
+ * for scripts its HTTP cache serves): the overlay chunk's React is otherwise compiled again on every page.
+ */
+async function sendFile(request: FastifyRequest, reply: FastifyReply, file: string, cacheControl = 'no-cache'): Promise<unknown> {
+  const info = await stat(file);
+  const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+  reply
     .type(CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream')
     .header('cache-control', cacheControl)
-    .header('x-content-type-options', 'nosniff')
-    .send(body);
+    .header('etag', etag)
+    .header('x-content-type-options', 'nosniff');
+  if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  return reply.send(await readFile(file));
+}
+
+/** Whether an If-None-Match header names `etag` (weak comparison, a list or `*`). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
 }
 
 function notBuiltPage(message: string): string {

@@ -45,6 +45,30 @@ describe('agent files at the root', () => {
     }
   });
 
+  it('answers a revalidation of an unchanged file with 304 and no body, and a changed file in full (issue #16)', async () => {
+    const first = await server.app.inject({ method: 'GET', url: '/waymark.overlay.js' });
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^W\/"[0-9a-f]+-[0-9a-f]+"$/);
+    for (const header of [etag, etag.replace(/^W\//, ''), `"other", ${etag}`, '*']) {
+      const again = await server.app.inject({ method: 'GET', url: '/waymark.overlay.js', headers: { 'if-none-match': header } });
+      expect(again.statusCode, header).toBe(304);
+      expect(again.body, header).toBe('');
+      expect(again.headers.etag).toBe(etag);
+      expect(again.headers['access-control-allow-origin']).toBe('*');
+    }
+    const other = await server.app.inject({ method: 'GET', url: '/waymark.overlay.js', headers: { 'if-none-match': 'W/"0-0"' } });
+    expect(other.statusCode).toBe(200);
+    expect(other.body).toBe('/* waymark.overlay.js */');
+    // A rebuild changes size or time: the old validator no longer matches.
+    const file = join(root, 'dist', 'agent', 'waymark.overlay.js');
+    writeFileSync(file, '/* waymark.overlay.js, rebuilt */');
+    const rebuilt = await server.app.inject({ method: 'GET', url: '/waymark.overlay.js', headers: { 'if-none-match': etag } });
+    expect(rebuilt.statusCode).toBe(200);
+    expect(rebuilt.body).toBe('/* waymark.overlay.js, rebuilt */');
+    expect(rebuilt.headers.etag).not.toBe(etag);
+    writeFileSync(file, '/* waymark.overlay.js */');
+  });
+
   it('answers HEAD', async () => {
     const response = await server.app.inject({ method: 'HEAD', url: '/waymark.js' });
     expect(response.statusCode).toBe(200);
