@@ -250,9 +250,9 @@ export function buildReport(
       pass: (sideBySide.added.worker?.heapMb ?? Infinity) <= CONFIG.targets.heapMb,
     },
     {
-      name: `lightbox visible after guide.json, warm (p90, ${guideTime.visibleMs.warm.length} runs; cold and Pendo's p90 beside)`,
+      name: `lightbox visible after guide.json, warm (p90, ${guideTime.visibleMs.warm.length} runs; returning, cold and Pendo's p90 beside)`,
       target: `<= ${CONFIG.targets.guideVisibleP90Ms} ms`,
-      value: `${guideTime.summary.warm.p90.toFixed(1)} ms (cold ${guideTime.summary.cold.p90.toFixed(1)} ms, Pendo ${guideTime.summary.pendo.p90.toFixed(1)} ms)`,
+      value: `${guideTime.summary.warm.p90.toFixed(1)} ms (returning ${guideTime.summary.returning.p90.toFixed(1)}, cold ${guideTime.summary.cold.p90.toFixed(1)}, Pendo ${guideTime.summary.pendo.p90.toFixed(1)} ms)`,
       pass: guideTime.summary.warm.p90 <= CONFIG.targets.guideVisibleP90Ms && guideTime.problems.length === 0,
     },
     ...pipelines.map((pipeline) => {
