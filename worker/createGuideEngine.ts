@@ -107,8 +107,11 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       }
       if (settings.guideEventsBlocked) return refuse(MESSAGES.guidesBlocked, 'guide events are blocked');
       if (!/^https?:\/\/[^/]/i.test(url)) return refuse(MESSAGES.invalidGuideUrl, `${url || '(empty)'} is not a web page URL`);
-      if (!(await probe())) return refuse(MESSAGES.guidesBlocked, MESSAGES.guidesUnreachable);
-
+      // guides §7: a probe (once per 4 hours) flies beside guide.json, as the original agent's did, and its
+      // verdict is awaited before the answer is used: a new visitor's first guide waits one round trip less.
+      // A failed probe's kept verdict asks nothing.
+      const reachable = probe();
+      if (reachable === false) return refuse(MESSAGES.guidesBlocked, MESSAGES.guidesUnreachable);
       const id = String(++requestId);
       const answer = await requestGuideList(ports, {
         apiKey: config.apiKey,
@@ -130,6 +133,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
         debug: settings.debug,
         timeoutMs: settings.timeoutMs,
       });
+      if (!(await reachable)) return refuse(MESSAGES.guidesBlocked, MESSAGES.guidesUnreachable);
       if (answer.kind === 'denied') {
         // spec: guides §7, §8 — 451: stop tracking the visitor and deny future loading.
         state.denied = true;

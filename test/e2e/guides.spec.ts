@@ -207,6 +207,47 @@ test.describe('guides §7 status 451', () => {
   });
 });
 
+test.describe('guides §7 availability probe beside guide.json (issue #16)', () => {
+  const isProbe = (url: string) => url.includes('/data/guide.gif/') && new URL(url).searchParams.get('jzb') === encodeJzb([]);
+
+  test("a new visitor's guide.json goes out while the probe is answered; the step shows once the probe passed", async ({ page, openHostPage }) => {
+    const order: string[] = [];
+    page.on('request', (r) => r.url().includes('/data/guide.json/') && order.push('guide.json asked'));
+    await page.route('**/data/guide.gif/**', async (route) => {
+      if (!isProbe(route.request().url())) return route.continue();
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      order.push('probe answered');
+      return route.continue();
+    });
+    const visitor = uniqueId('probe-beside');
+    await openHostPage('/e2e/resume', hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });` }));
+    await expect(page.locator(lightbox)).toContainText('Tour one');
+    expect(order).toEqual(['guide.json asked', 'probe answered']);
+  });
+
+  test.describe('when it fails', () => {
+    test.use({ allowAgentErrors: [new RegExp(`${MESSAGES.guidesUnreachable}|status of 503`)] });
+    test("a failed probe: guide.json's answer is not used, the spec's message is logged, and the next page asks nothing", async ({ page, openHostPage, consoleLines }) => {
+      await page.route('**/data/guide.gif/**', (route) => (isProbe(route.request().url()) ? route.fulfill({ status: 503, body: 'down' }) : route.continue()));
+      const visitor = uniqueId('probe-failed');
+      const html = hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });` });
+      await openHostPage('/e2e/resume', html);
+      await agentReady(page);
+      await expect.poll(() => consoleLines.some((l) => l.includes(MESSAGES.guidesUnreachable))).toBe(true);
+      await page.waitForTimeout(1000);
+      await expect(page.locator(lightbox)).toHaveCount(0);
+      // The verdict is kept for 4 hours: the next page asks neither the probe nor guide.json.
+      const asked: string[] = [];
+      page.on('request', (r) => (r.url().includes('/data/guide.json/') || isProbe(r.url())) && asked.push(r.url()));
+      await openHostPage('/e2e/resume?again', html);
+      await agentReady(page);
+      await page.waitForTimeout(1000);
+      expect(asked).toEqual([]);
+      await expect(page.locator(lightbox)).toHaveCount(0);
+    });
+  });
+});
+
 test.describe('guides §4 element rules and step timeout', () => {
   test('a step whose element contains rule fails waits, and shows once the element text passes', async ({ page, openHostPage }) => {
     await openHostPage(

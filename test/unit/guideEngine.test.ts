@@ -184,18 +184,43 @@ describe('guides §5, §7, §8 guide loading refusals, probe, 451, POST and time
   it("probes guide.gif once with the jzb of [], and on failure logs 'Guides disabled: unreachable endpoint guide.gif' and blocks for 4 hours", async () => {
     const { clock, transport, engine, logs, saved } = setup(base);
     transport.bodies.push({ match: '/data/guide.gif/', status: 503, body: 'down' });
+    transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify(load([guide('g')])) });
     const first = await engine.load('http://h/');
+    // guide.json went beside the probe, and its answer (a guide) is not used: the probe failed.
     expect(first).toEqual({ ok: false, error: { code: 'bad_payload', message: 'error: guides are blocked' } });
     expect(logs).toContain('Guides disabled: unreachable endpoint guide.gif');
     const probe = transport.requests[0]!;
+    expect(probe.url).toContain('/data/guide.gif/');
     expect(decodeJzb(queryOf(probe.url).get('jzb')!)).toEqual([]);
     expect(queryOf(probe.url).get('v')).toBe('t');
     expect(saved.at(-1)).toEqual({ visitorId: 'v', probe: { ok: false, until: clock.now() + 14_400_000 } });
-    // Within the 4 hours no request at all; guide.json is never asked.
+    // Within the 4 hours no request at all: neither a probe nor guide.json.
+    const asked = transport.requests.length;
     await clock.advance(14_400_000 - 1);
-    await engine.load('http://h/');
-    expect(transport.requests).toHaveLength(1);
-    expect(transport.requests.some((r) => r.url.includes('/guide.json/'))).toBe(false);
+    expect(await engine.load('http://h/')).toMatchObject({ ok: false, error: { message: 'error: guides are blocked' } });
+    expect(transport.requests).toHaveLength(asked);
+  });
+
+  it('issue #16: guide.json is asked while the probe is in flight, and its answer waits for the probe passing', async () => {
+    const { transport, engine, saved } = setup(base);
+    transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify(load([guide('g')])) });
+    // The probe's answer is held until released; guide.json answers at once.
+    let release = () => {};
+    const answered = transport.request.bind(transport);
+    transport.request = async (req) => {
+      const response = answered(req);
+      if (req.url.includes('/data/guide.gif/')) await new Promise<void>((done) => (release = done));
+      return response;
+    };
+    let settled = false;
+    const loading = engine.load('http://h/').then((result) => ((settled = true), result));
+    await new Promise((done) => setTimeout(done, 0));
+    expect(transport.requests.map((r) => new URL(r.url).pathname.split('/')[2])).toEqual(['guide.gif', 'guide.json']);
+    expect(settled).toBe(false);
+    release();
+    const result = await loading;
+    expect(result.ok && result.value.candidates.map((c) => c.guideId)).toEqual(['g']);
+    expect(saved.at(-1)).toMatchObject({ probe: { ok: true } });
   });
 
   it('a probe verdict kept by an earlier page is used until it expires', async () => {

@@ -1,7 +1,8 @@
 /**
  * spec: guides §7 "Availability probe", §8, §9 — GET guide.gif with the jzb of [] once; its verdict holds for
  * 4 hours and outlives the page (GuideState.probe, kept by the shim). A failure logs 'Guides disabled:
- * unreachable endpoint guide.gif' and blocks guides until then. Concurrent asks share one request.
+ * unreachable endpoint guide.gif' and blocks guides until then. Concurrent asks share one request. The
+ * engine sends guide.json beside a probe in flight (worker/createGuideEngine.ts), never after a failed one.
  */
 import { GUIDES_BLOCKED_FLAG_MS } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
@@ -19,12 +20,15 @@ export interface ProbeOptions {
   saveState(): void;
 }
 
-/** Answers whether guides are reachable, probing at most once per 4 hours. */
-export function createAvailabilityProbe({ config, ports, log, state, saveState }: ProbeOptions): () => Promise<boolean> {
+/**
+ * Answers whether guides are reachable, probing at most once per 4 hours: at once (a boolean) while a verdict
+ * holds, else the probe's answer to come.
+ */
+export function createAvailabilityProbe({ config, ports, log, state, saveState }: ProbeOptions): () => boolean | Promise<boolean> {
   let probing: Promise<boolean> | null = null;
   return () => {
     const now = ports.clock.now();
-    if (state.probe && state.probe.until > now) return Promise.resolve(state.probe.ok);
+    if (state.probe && state.probe.until > now) return state.probe.ok;
     probing ??= (async () => {
       let ok = false;
       try {
