@@ -85,7 +85,18 @@ function lightboxGuide(): unknown {
   };
 }
 
-export async function measureGuideTime(browser: Browser, runs: number, log: (line: string) => void, cases: readonly GuideCase[] = GUIDE_CASES): Promise<GuideTimeRun> {
+/**
+ * `latencyMs` (default 0, loopback): each request to the collector (`/data/`) waits that long before it goes,
+ * as if the collector were that far away; guide.json's wait comes before it is handed over, so it counts in the
+ * time from navigation start only.
+ */
+export async function measureGuideTime(
+  browser: Browser,
+  runs: number,
+  log: (line: string) => void,
+  cases: readonly GuideCase[] = GUIDE_CASES,
+  latencyMs = 0,
+): Promise<GuideTimeRun> {
   const guidesDir = mkdtempSync(join(tmpdir(), 'waymark-bench-guide-'));
   writeFileSync(join(guidesDir, 'bench-lightbox.json'), JSON.stringify(lightboxGuide()));
   const server = await startServer({ port: 0, dataDir: 'memory://', guidesDir, adminToken: BENCH_ADMIN_TOKEN });
@@ -127,7 +138,10 @@ export async function measureGuideTime(browser: Browser, runs: number, log: (lin
           })()`);
           // guide.json passes through the bench on its way to the agent: it is handed over at `arrived`.
           let arrived = NaN;
+          const away = () => (latencyMs > 0 ? new Promise((resolve) => setTimeout(resolve, latencyMs)) : undefined);
+          if (latencyMs > 0) await context.route('**/data/**', async (route) => (await away(), route.fallback()));
           await context.route('**/data/guide.json/**', async (route) => {
+            await away();
             const response = await route.fetch();
             const body = await response.body();
             arrived = Date.now();
