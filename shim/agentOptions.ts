@@ -284,3 +284,8 @@ export interface AgentEnvironment {
   /** The agent's global (the snippet's `data-waymark-global`). @default 'waymark' */
   globalKey?: string;
 }
+
+/** Guides off for this page (disableGuides, or guides.disabled): only session recording starts of the guides chunk. */
+export function guidesOff(options: InitializeOptions): boolean {
+  return !!(options.disableGuides || options.guides?.disabled);
+}

@@ -12,8 +12,9 @@ import type { SeenReason, StepAction, StepToShow } from '../shared/protocol';
 import type { Overlay, OverlayModule } from '../overlay/api';
 import type * as FormsModule from './forms/index';
 import type { FormValidation } from './forms/index';
+import { guidesOff } from './agentOptions';
 import { importChunk } from './importChunk';
-import { readJson, writeJson } from './pageStorage';
+import { hadGuidesKey, readJson, writeJson } from './pageStorage';
 import { createTargetCache } from './queryDeep';
 import { createGuideHooks } from './guides/createGuideHooks';
 import { createHostExtensions } from './guides/createHostExtensions';
@@ -47,14 +48,13 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay |
   // Session recording (issue #18) whether guides are on or not: with them off (disableGuides, guides.disabled)
   // this chunk starts only the recording and answers null, so the guide API says guides are disabled.
   const stopRecording = running && frame.isTop ? startRecordingWhenDecided(bridge, options.asset('record'), log) : null;
-  if (running && (running.options.disableGuides || running.options.guides?.disabled)) {
+  if (running && guidesOff(running.options)) {
     if (stopRecording) running.uninstall.push(stopRecording);
     return null;
   }
   let overlay: Promise<Overlay> | null = null;
   let forms: Promise<FormValidation | null> | null = null;
-  // Read by the shim's start too (shim/startAgent.ts readStores), which asks for the overlay chunk early.
-  const hadGuidesKey = `_wm_overlay.${running?.options.apiKey ?? ''}`;
+  const hadGuides = hadGuidesKey(running?.options.apiKey ?? '');
   /** teardown (issue #7): nothing is drawn again. */
   let stopped = false;
   const ctx: DisplayContext = {
@@ -65,7 +65,7 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay |
     // Made ready, not only fetched: its shadow root and parsed stylesheet too, so the first step costs its render alone.
     prefetchOverlay: () => void ctx.overlay().catch(() => (overlay = null)),
     // Without storage the flag is never set, and the overlay loads when a guide comes.
-    hadGuides: { read: () => readJson(hadGuidesKey) === true, write: (had) => writeJson(hadGuidesKey, had) },
+    hadGuides: { read: () => readJson(hadGuides) === true, write: (had) => writeJson(hadGuides, had) },
     // The first element matching an author's selector, or null (also for one that does not parse); a target
     // found before is checked, not searched for again (shim/queryDeep.ts).
     query: createTargetCache(),

@@ -6,6 +6,12 @@
 
 const PAGES_KEY = '_wm_pages';
 
+/**
+ * Local storage's flag that this browser has drawn guides of the app (issue #16): written by the guides chunk,
+ * read by the shim's start, which then asks for the overlay chunk early, and by the guides chunk.
+ */
+export const hadGuidesKey = (apiKey: string): string => `_wm_overlay.${apiKey}`;
+
 /** The tab's last two page loads, oldest first (session storage: this tab only). */
 export function recentPages(): Array<{ url: string; time: number }> {
   try {

@@ -8,7 +8,7 @@ import { AGENT_VERSION, IFRAME_RESCAN_MS, STEP_SEEN_TIMEOUT_MS } from '../shared
 import { enrichEvent } from '../shared/events/enrichEvent';
 import { nextSession } from '../shared/identity/sessionRules';
 import type { GuideState, Metadata, WorkerInit } from '../shared/protocol';
-import type { AgentEnvironment, InitializeOptions } from './agentOptions';
+import { guidesOff, type AgentEnvironment, type InitializeOptions } from './agentOptions';
 import type { Running } from './agentState';
 import { createBridge } from './createBridge';
 import type { Capture } from './createCapture';
@@ -16,7 +16,7 @@ import type { GuideDisplay, GuideDisplayModule } from './createGuideDisplay';
 import type { LogLevel } from '../shared/protocol';
 import { assetUrlOf, type ChunkLoader } from './loadChunk';
 import { loadIdentity, loadTabFacts, secureRandom, sessionStore } from './loadIdentity';
-import { recentPages, readJson, rememberPage, writeJson } from './pageStorage';
+import { hadGuidesKey, recentPages, readJson, rememberPage, writeJson } from './pageStorage';
 import type { PagePrivacy } from './privacy';
 import type { PromptsModule } from './prompts';
 import type { FramesModule } from './startFrames';
@@ -127,10 +127,10 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
     if (top) rememberPage(document.URL, now);
     const guideState = readJson<GuideState>(guideStateKey);
     if (guideState?.visitorId === identity.visitorId) init.guides!.state = guideState;
-    // Issue #16: where this app has drawn guides before (shim/createGuideDisplay.ts keeps the flag), the overlay
-    // chunk is asked for now rather than once the guides chunk has started: React's ~200 KB took 20-45 ms here
-    // to compile and run, and then raced guide.json (a trace: the slow tenth of the bench's warm runs).
-    if (!options.disableGuides && !guideOptions.disabled && readJson(`_wm_overlay.${options.apiKey}`) === true) {
+    // Issue #16: where this app has drawn guides before, the overlay chunk is asked for now rather than once the
+    // guides chunk has started: React's ~200 KB took 20-45 ms here to compile and run, and then raced guide.json
+    // (a trace: the slow tenth of the bench's warm runs).
+    if (!guidesOff(options) && readJson(hadGuidesKey(options.apiKey)) === true) {
       import(/* @vite-ignore */ assetUrlOf(env, 'overlay')).catch(() => undefined);
     }
   };
