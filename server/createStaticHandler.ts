@@ -4,6 +4,7 @@
  * own fallback. Missing builds answer 503 with what to run.
  */
 import { readFile, realpath, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { extname, join, sep } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -140,14 +141,20 @@ function pathSegments(url: string): string[] | null {
   return segments.some((s) => s === '.' || s === '..') ? null : segments;
 }
 
-/** The real path of a regular file under root, or null. Symlinks that lead outside root do not count. */
-async function findFile(root: string, segments: string[]): Promise<string | null> {
+/** A regular file found under a served folder: its real path, and its size and time (the ETag's). */
+interface FoundFile {
+  path: string;
+  info: Stats;
+}
+
+/** The regular file under root, or null. Symlinks that lead outside root do not count. */
+async function findFile(root: string, segments: string[]): Promise<FoundFile | null> {
   try {
     const realRoot = await realpath(root);
     const file = await realpath(join(realRoot, ...segments));
     if (!file.startsWith(realRoot + sep)) return null;
     const info = await stat(file);
-    if (info.isFile()) return file;
+    if (info.isFile()) return { path: file, info };
     if (info.isDirectory()) return findFile(root, [...segments, 'index.html']);
     return null;
   } catch {
@@ -169,8 +176,7 @@ async function isDirectory(path: string): Promise<boolean> {
  * 304 for an agent file it holds, and keeps the code V8 compiled for it (Chromium caches compiled code only
  * for scripts its HTTP cache serves): the overlay chunk's React is otherwise compiled again on every page.
  */
-async function sendFile(request: FastifyRequest, reply: FastifyReply, file: string, cacheControl = 'no-cache'): Promise<unknown> {
-  const info = await stat(file);
+async function sendFile(request: FastifyRequest, reply: FastifyReply, { path: file, info }: FoundFile, cacheControl = 'no-cache'): Promise<unknown> {
   const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
   reply
     .type(CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream')
