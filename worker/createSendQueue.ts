@@ -119,6 +119,9 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
     }, delay);
   }
 
+  /** How long the collector's pause lock still holds this queue, ms (0: not paused). */
+  const pausedFor = () => options.pause?.left(ports.clock.now()) ?? 0;
+
   /** Waits out a back-off or a pause: new events do not cut it short. */
   function wait(delay: number): void {
     if (timer !== null) ports.clock.clearTimeout(timer);
@@ -190,7 +193,7 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
           while (batches.length) {
             const head = batches[0]!;
             // The collector asked every queue to wait (429/503): nothing goes out before then, flushNow included.
-            const paused = options.pause?.left(ports.clock.now()) ?? 0;
+            const paused = pausedFor();
             if (paused > 0) {
               wait(paused);
               return;
@@ -212,7 +215,7 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
               done(head.items);
               continue;
             }
-            wait(Math.max(delay, options.pause?.left(ports.clock.now()) ?? 0));
+            wait(Math.max(delay, pausedFor()));
             return;
           }
         } finally {
