@@ -9,10 +9,10 @@ import { IFRAME_RESCAN_MS } from '../shared/constants';
 
 export interface Ticker {
   /**
-   * Runs `job` every `ticks` ticks of TICK_MS (callers write `PERIOD_MS / TICK_MS`, which the minifier folds);
+   * Runs `job` every `period` ticks of TICK_MS (callers write `PERIOD_MS / TICK_MS`, which the minifier folds);
    * answers the function that stops it.
    */
-  every(ticks: number, job: () => void): () => void;
+  every(period: number, job: () => void): () => void;
   /** Stops the timer (teardown). */
   stop?(): void;
 }
@@ -26,8 +26,8 @@ export function createTicker(): Ticker {
   let timer: ReturnType<typeof setInterval> | undefined;
   let ticks = 0;
   return {
-    every(ticks, job) {
-      jobs.set(job, ticks);
+    every(period, job) {
+      jobs.set(job, period);
       timer ??= setInterval(() => {
         ticks++;
         for (const [due, every] of jobs) if (ticks % every === 0) due();

@@ -36,4 +36,15 @@ describe('createTicker', () => {
     expect([a, b]).toEqual([2, 4]);
     ticker.stop!();
   });
+
+  it('a job of a longer period first runs once its period has passed, whatever period the first job had', () => {
+    const ticker = createTicker();
+    const at: number[] = [];
+    ticker.every(1, () => undefined);
+    ticker.every(2, () => at.push(Date.now()));
+    const start = Date.now();
+    vi.advanceTimersByTime(TICK_MS * 4);
+    expect(at.map((t) => t - start)).toEqual([TICK_MS * 2, TICK_MS * 4]);
+    ticker.stop!();
+  });
 });
