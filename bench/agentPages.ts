@@ -42,11 +42,16 @@ interface AgentWindow {
   waymark?: { isReady?(): boolean };
 }
 
-/** Waits until the page's agent has started (at once for the page without one). */
+/**
+ * Waits until the page's agent has started. The page without an agent waits through the same call: Playwright's
+ * first `waitForFunction` on a page evaluates its own injected scripts there (10-16 ms of main-thread script on
+ * this machine), which must land on every page alike or it counts as the agents' startup.
+ */
 export async function agentStarted(page: Page, variant: AgentVariant): Promise<void> {
   const peer = peerOf(variant);
   if (peer) await peerReady(page, peer);
-  else if (variant !== 'baseline') await page.waitForFunction(() => (window as unknown as AgentWindow).waymark?.isReady?.() === true);
+  else if (variant === 'baseline') await page.waitForFunction(() => true);
+  else await page.waitForFunction(() => (window as unknown as AgentWindow).waymark?.isReady?.() === true);
 }
 
 /** What holdCollector answers: holding starts when asked, and one release lets every held request go. */
