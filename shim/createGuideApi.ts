@@ -5,7 +5,7 @@
  * ('This functionality is not supported by your subscription.').
  */
 import { MESSAGES } from '../shared/messages';
-import type { WaymarkApi } from './agentOptions';
+import { guidesOff, type WaymarkApi } from './agentOptions';
 import type { Running } from './agentState';
 import type { GuideDisplay, GuideNotice, GuideNoticeName } from './createGuideDisplay';
 import { GUIDE_COMMANDS } from './guides/guideDisplayTypes';
@@ -103,7 +103,10 @@ export function createGuideApi({ log, guard, whenRunning, running }: GuideApiHos
       guidesDisabled = disabled === true;
       guideFunction((g) => (guidesDisabled ? g.pause() : g.start()));
     },
-    areGuidesDisabled: () => guidesDisabled || running()?.options.disableGuides === true || running()?.options.guides?.disabled === true,
+    areGuidesDisabled() {
+      const r = running();
+      return guidesDisabled || (!!r && guidesOff(r.options));
+    },
   } as GuideApi;
   // Built from their names (the shim's bytes are its budget): onGuideAdvanced, onGuidePrevious, onGuideDismissed,
   // onGuideSnoozed subscribe; the commands run in the guides chunk once it is here (GuideDisplay.command), which

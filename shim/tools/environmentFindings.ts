@@ -5,6 +5,7 @@
  */
 import { AGENT_VERSION } from '../../shared/constants';
 import type { Finding } from '../../shared/validation/finding';
+import { guidesOff } from '../agentOptions';
 import type { ToolsHost } from './toolsApi';
 
 export function environmentFindings(host: ToolsHost): Finding[] {
@@ -21,8 +22,7 @@ export function environmentFindings(host: ToolsHost): Finding[] {
       out.push({ level: 'ok', message: `the agent's pipeline runs in a worker (${mode ?? 'starting'})` });
     }
     out.push({ level: 'info', message: `frame: ${r.frame.isTop ? 'top' : 'child'}, ${r.frame.leader ? 'leader' : 'follower'}` });
-    const guidesOff = r.options.disableGuides === true || r.options.guides?.disabled === true;
-    out.push(guidesOff ? { level: 'info', message: 'guides are off (disableGuides)' } : { level: 'info', message: `guides are on${r.guides ? '' : ', their module still loading'}` });
+    out.push(guidesOff(r.options) ? { level: 'info', message: 'guides are off (disableGuides)' } : { level: 'info', message: `guides are on${r.guides ? '' : ', their module still loading'}` });
   }
   if (!isSecureContext) out.push({ level: 'warn', message: 'the page is not a secure context (http)', advice: 'Cookies are not Secure, and some browsers refuse storage to such pages: serve the app over https.' });
   if (crossOriginIsolated) out.push({ level: 'info', message: 'the page is cross-origin isolated (COOP and COEP)', advice: 'The worker file must be served with Cross-Origin-Embedder-Policy: require-corp (the reference server does).' });
