@@ -6,6 +6,7 @@
 import type { EventPropertyRule } from '../analytics/eventPropertyRules';
 import type { Outcome } from '../errors';
 import type { Automation, DomNode, ElementContainsRule, StepType, ThrottlingConfig, ThrottlingTimestamps } from '../guides/guides';
+import type { RecentStepState } from '../guides/recentStepStates';
 import type { BadgeToShow, LauncherToShow, ResourceCenterToShow } from './surfaces';
 
 /** Guide engine settings (guides §4, §5, §7, §8), and what the shim kept of the engine's state. */
@@ -40,6 +41,8 @@ export interface GuideState {
   timestamps?: ThrottlingTimestamps;
   /** guides §7: the collector answered 451 for this visitor: no tracking, no guide loading. */
   denied?: boolean;
+  /** guides §9: this browser's step changes of the last 10 s, laid over the next guide.json answer. */
+  recentSteps?: RecentStepState[];
 }
 
 /** How a step came to be shown (guides §4 Show: the seenReason). */

@@ -12,6 +12,7 @@ import { ALL_AUTO_RULES, chooseAutoSteps } from '../../shared/eligibility/choose
 import type { GuideEventProps, GuideEventType } from '../../shared/events/events';
 import type { GuideLoadResponse } from '../../shared/guides/guides';
 import { readSiteGuideSettings } from '../../shared/guides/readSiteGuideSettings';
+import { withRecentStepStates } from '../../shared/guides/recentStepStates';
 import { MESSAGES } from '../../shared/messages';
 import type { GuideLoadResult, GuideState, LogLevel, StepToShow, WorkerInit } from '../../shared/protocol';
 import { isResourceCenterGuide } from '../../shared/surfaces/chooseResourceCenter';
@@ -64,12 +65,14 @@ export function createLoadJudge(options: LoadJudgeOptions): LoadJudge {
       { url, device: config.device, schedule: { now, recentChanges }, rules: ALL_AUTO_RULES.filter((r) => r.name !== 'launchMethod' && r.name !== 'throttling' && !alsoSkip.includes(r.name)) },
     );
 
-  async function judge(response: GuideLoadResponse, url: string): Promise<GuideLoadResult> {
+  async function judge(answer: GuideLoadResponse, url: string): Promise<GuideLoadResult> {
     const host = config.guides ?? {};
+    const now = options.now();
+    // guides §9: this browser's step changes of the last 10 s win over an older answer (a dismissal still on its way).
+    const response = withRecentStepStates(answer, state.recentSteps, now);
     // The host's initialize options win over the app's settings served in guide.json (issue #14).
     const site = readSiteGuideSettings(response.settings);
     book.set(response.guides);
-    const now = options.now();
     // guides §3, §8: the response's global CSS for every guide (5 s wait) and global script (allowed origins).
     loader.setGlobalCss(
       typeof response.guideCssUrl === 'string' && response.guideCssUrl

@@ -9,6 +9,7 @@ import type { GuideEventProps, GuideEventType } from '../../shared/events/events
 import { applyGuideTransition, type GuideTransition } from '../../shared/guides/applyGuideTransition';
 import { pageRuleException } from '../../shared/eligibility/autoDisplayRules';
 import { recentChangeKey } from '../../shared/eligibility/scheduleRules';
+import { keepRecentStepStates } from '../../shared/guides/recentStepStates';
 import { MESSAGES } from '../../shared/messages';
 import type { GuideState, LogLevel, SeenReason, StepAction, StepToShow } from '../../shared/protocol';
 import type { Clock } from '../ports';
@@ -25,7 +26,7 @@ export interface StepActionOptions {
   record(type: GuideEventType, props: GuideEventProps, url: string): void;
   /** guides §4 Health check: when each step last went advanced, dismissed or snoozed (read by the next load). */
   recentChanges: Record<string, number>;
-  /** The guide state that outlives the page (throttling timestamps), and how to save it. */
+  /** The guide state that outlives the page (throttling timestamps, recent step changes), and how to save it. */
   state: GuideState;
   saveState(): void;
 }
@@ -127,10 +128,19 @@ export function createStepActions(options: StepActionOptions): (action: StepActi
     for (const e of result.events) record(e.type, e.props, action.url);
     if (transition.type === 'show') shownReason.set(guide.id, transition.reason);
     else recentChanges[recentChangeKey(guide.id, step.id)] = now;
-    if (Object.keys(result.timestamps).length) {
-      state.timestamps = { ...state.timestamps, ...result.timestamps };
-      options.saveState();
-    }
+    // guides §9: kept 10 s for the next page, whose guide.json may not know of it yet (shared/guides/recentStepStates).
+    const after = result.guide.steps.find((s) => s.id === step.id);
+    state.recentSteps = keepRecentStepStates(state.recentSteps, now, {
+      guideId: guide.id,
+      stepId: step.id,
+      at: now,
+      seenState: after?.seenState ?? 'none',
+      seenReason: after?.seenReason,
+      snoozeEndTime: after?.snoozeEndTime,
+      destinationStepId: result.show ?? undefined,
+    });
+    if (Object.keys(result.timestamps).length) state.timestamps = { ...state.timestamps, ...result.timestamps };
+    options.saveState();
     if (!result.show || transition.type === 'show') return ok(null);
     const next = result.guide.steps.find((s) => s.id === result.show);
     return next ? loader.resolveStep(result.guide, next, 'continue') : ok(null);
