@@ -38,8 +38,11 @@ export interface InitializeOptions {
    * @default the worker beside waymark.js when that is same-origin, else a blob: worker, else the main thread
    */
   workerUrl?: string;
-  /** Capture element text as `txt` on clicks. @default false */
-  captureText?: boolean;
+  /**
+   * Capture element text as `txt` on clicks: `true` its first 128 characters, `'extended'` its first 1024
+   * (analytics §9). @default false
+   */
+  captureText?: boolean | 'extended';
   /** guides §1: no guides at all. @default false */
   disableGuides?: boolean;
   /**

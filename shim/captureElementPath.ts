@@ -1,11 +1,12 @@
 /**
  * The element data of a click, captured at click time in the flat form of shared/events/elementPath.ts: the
  * element and its ancestors up to BODY (analytics §9 limits: 64 attributes, 256 characters a value,
- * 20 levels). It runs on the host's main thread for every click, so it reads only cheap properties, never
+ * 20 levels, text 128 or 1024 characters). It runs on the host's main thread for every click, so it reads only cheap properties, never
  * forces layout, and allocates one array.
  */
 import {
   DEFAULT_TEXT_LIMIT,
+  EXTENDED_TEXT_LIMIT,
   MAX_ANCESTOR_DEPTH,
   MAX_ATTRIBUTE_LENGTH,
   MAX_ATTRIBUTES_PER_ELEMENT,
@@ -13,16 +14,18 @@ import {
 import type { ElementPath } from '../shared/events/elementPath';
 
 export interface CaptureOptions {
-  /** Capture the element's visible text as `txt`. @default false */
-  captureText?: boolean;
-  /** @default 128 (analytics §9) */
-  textLimit?: number;
+  /**
+   * Capture the element's visible text as `txt`: `true` keeps its first 128 characters, `'extended'` its first
+   * 1024 (analytics §9 "default text limit 128 or 1024"). @default false
+   */
+  captureText?: boolean | 'extended';
 }
 
 export function captureElementPath(element: Element, options: CaptureOptions = {}): ElementPath {
+  const text = options.captureText;
   const path: ElementPath = [
-    options.captureText && !isSecretInput(element)
-      ? ((element as HTMLElement).innerText ?? element.textContent ?? '').trim().slice(0, options.textLimit ?? DEFAULT_TEXT_LIMIT)
+    text && !isSecretInput(element)
+      ? ((element as HTMLElement).innerText ?? element.textContent ?? '').trim().slice(0, text === 'extended' ? EXTENDED_TEXT_LIMIT : DEFAULT_TEXT_LIMIT)
       : null,
   ];
   let el: Element | null = element;

@@ -204,3 +204,39 @@ test.describe('analytics §3 event property rules', () => {
     });
   });
 });
+
+test.describe('analytics §9 element data limits', () => {
+  // A button 25 levels deep with 70 long attributes and 2,000 characters of text.
+  const body = `<main id="limits"></main><script>
+    let parent = document.getElementById('limits');
+    for (let i = 1; i <= 25; i++) { const d = document.createElement('div'); d.id = 'level-' + i; parent.appendChild(d); parent = d; }
+    const b = document.createElement('button');
+    b.id = 'deep';
+    for (let i = 0; i < 70; i++) b.setAttribute('data-a' + i, 'v'.repeat(300));
+    b.textContent = 't'.repeat(2000);
+    b.style.cssText = 'max-width:300px;overflow:hidden;white-space:nowrap';
+    parent.appendChild(b);
+  </script>`;
+
+  for (const [captureText, limit] of [[true, 128], ['extended', 1024]] as const) {
+    test(`a click keeps 64 attributes of 256 characters, 20 levels, and ${limit} characters of text with captureText: ${JSON.stringify(captureText)}`, async ({ page, serverUrl, openHostPage }) => {
+      const visitor = uniqueId('limits');
+      await openHostPage('/e2e/limits', hostPage({ init: `waymark.initialize({ apiKey: 'e2e-limits', visitor: { id: '${visitor}' }, captureText: ${JSON.stringify(captureText)} });`, body }));
+      await agentReady(page);
+      await page.click('#deep');
+      await page.evaluate(() => (window as any).waymark.flushNow());
+      const events = await waitForEvents(serverUrl, { apiKey: 'e2e-limits', visitorId: visitor }, (e) => e.some((x) => x.type === 'click'));
+      const target = events.find((e) => e.type === 'click')!.props.target;
+      expect(target.id).toBe('deep');
+      expect(target.txt).toBe('t'.repeat(limit));
+      const values = Object.values(target.attrs as Record<string, string>);
+      expect(values).toHaveLength(64);
+      expect(values.every((v) => v === 'v'.repeat(256))).toBe(true);
+      const levels: string[] = [];
+      for (let e = target; e; e = e.parentElem) levels.push(e.id);
+      // The button and 19 ancestors: level-25 up to level-7; the rest of the walk is cut.
+      expect(levels).toHaveLength(20);
+      expect(levels.at(-1)).toBe('level-7');
+    });
+  }
+});
