@@ -1,6 +1,7 @@
 /**
  * A tooltip step anchored to its target with a caret (guides §2). The side is chosen by available space
- * (flip) or forced by `layoutDir`; it shifts to stay inside the viewport and follows the target: on scroll
+ * (flip) or forced by `layoutDir`; it shifts to stay inside 2 % .. 98 % of the viewport's width (its caret at
+ * least 10 px from its corners, guides §9) and follows the target: on scroll
  * at most every 10 ms and 50 ms after the last window resize (guides §9, createRepositionScheduler), and at
  * once when the target itself changes size or moves in the layout (floating-ui's autoUpdate).
  */
@@ -40,7 +41,11 @@ export function Tooltip({ step, target, handlers }: TooltipProps): ReactNode {
         middleware: [
           offset(arrowSize),
           ...(forced ? [] : [flip({ fallbackPlacements: ['top', 'right', 'left'] })]),
-          shift({ padding: 8 }),
+          // guides §9: inside 2 % .. 98 % of the viewport's width, 8 px from its top and bottom.
+          shift(() => {
+            const width = floating.ownerDocument.documentElement.clientWidth;
+            return { padding: { left: width * TOOLTIP_DEFAULTS.marginLeft, right: width * (1 - TOOLTIP_DEFAULTS.marginRight), top: 8, bottom: 8 } };
+          }),
           arrow({ element: caretEl, padding: TOOLTIP_DEFAULTS.caretOffset }),
         ],
       }).then(({ x, y, placement, middlewareData }) => {

@@ -61,6 +61,9 @@ export const TOOLTIP_DEFAULTS = {
   borderCaretSize: 10,
   caretOffset: 10,
   zIndex: 300_000,
+  /** The tooltip keeps between 2 % and 98 % of the viewport's width (guides §9 "margins 2% left and 98% right"). */
+  marginLeft: 0.02,
+  marginRight: 0.98,
 } as const;
 /** spec: guides §9 — a tooltip follows its target on scroll at most once per this many ms (throttle). */
 export const SCROLL_REPOSITION_THROTTLE_MS = 10;

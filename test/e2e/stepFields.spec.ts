@@ -186,6 +186,40 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
     expect(caret).toBe(11);
   });
 
+  test('guides §9 tooltip margins: it stays inside 2 % .. 98 % of the viewport\'s width, its caret 10 px from its corner; guides §2 the credit unless hideCredits', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-tooltip-margins');
+    // Forced below its target (layoutDir), so the tooltip shifts along the edge instead of flipping to a side.
+    const body = '<main style="padding-top:200px"><button id="edge-left" style="position:absolute;left:0;top:200px;width:20px">L</button><button id="edge-right" style="position:absolute;right:0;top:200px;width:20px">R</button></main>';
+    const tip = (id: string, selector: string, hideCredits: boolean) => ({ id, name: id, launchMethod: 'api', steps: [{ id: `${id}-1`, type: 'tooltip', elementPathRule: selector, attributes: { layoutDir: 'bottom' }, hideCredits, domJson: content(`Tip ${id}`) }] });
+    await publish(serverUrl, apiKey, tip('left', '#edge-left', false));
+    await publish(serverUrl, apiKey, tip('right', '#edge-right', true));
+    await openHostPage(`/e2e/step-fields/${apiKey}`, hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'v-margins' } });`, body }));
+    await agentReady(page);
+    await expect.poll(() => page.evaluate(async () => (await (window as any).waymark.debugGuides()).guides.length)).toBe(2);
+    const viewport = await page.evaluate(() => document.documentElement.clientWidth);
+    const tooltip = page.locator(`${overlay} .wm-tooltip`);
+    for (const side of ['left', 'right'] as const) {
+      expect(await page.evaluate((id) => (window as any).waymark.showGuideById(id), side)).toBe(true);
+      await expect(tooltip).toContainText(`Tip ${side}`);
+      await expect.poll(async () => {
+        const box = (await tooltip.boundingBox())!;
+        return side === 'left' ? Math.round(box.x) : Math.round(box.x + box.width);
+      }).toBe(Math.round(side === 'left' ? viewport * 0.02 : viewport * 0.98));
+      // The target's middle is nearer the edge than the tooltip is: the caret stops 10 px from the corner.
+      const caret = await tooltip.evaluate((el) => {
+        const c = el.querySelector('.wm-caret') as HTMLElement;
+        return { left: c.offsetLeft, right: el.clientWidth - c.offsetLeft - c.offsetWidth };
+      });
+      expect(caret[side]).toBe(10);
+      // guides §2: the 'powered by' credit, unless the step says hideCredits.
+      await expect(tooltip.locator('.wm-credit')).toHaveCount(side === 'left' ? 1 : 0);
+      if (side === 'left') await expect(tooltip.locator('.wm-credit')).toHaveText('Powered by Waymark');
+      await page.screenshot({ path: `test-results/screens/tooltip-margin-${side}.png` });
+      await page.evaluate(() => (window as any).waymark.hideGuides());
+      await expect(tooltip).toHaveCount(0);
+    }
+  });
+
   test('guides §8: a step whose confirmation element is not on the page is a critical error, in the console and the collector\'s error log', async ({ page, serverUrl, openHostPage, allowAgentErrors, consoleLines }) => {
     allowAgentErrors.push(/confirmation element #nowhere not found/);
     const apiKey = uniqueId('e2e-confirm-missing');
