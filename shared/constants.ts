@@ -104,6 +104,8 @@ export const DEAD_CLICK_MS = 500;
 export const CLICK_BUFFER_WINDOW_MS = 100;
 /** spec: analytics §9 — the click buffer holds at most this many entries. */
 export const CLICK_BUFFER_MAX = 9;
+/** spec: guides §9 — a plain selector is looked for in open shadow roots at most this many nodes per lookup. */
+export const SHADOW_ROOT_SEARCH_BATCH = 5000;
 /** spec: analytics §9 — click debounce for change events (see shared/analytics/createChangeDebounce.ts). */
 export const CHANGE_EVENT_DEBOUNCE_MS = 5000;
 /** spec: analytics §9 — a u-turn is a return to the same page within this many ms. */

@@ -3,7 +3,7 @@
  * teardown(), a second initialize after teardown, and guides that keep their looks and place on a page
  * whose CSS attacks everything.
  */
-import { agentReady, expect, hostPage, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
+import { adminFetch, agentReady, expect, hostPage, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
 
 /** Runs before the snippet: what the page had before the agent. */
 const BEFORE = `<script>
@@ -136,5 +136,33 @@ test.describe('issue #7 never hurt the host', () => {
     expect(chain).toEqual(['BUTTON#inner-save', 'DIV', 'SHADOW-WIDGET#w', 'MAIN#app', 'BODY']);
     // The click changed the component's own DOM: an effect, so not a dead click.
     expect(click!.props.frustrationTypes ?? []).toEqual([]);
+  });
+
+  test('guides §9 a plain selector (a guide made for the original agent) finds its element inside nested open shadow roots', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-shadow-plain');
+    const guide = {
+      id: 'inner-tip', name: 'Inner tip', launchMethod: 'auto',
+      steps: [{ id: 'inner-tip-1', type: 'tooltip', elementPathRule: '#deep-save', domJson: { type: 'div', props: { id: 'guide-base' }, children: [{ type: 'p', props: {}, content: 'Two roots down' }] } }],
+    };
+    const headers = { 'content-type': 'application/json' };
+    expect((await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/inner-tip`, { method: 'PUT', body: JSON.stringify(guide), headers })).status).toBe(201);
+    await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/inner-tip/state`, { method: 'POST', body: JSON.stringify({ state: 'public' }), headers });
+    // An app shell whose shadow root holds a panel whose own shadow root holds the button.
+    const widgets = `<script>
+      customElements.define('inner-panel', class extends HTMLElement {
+        connectedCallback() { this.attachShadow({ mode: 'open' }).innerHTML = '<button id="deep-save">Save</button>'; }
+      });
+      customElements.define('app-shell', class extends HTMLElement {
+        connectedCallback() { this.attachShadow({ mode: 'open' }).innerHTML = '<section style="padding:120px 0 0 200px"><inner-panel></inner-panel></section>'; }
+      });
+    </script>`;
+    await openHostPage('/e2e/shadow-plain', hostPage({ head: widgets, init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'shadow-plain' } });`, body: '<app-shell></app-shell>' }));
+    const tooltip = page.locator('[data-waymark-overlay] .wm-tooltip');
+    await expect(tooltip).toContainText('Two roots down');
+    const target = (await page.locator('app-shell inner-panel #deep-save').boundingBox())!;
+    const box = (await tooltip.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(target.y + target.height);
+    expect(box.x).toBeLessThan(target.x + target.width);
+    expect(box.x + box.width).toBeGreaterThan(target.x);
   });
 });
