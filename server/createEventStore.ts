@@ -2,6 +2,8 @@
  * The collector's event table and the three questions asked of it: store a batch, list events, and the
  * latest guide state per step of a visitor. Plain SQL that PGlite and PostgreSQL both run.
  */
+import { ANONYMOUS_VISITOR_PREFIX } from '../shared/constants';
+import { isAnonymousVisitorId } from '../shared/identity/identityRules';
 import type { Database } from './Database';
 import type { ReceivedEvent } from './checkEventBatch';
 import { HttpError, rethrowAsClientDataError } from './HttpError';
@@ -54,8 +56,13 @@ export interface EventStore {
   insertBatch(apiKey: string, kind: EventKind, events: ReceivedEvent[], receivedAt: number, source?: string): Promise<number>;
   /** Event bodies as received, in arrival order. */
   listEvents(filter: EventFilter): Promise<unknown[]>;
-  /** For each (guide, step) the visitor has events for, the latest state-setting guide event. */
-  latestStepStates(apiKey: string, visitorId: string): Promise<StepStateEvent[]>;
+  /**
+   * For each (guide, step) the visitor has events for, the latest state-setting guide event. The events of the
+   * anonymous visitors it was identified from count as its own (its identify events name them, and `fromVisitors`
+   * those the agent names before its identify is stored): a welcome dismissed before signing in stays dismissed
+   * after. A known visitor's history never passes to another known visitor (two people on one computer).
+   */
+  latestStepStates(apiKey: string, visitorId: string, fromVisitors?: readonly string[]): Promise<StepStateEvent[]>;
 }
 
 // (tabId, frameId, sequence) names an event. Events without tabId or sequence cannot be told apart from a re-send, so they are always stored.
@@ -137,7 +144,12 @@ from (
          body->'props'->>'destination_step_id' as destination_step_id,
          body->'props'->>'snooze_duration' as snooze_duration
   from events
-  where api_key = $1 and kind = 'guide' and visitor_id = $2 and type = any($3::text[])
+  where api_key = $1 and kind = 'guide' and type = any($3::text[])
+    and visitor_id = any(array[$2::text] || $4::text[] || array(
+      -- The anonymous visitors this one was identified from (its identify events' old_visitor_id).
+      select body->'props'->>'old_visitor_id' from events
+      where api_key = $1 and kind = 'analytics' and type = 'identify' and visitor_id = $2
+        and starts_with(body->'props'->>'old_visitor_id', $5::text)))
 ) e
 where guide_id is not null and guide_step_id is not null
 order by guide_id, guide_step_id, time desc, id desc`;
@@ -208,11 +220,13 @@ export function createEventStore(db: Database, { onQueued }: EventStoreOptions =
       return result.rows.map((row) => row.body);
     },
 
-    async latestStepStates(apiKey, visitorId) {
+    async latestStepStates(apiKey, visitorId, fromVisitors = []) {
       const result = await db.query<Record<string, string | number | null>>(LATEST_STEP_STATES, [
         apiKey,
         visitorId,
         STATE_EVENT_TYPES,
+        fromVisitors.filter(isAnonymousVisitorId),
+        ANONYMOUS_VISITOR_PREFIX,
       ]);
       return result.rows.map((row) => {
         const seenReason = row.seen_reason ?? row.reason;

@@ -85,7 +85,7 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
       throw new HttpError(400, 'guide.json payload must be an object {visitorId, accountId, url, oldVisitorId, metadata}');
     }
-    const { visitorId, url } = payload as { visitorId?: unknown; url?: unknown };
+    const { visitorId, url, oldVisitorId } = payload as { visitorId?: unknown; url?: unknown; oldVisitorId?: unknown };
     // issue #15: a guide with an audience goes only to visitors in it, and never says who it is for.
     const subject = payload as SegmentSubject;
     // issue #17: each guide in the visitor's language (metadata, else the browser's), else as written.
@@ -103,7 +103,8 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
       // guides §5: the agent's guide functions then answer 'This functionality is not supported by your subscription.'
       return { ...(id !== undefined ? { id } : {}), guides: [], lastGuideStepSeen: {}, subscription: { guides: false }, features: features ? await features() : [] };
     }
-    const states = visitor ? await store.latestStepStates(apiKey, visitor) : [];
+    // An agent that has just identified its visitor names the anonymous one it was: its guide history carries over.
+    const states = visitor ? await store.latestStepStates(apiKey, visitor, typeof oldVisitorId === 'string' ? [oldVisitorId] : []) : [];
     const { launcher, guideSettings: settings } = site;
     const { guides: list, lastGuideStepSeen } = applyStepStates(all, states, visitor ?? '');
     // spec: wire-protocol.md — the agent discards a response whose id differs from its request's id.

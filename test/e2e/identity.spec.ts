@@ -3,7 +3,7 @@
  * invalid ids, clearSession, campaign attribution, signed metadata.
  */
 import { MESSAGES } from '../../shared/messages';
-import { agentReady, expect, hostPage, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
+import { adminFetch, agentReady, expect, hostPage, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
 
 test.describe('analytics §3, §5 identity', () => {
   test("an anonymous visitor: 'Missing visitor id.', a generated id kept in a cookie across reloads", async ({ page, openHostPage, consoleLines }) => {
@@ -191,4 +191,37 @@ test.describe('analytics §7 segment flags', () => {
     // Two identify calls in a row: one request (debounced 50 ms).
     expect(requests.length - before).toBe(1);
   });
+});
+
+test('a welcome dismissed before signing in stays dismissed after identify, on the visitor\'s later pages (the collector carries the anonymous history over)', async ({ page, serverUrl, openHostPage }) => {
+  const apiKey = uniqueId('e2e-merge');
+  const known = uniqueId('known');
+  const guide = {
+    id: 'hello', name: 'Hello', launchMethod: 'auto',
+    steps: [{ id: 'hello-1', type: 'lightbox', domJson: { type: 'div', props: { id: 'guide-base' }, children: [
+      { type: 'p', props: {}, content: 'Hello before signing in' },
+      { type: 'button', props: { id: 'ok' }, content: 'OK', actions: [{ action: 'dismissGuide', eventType: 'click', parameters: [], source: 'ok', destination: 'Global' }] },
+    ] } }],
+  };
+  const headers = { 'content-type': 'application/json' };
+  expect((await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/hello`, { method: 'PUT', body: JSON.stringify(guide), headers })).status).toBe(201);
+  await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/hello/state`, { method: 'POST', body: JSON.stringify({ state: 'public' }), headers });
+  const dialog = page.locator('[data-waymark-overlay] [role="dialog"]', { hasText: 'Hello before signing in' });
+
+  await openHostPage('/e2e/merge-anonymous', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}' });` }));
+  await expect(dialog).toBeVisible();
+  const anonymous = await page.evaluate(() => (window as any).waymark.getVisitorId());
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await page.evaluate(() => (window as any).waymark.flushNow());
+  await waitForEvents(serverUrl, { apiKey, visitorId: anonymous }, (e) => e.some((x) => x.type === 'guideDismissed'));
+  await page.evaluate((v) => (window as any).waymark.identify(v), known);
+  await page.evaluate(() => (window as any).waymark.flushNow());
+  await waitForEvents(serverUrl, { apiKey, visitorId: known }, (e) => e.some((x) => x.type === 'identify'));
+
+  // A later page of the signed-in visitor, this browser's own record of the dismissal gone: the collector's answer alone.
+  await page.evaluate((key) => localStorage.removeItem(`_wm_guides.${key}`), apiKey);
+  await openHostPage('/e2e/merge-known', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: '${known}' } });` }));
+  await agentReady(page);
+  await expect.poll(() => page.evaluate(async () => (await (window as any).waymark.debugGuides()).guides.find((g: { id: string }) => g.id === 'hello')?.reason)).toBe('notDismissed: guide was dismissed');
+  await expect(dialog).toHaveCount(0);
 });

@@ -1,7 +1,7 @@
 import { rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { guideEvent, nodeJzb, startTestServer, SERVER_TIMEOUT, type TestServer } from './testServer';
+import { guideEvent, nodeJzb, startTestServer, SERVER_TIMEOUT, wireEvent, type TestServer } from './testServer';
 
 const lightbox = {
   id: 'welcome',
@@ -166,6 +166,31 @@ describe('guides §4 "Step seenState" from the stored guide events', () => {
       visitorId: 'v-adv',
       destinationStepId: 'tour-2',
     });
+  });
+
+  it('an identified visitor keeps the guide history of the anonymous visitor it was; a known visitor never passes on theirs', async () => {
+    const anonymous = '_WM_anonymous01';
+    const props = { guide_id: 'welcome', guide_step_id: 'welcome-1' };
+    await sendGuideEvents('merge', [guideEvent('guideDismissed', { ...props, seen_reason: 'auto' }, { visitor_id: anonymous, browser_time: 2000 })]);
+    // Right after identify the agent names the anonymous visitor in guide.json; its identify event may not be stored yet.
+    const asked = await loadGuides('merge', { ...visitorPayload('dana'), oldVisitorId: anonymous });
+    expect(asked.guides[0].steps[0]).toMatchObject({ seenState: 'dismissed', lastSeenAt: 2000 });
+    expect(asked.lastGuideStepSeen).toMatchObject({ guideId: 'welcome', state: 'dismissed', visitorId: 'dana' });
+    // On later pages the stored identify event says who the visitor was.
+    expect((await loadGuides('merge', visitorPayload('dana'))).guides[0].steps[0].seenState).toBeUndefined();
+    const identify = wireEvent({ type: 'identify', visitor_id: 'dana', props: { old_visitor_id: anonymous, old_account_id: '', visitor_id: 'dana', account_id: 'acme' } });
+    const stored = await server.app.inject({ method: 'GET', url: `/data/ptm.gif/merge?jzb=${nodeJzb([identify])}&v=0.1.0&ct=${Date.now()}` });
+    expect(stored.statusCode).toBe(200);
+    expect((await loadGuides('merge', visitorPayload('dana'))).guides[0].steps[0]).toMatchObject({ seenState: 'dismissed', lastSeenAt: 2000 });
+    // The visitor's own later history wins over the anonymous one's.
+    await sendGuideEvents('merge', [guideEvent('guideSeen', { ...props, reason: 'api' }, { visitor_id: 'dana', browser_time: 3000 })]);
+    expect((await loadGuides('merge', visitorPayload('dana'))).guides[0].steps[0]).toMatchObject({ seenState: 'active', lastSeenAt: 3000 });
+
+    // A known visitor named as the old one (an account switch on a shared computer) passes on nothing.
+    const switched = wireEvent({ type: 'identify', visitor_id: 'erin', props: { old_visitor_id: 'dana', old_account_id: 'acme', visitor_id: 'erin', account_id: 'acme' } });
+    await server.app.inject({ method: 'GET', url: `/data/ptm.gif/merge?jzb=${nodeJzb([switched])}&v=0.1.0&ct=${Date.now()}` });
+    expect((await loadGuides('merge', { ...visitorPayload('erin'), oldVisitorId: 'dana' })).guides[0].steps[0].seenState).toBeUndefined();
+    expect((await loadGuides('merge', visitorPayload('erin'))).lastGuideStepSeen).toEqual({});
   });
 
   it('ignores guide events that do not set a state (guideActivity)', async () => {
