@@ -119,6 +119,8 @@ test.describe('issue #14 guide management', () => {
     const funnel = page.getByRole('list', { name: 'Funnel' });
     await expect(funnel.locator('li', { hasText: 'seen' })).toContainText('1');
     await expect(funnel.locator('li', { hasText: 'completed' })).toContainText('1');
+    // What "completed" counts (guides §4 Guide completion): a dismissal of the last step completes the guide too.
+    await expect(page.getByText('Completed: visitors who advanced or dismissed the last step.')).toBeVisible();
     await expect(page.getByTestId('dismissed')).toHaveText('1');
 
     // Disabled: the next page load of the visitor gets no guide.

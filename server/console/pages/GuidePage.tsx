@@ -130,6 +130,8 @@ export function GuidePage() {
                     <p className="muted" aria-label="Dismissed and snoozed">
                       Dismissed: <strong data-testid="dismissed">{formatCount(s.dismissed)}</strong> · Snoozed: <strong>{formatCount(s.snoozed)}</strong>
                     </p>
+                    {/* guides §4 Guide completion: the last step advanced or dismissed, so it can exceed the last step's advances. */}
+                    <p className="muted">Completed: visitors who advanced or dismissed the last step.</p>
                   </section>
                   <section className="card">
                     <h2>Health</h2>
