@@ -57,6 +57,8 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   const outbox = createGuideOutbox(deps);
   /** guides §3 Preview: an author's preview runs; its guide events and state are not the visitor's. */
   let previewing = false;
+  /** The visitor's step facts when a preview began, put back when it ends (the preview's actions were not theirs). */
+  let beforePreview: Pick<GuideState, 'recentSteps' | 'timestamps'> & { changes: Record<string, number> } | null = null;
   const record: typeof outbox.record = (type, props, url) => {
     if (previewing) return;
     // guides §3 Guide event props: the language the collector served the guide in (issue #17), when it says one.
@@ -205,12 +207,20 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       if (!payload) {
         previewing = false;
         book.set([]);
+        if (beforePreview) {
+          const { changes, ...kept } = beforePreview;
+          Object.assign(state, kept);
+          for (const key of Object.keys(recentChanges)) if (!(key in changes)) delete recentChanges[key];
+          Object.assign(recentChanges, changes);
+          beforePreview = null;
+        }
         return ok(null);
       }
       const body = { guides: [payload.guide, ...(payload.children ?? [])], lastGuideStepSeen: {} };
       const problem = checkGuideLoadResponse(body);
       if (problem) return fail(ERROR_CODES.badPayload, problem);
       previewing = true;
+      beforePreview ??= { recentSteps: state.recentSteps, timestamps: state.timestamps, changes: { ...recentChanges } };
       const guides = asGuideLoadResponse(body).guides;
       book.set(guides);
       const guide = guides[0]!;

@@ -89,4 +89,17 @@ describe('guides §9 the next page after a step change', () => {
     const without = page(undefined, stale, first.clock);
     expect(candidates(await without.engine.load('http://h/'))).toEqual(['g-1']);
   });
+
+  it("an author's preview leaves the visitor's step facts as they were: the guide dismissed in the preview shows after it", async () => {
+    const { engine, saved, transport } = page(undefined, answer([twoSteps()]));
+    expect(candidates(await engine.load('http://h/'))).toEqual(['g-1']);
+    const savedBefore = saved.length;
+    await engine.previewGuide({ guide: twoSteps() });
+    await engine.stepAction({ guideId: 'g', stepId: 'g-1', action: 'seen', url: 'http://h/' });
+    await engine.stepAction({ guideId: 'g', stepId: 'g-1', action: 'dismiss', url: 'http://h/' });
+    expect(saved).toHaveLength(savedBefore);
+    await engine.previewGuide(null);
+    transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify(answer([twoSteps()])) });
+    expect(candidates(await engine.load('http://h/'))).toEqual(['g-1']);
+  });
 });
