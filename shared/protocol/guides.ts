@@ -127,6 +127,11 @@ export interface StepAction {
   action: 'seen' | 'dismiss' | 'advance' | 'previous' | 'snooze' | 'goToStep' | 'activity' | 'timeout' | 'poll';
   /** For poll: the raw answers of the step's polls, by poll id. */
   pollAnswers?: Record<string, string>;
+  /**
+   * For poll: the answers complete the guide, which advances its last step at once while the thank-you stays on
+   * screen (the poll is the guide's last step and its button moves the guide on no other way).
+   */
+  completes?: boolean;
   /** For timeout: why the step was not seen in time (guides §4 Step timeout), and the timeout, ms. */
   timeoutReason?: 'page' | 'element' | 'other';
   timeoutMs?: number;

@@ -71,6 +71,8 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
   let stopAdvance = () => undefined as void;
   const rulesLogged = new Set<string>();
   const missingLogged = new Set<string>();
+  /** Steps whose answered poll completed their guide (runBlockActions submitPoll). */
+  const completedByPoll = new WeakSet<StepToShow>();
 
   /** The shown step changes only here, so the other frames hear of each change (receiveGuideStepShownInFrame). */
   function setShown(next: { step: StepToShow; since: number } | null): void {
@@ -150,7 +152,7 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
     if (shown?.step !== step) return false;
     view.show(step, target, {
       onAction: (actions, ui, answers) => void onAction(step, target, actions, ui, answers),
-      onDismiss: (ui) => void transition(step, 'dismiss', ui ? { ...ui, actions: ['dismissGuide'] } : null),
+      onDismiss: (ui) => void (completedByPoll.has(step) ? takeOff(step) : transition(step, 'dismiss', ui ? { ...ui, actions: ['dismissGuide'] } : null)),
     });
     const seen = await act('seen', step, { reason: step.reason });
     if (!seen.ok && seen.error.code === ERROR_CODES.pageRule) {
@@ -190,6 +192,16 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
       events.forEach((e) => target!.removeEventListener(e, advance));
       document.removeEventListener('click', confirm, true);
     };
+  }
+
+  /** A step whose guide is complete (its poll answered) leaves the page without another transition. */
+  function takeOff(step: StepToShow): void {
+    if (shown?.step !== step) return;
+    runHooks('beforeUnmount', step);
+    close(step);
+    runHooks('unmounted', step);
+    runHooks('hidden', step);
+    options.onMoved();
   }
 
   function close(step: StepToShow): void {
@@ -253,6 +265,7 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
       customAction: (name: string, parameters: unknown[]) => void options.extensions.runCustomAction(name, describe(step), parameters, target),
       query: ctx.query,
       log,
+      completed: (done: StepToShow) => void completedByPoll.add(done),
     };
     if (!(await runBlockActions(host, step, actions, activity, answers))) await act('activity', step, { uiElement: activity });
   }

@@ -19,10 +19,15 @@ export type TransitionName = 'advance' | 'previous' | 'dismiss' | 'snooze' | 'go
 /** Whether a step action is a transition (moves the guide on), not showing, recording on or timing out a step. */
 export const isTransition = (action: string): action is TransitionName => /^(advance|previous|dismiss|snooze|goToStep)$/.test(action);
 
+/** The actions that move the guide on (or away) themselves. */
+const MOVES = new Set(['dismissGuide', 'advanceGuide', 'previousStep', 'snoozeGuide', 'goToStep', 'showGuide', 'conditionalSplit']);
+
 export interface BlockActionHost {
   transition(step: StepToShow, action: TransitionName, ui: UiElementAction | null, extra?: Partial<StepAction>): Promise<boolean>;
   /** Reports an action of the visitor on the step to the worker. */
   act(action: StepAction['action'], step: StepToShow, extra?: Partial<StepAction>): Promise<unknown>;
+  /** The step's answered poll completed its guide: closing the thank-you then only takes it off the page. */
+  completed(step: StepToShow): void;
   showGuideById(guideId: string): Promise<boolean>;
   /** guides §5 a host's custom action (addCustomAction) by name, with the action's other parameters. */
   customAction(name: string, parameters: unknown[]): void;
@@ -65,11 +70,19 @@ export async function runBlockActions(
         if (/^https?:/i.test(href)) window.open(href, '_blank', 'noopener');
         break;
       }
-      case 'submitPoll':
+      case 'submitPoll': {
         // guides §2, §5: the step's poll answers go to the poll beacon; the overlay shows the thank-you.
-        if (answers && Object.keys(answers).length) await host.act('poll', step, { pollAnswers: answers });
-        else log('info', `guide ${step.guideId} step ${step.stepId}: a poll was submitted without an answer`);
+        if (!answers || !Object.keys(answers).length) {
+          log('info', `guide ${step.guideId} step ${step.stepId}: a poll was submitted without an answer`);
+          break;
+        }
+        // Answering the last step's poll completes the guide (not shown again on the next page, even with the
+        // thank-you left open), unless the same button moves the guide on itself.
+        const completes = step.stepIndex === step.stepCount - 1 && !actions.some((x) => MOVES.has(x.action));
+        await host.act('poll', step, completes ? { pollAnswers: answers, completes } : { pollAnswers: answers });
+        if (completes) host.completed(step);
         break;
+      }
       case 'conditionalSplit': {
         // guides §4 Conditional split: the first case whose element exists runs its actions.
         const cases = (a.parameters ?? []) as Array<{ elementPathRule?: unknown; actions?: unknown }>;

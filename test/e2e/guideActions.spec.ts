@@ -4,7 +4,7 @@
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { agentReady, expect, hostPage, test, uniqueId, waitForEvents } from './fixtures';
+import { agentReady, expect, hostPage, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
 
 const lightbox = '[data-waymark-overlay] .wm-lightbox';
 
@@ -55,6 +55,31 @@ test.describe('guides §2, §5 polls and NPS', () => {
     ]));
     expect(responses.every((p) => typeof p.duration === 'number')).toBe(true);
     expect(pollBeacons.length).toBeGreaterThan(0);
+    // Answered, the guide is complete: the next page does not ask again, though the thank-you was never closed.
+    const advanced = await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor }, (e) => e.some((x) => x.type === 'guideAdvanced'));
+    expect(advanced.filter((e) => e.type.startsWith('guide')).map((e) => e.type)).not.toContain('guideDismissed');
+    await page.reload();
+    await agentReady(page);
+    await expect.poll(() => page.evaluate(async () => (await (window as any).waymark.debugGuides()).guides.find((g: { id: string }) => g.id === 'e2e-nps')?.completion)).toBe('complete');
+    await expect(box).toHaveCount(0);
+  });
+
+  test('closing the thank-you of an answered poll takes it off the page without a dismissal', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('nps-close');
+    await openHostPage('/e2e/nps', hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${visitor}' } });` }));
+    const box = page.locator(lightbox);
+    await box.getByRole('radio', { name: '3' }).check();
+    await box.getByRole('button', { name: 'Submit' }).click();
+    await expect(box.getByRole('status')).toBeVisible();
+    await box.getByRole('button', { name: 'close' }).click();
+    await expect(box).toHaveCount(0);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const events = await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor }, (e) => e.some((x) => x.type === 'guideAdvanced'));
+    await page.waitForTimeout(700);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const after = await storedEvents(serverUrl, { apiKey: 'e2e', visitorId: visitor });
+    expect(after.filter((e) => e.type.startsWith('guide') && e.props.guide_id === 'e2e-nps').map((e) => e.type)).toEqual(['guideSeen', 'guideAdvanced', 'guideActivity']);
+    expect(events.length).toBeGreaterThan(0);
   });
 });
 

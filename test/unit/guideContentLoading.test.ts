@@ -209,6 +209,31 @@ describe('guides §5, §7 poll answers on the poll beacon', () => {
   });
 });
 
+describe('guides §2, §5 an answered poll on the last step completes its guide', () => {
+  it('advances the step at once (guideAdvanced, the guide done for the next load); without completes the step stays', async () => {
+    const clock = createFakeClock();
+    const transport = createFakeTransport();
+    const polls = [{ id: 'nps', attributes: { type: 'NPSRating' } }];
+    const body = JSON.stringify(load([guide('g', { polls })]));
+    transport.bodies.push({ match: '/data/guide.json/', body });
+    const engine = createGuideEngine({ config: engineInit(PROBED), ports: { clock, transport }, log: () => undefined, nextSequence: () => 0, isSending: () => true });
+    await engine.load('http://h/');
+    await engine.stepAction({ guideId: 'g', stepId: 'g-1', action: 'seen', reason: 'auto', url: 'http://h/' });
+    // Answers alone (a middle step's poll, or a button that also moves the guide on): the step stays active.
+    expect(await engine.stepAction({ guideId: 'g', stepId: 'g-1', action: 'poll', url: 'http://h/', pollAnswers: { nps: '7' } })).toEqual({ ok: true, value: null });
+    expect(await engine.stepAction({ guideId: 'g', stepId: 'g-1', action: 'poll', url: 'http://h/', pollAnswers: { nps: '9' }, completes: true })).toEqual({ ok: true, value: null });
+    await clock.advance(1000);
+    const guideEvents = transport.requests
+      .filter((r) => r.url.includes('/data/guide.gif/k?'))
+      .flatMap((r) => (decodeJzb(queryOf(r.url).get('jzb')!) as WireGuideEvent[]).map((e) => e.type));
+    expect(guideEvents).toEqual(['guideSeen', 'guideAdvanced']);
+    // The collector has not stored it yet; the next load here does not show the guide again.
+    transport.bodies.push({ match: '/data/guide.json/', body });
+    const next = await engine.load('http://h/');
+    expect(next.ok && next.value.candidates).toEqual([]);
+  });
+});
+
 describe('issue #17 guides §3 content from domJsonpUrl and buildingBlocksUrl', () => {
   const blocks = { type: 'div', props: { id: 'guide-base' }, children: [{ type: 'p', props: {}, content: 'From a file' }] };
   const jsonp = `waymark.receiveDomStructureJson(${JSON.stringify(blocks)});`;

@@ -86,7 +86,8 @@ export function createStepActions(options: StepActionOptions): (action: StepActi
         }
         record('pollResponse', { guide_id: guide.id, guide_step_id: step.id, poll_id: pollId, poll_response: value, duration, poll_type: type }, action.url);
       }
-      return ok(null);
+      // The last step's answers complete the guide: it advances now (the shim keeps the thank-you on screen).
+      if (!action.completes) return ok(null);
     }
     if (action.action === 'timeout') {
       // spec: guides §4 Step timeout, §8 — logged, a guideTimeout event with the reason, and the step is
@@ -101,7 +102,7 @@ export function createStepActions(options: StepActionOptions): (action: StepActi
       book.markNotSeen(guide.id, step.id);
       return ok(null);
     }
-    const transition = transitionOf(action);
+    const transition: GuideTransition = action.action === 'poll' ? { type: 'advance', stepId: step.id } : transitionOf(action);
     if (transition.type === 'show' && transition.reason !== 'api' && transition.reason !== 'permalink') {
       // spec: guides §5 — rendered where its page rule does not match (an SPA page change raced the
       // render): a page rule exception, and the guide goes back on the failed list. A host's or a
@@ -141,7 +142,7 @@ export function createStepActions(options: StepActionOptions): (action: StepActi
     });
     if (Object.keys(result.timestamps).length) state.timestamps = { ...state.timestamps, ...result.timestamps };
     options.saveState();
-    if (!result.show || transition.type === 'show') return ok(null);
+    if (!result.show || transition.type === 'show' || action.action === 'poll') return ok(null);
     const next = result.guide.steps.find((s) => s.id === result.show);
     return next ? loader.resolveStep(result.guide, next, 'continue') : ok(null);
   };
