@@ -5,6 +5,7 @@
  */
 import { AGENT_VERSION, TEARDOWN_FLUSH_MS } from '../shared/constants';
 import type { PrivacyModule, PagePrivacy } from './privacy';
+import { jsonSafe } from './jsonSafe';
 import { MESSAGES } from '../shared/messages';
 import { createLogger } from './createLogger';
 import { clearIdentity, resolveIdentify } from '../shared/identity/identityRules';
@@ -154,7 +155,8 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
           log('error', MESSAGES.invalidTrackType);
           return;
         }
-        const props = properties && typeof properties === 'object' ? { ...properties } : {};
+        // Plain data (functions dropped, cycles cut): one unclonable value lost its whole batch before.
+        const props = properties && typeof properties === 'object' ? { ...jsonSafe(properties) } : {};
         whenRunning(() => capture({ type: 'track', trackEventName: name, trackEventType: type, props }), undefined);
       });
     },

@@ -25,6 +25,7 @@ import { trustedScriptUrl } from './trustedScriptUrl';
 import { watchClickEffects } from './watchClickEffects';
 import { watchTabClones } from './watchTabClones';
 import { watchUrl } from './watchUrl';
+import { jsonSafe } from './jsonSafe';
 import { whenIdle } from './whenIdle';
 import { createTicker, TICK_MS } from './createTicker';
 
@@ -63,6 +64,7 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
     log,
   );
   const now = Date.now();
+  const metadata = metadataOf(options);
   const sessions = sessionStore(options.apiKey);
   const guideOptions = options.guides ?? {};
   const campaignKey = `_wm_campaign.${options.apiKey}`;
@@ -77,7 +79,7 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
     identity,
     // Filled from the browser's stores when the page is idle (readStores below, issue #16).
     session: {} as WorkerInit['session'],
-    metadata: metadataOf(options),
+    metadata,
     // Classified in the worker (the site lists are no business of the main thread); see onCampaign. The
     // session's stored source and whether the session is new come with the other stores (readStores).
     utm: {},
@@ -198,8 +200,8 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
   capture({
     type: 'meta',
     props: {
-      ...metadataOf(options),
-      visitor: { ...options.visitor, id: identity.visitorId, language: navigator.language.replace('-', '_') },
+      ...metadata,
+      visitor: { ...metadata.visitor, id: identity.visitorId, language: navigator.language.replace('-', '_') },
       date: dayMonthYear(new Date()),
       version: AGENT_VERSION,
       selfHosted: true,
@@ -243,7 +245,6 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
   return running;
 }
 
-/** The metadata the worker sends with events: the host's visitor, account and parent account fields. */
 /**
  * wire-protocol.md meta `date`, "22/11/2026": day/month/year with leading zeros, written out by hand because
  * the first `toLocaleDateString('en-GB')` of a page starts the locale data, ~20 ms of the host's main thread
@@ -254,8 +255,12 @@ export function dayMonthYear(d: Date): string {
   return `${two(d.getDate())}/${two(d.getMonth() + 1)}/${d.getFullYear()}`;
 }
 
+/**
+ * The metadata the worker sends with events: the host's visitor, account and parent account fields, as plain data
+ * (shim/jsonSafe: a host's user object with methods once kept the agent from sending anything at all).
+ */
 function metadataOf(options: InitializeOptions): Metadata {
-  return { visitor: { ...options.visitor }, account: { ...options.account }, parentAccount: { ...options.parentAccount } };
+  return { visitor: { ...jsonSafe(options.visitor) }, account: { ...jsonSafe(options.account) }, parentAccount: { ...jsonSafe(options.parentAccount) } };
 }
 
 /**

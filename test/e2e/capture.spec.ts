@@ -240,3 +240,30 @@ test.describe('analytics §9 element data limits', () => {
     });
   }
 });
+
+test.describe('analytics §5 host data that JSON cannot carry as it is', () => {
+  test('metadata with a method and a cycle, and track properties with a function: every event arrives, as plain data, and the page sees no error', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('plain');
+    // A user model as apps keep one: a method, a BigInt, a store entry that points back at itself.
+    const init = `var prefs = { theme: 'dark' }; prefs.owner = prefs;
+      waymark.initialize({ apiKey: 'e2e-plain', visitor: { id: '${visitor}', plan: 'pro', seats: BigInt(12), prefs: prefs, save: function () {} } });`;
+    await openHostPage('/e2e/plain', hostPage({ init, body: '<button id="go">Go</button>' }));
+    await agentReady(page);
+    await page.evaluate(() => {
+      const w = (window as any).waymark;
+      w.track('before', { n: 1 });
+      w.track('with a function', { n: 2, onDone: () => 'x' });
+      w.track('after', { n: 3 });
+    });
+    await page.click('#go');
+    expect(await page.evaluate(() => (window as any).waymark.flushNow())).toMatchObject({ pending: 0, errors: [] });
+    const events = await waitForEvents(serverUrl, { apiKey: 'e2e-plain', visitorId: visitor }, (e) => e.some((x) => x.type === 'click'));
+    expect(events.map((e) => e.type)).toEqual(['identify', 'meta', 'load', 'track', 'track', 'track', 'focus', 'click']);
+    expect(events.filter((e) => e.type === 'track').map((e) => e.props)).toEqual([
+      expect.objectContaining({ n: 1 }),
+      expect.objectContaining({ n: 2 }),
+      expect.objectContaining({ n: 3 }),
+    ]);
+    expect(events.find((e) => e.type === 'meta')!.props.visitor).toMatchObject({ id: visitor, plan: 'pro', seats: '12', prefs: { theme: 'dark', owner: '[Circular]' } });
+  });
+});
