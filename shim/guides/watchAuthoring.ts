@@ -74,12 +74,12 @@ export function watchAuthoring(options: AuthoringWatchOptions): AuthoringWatch {
       url.searchParams.delete(DESIGNER_PARAMETER);
       history.replaceState(history.state, '', url.href);
     }
-    const stored = link === null ? read(localStorage, PREVIEW_STORAGE_PREFIX + apiKey) : null;
+    const stored = link === null ? read(() => localStorage, PREVIEW_STORAGE_PREFIX + apiKey) : null;
     if (link !== null || stored !== null) {
       const value = link !== null ? decode(link) : parse(stored!);
       void load().then((a) => a?.preview(value, link !== null));
     }
-    const open = read(sessionStorage, DESIGNER_SESSION_PREFIX + apiKey);
+    const open = read(() => sessionStorage, DESIGNER_SESSION_PREFIX + apiKey);
     if (token !== null) launch({ flow: 'launch', via: 'url', rawToken: token });
     else if (open !== null) launch({ flow: 'launch', via: 'resume', rawToken: open || undefined });
   }
@@ -112,9 +112,10 @@ function parse(json: string): unknown {
   }
 }
 
-function read(storage: Storage, key: string): string | null {
+/** A stored value, or null; a browser that refuses storage throws on the very access to it (cookies blocked). */
+function read(storage: () => Storage, key: string): string | null {
   try {
-    return storage.getItem(key);
+    return storage().getItem(key);
   } catch {
     return null;
   }

@@ -165,4 +165,22 @@ test.describe('issue #7 never hurt the host', () => {
     expect(box.x).toBeLessThan(target.x + target.width);
     expect(box.x + box.width).toBeGreaterThan(target.x);
   });
+
+  test('a browser that refuses storage (cookies blocked: local and session storage throw, no cookie is kept): the agent runs, shows guides, delivers, and the page sees no error', async ({ page, serverUrl }) => {
+    await page.addInitScript(() => {
+      for (const name of ['localStorage', 'sessionStorage']) {
+        Object.defineProperty(window, name, { get() { throw new DOMException('The operation is insecure.', 'SecurityError'); } });
+      }
+      Object.defineProperty(Document.prototype, 'cookie', { get: () => '', set: () => undefined });
+    });
+    const visitor = uniqueId('no-storage');
+    await page.goto(`${serverUrl}/?visitor=${visitor}`);
+    const welcome = page.locator('[data-waymark-overlay] [role="dialog"]', { hasText: 'Welcome to Acme Analytics' });
+    await expect(welcome).toBeVisible();
+    await welcome.getByRole('button', { name: 'Got it' }).click();
+    await expect(welcome).toHaveCount(0);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const events = await waitForEvents(serverUrl, { apiKey: 'demo-app', visitorId: visitor }, (e) => e.some((x) => x.type === 'guideDismissed'));
+    expect(events.slice(0, 3).map((e) => e.type)).toEqual(['identify', 'meta', 'load']);
+  });
 });
