@@ -28,12 +28,14 @@ export interface ChunkStore {
   restore(): Promise<QueueItem[]>;
 }
 
+/** Said once per worker, not once per queue (events, guide events and poll answers each have a store). */
+let storeFailureLogged = false;
+
 export function createChunkStore(options: ChunkStoreOptions): ChunkStore {
   const { store, clock, log } = options;
   let chunkCount = 0;
   /** Items of each persisted chunk not yet done with. */
   const remaining = new Map<string, number>();
-  let storeFailureLogged = false;
 
   function storeFailed(err: unknown): void {
     if (storeFailureLogged) return;

@@ -152,8 +152,20 @@ export function createPorts(): WorkerPorts {
   return {
     transport: fetchTransport,
     clock: systemClock,
-    store: typeof indexedDB === 'undefined' ? undefined : createIdbQueueStore(),
+    store: withIndexedDb(createIdbQueueStore),
     deflate: nativeDeflate(),
-    recordings: typeof indexedDB === 'undefined' ? undefined : createRecordingStore(),
+    recordings: withIndexedDb(createRecordingStore),
   };
+}
+
+/**
+ * `make()` where IndexedDB can be used, else undefined. Where a browser refuses it (an opaque origin, storage
+ * blocked) the very access to `indexedDB`, or its first `open`, throws: the worker then failed to start at all.
+ */
+function withIndexedDb<T>(make: () => T): T | undefined {
+  try {
+    return typeof indexedDB === 'undefined' ? undefined : make();
+  } catch {
+    return undefined;
+  }
 }

@@ -3,6 +3,8 @@
  * teardown(), a second initialize after teardown, and guides that keep their looks and place on a page
  * whose CSS attacks everything.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { adminFetch, agentReady, expect, hostPage, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
 
 /** Runs before the snippet: what the page had before the agent. */
@@ -182,5 +184,19 @@ test.describe('issue #7 never hurt the host', () => {
     await page.evaluate(() => (window as any).waymark.flushNow());
     const events = await waitForEvents(serverUrl, { apiKey: 'demo-app', visitorId: visitor }, (e) => e.some((x) => x.type === 'guideDismissed'));
     expect(events.slice(0, 3).map((e) => e.type)).toEqual(['identify', 'meta', 'load']);
+  });
+
+  test('a worker refused IndexedDB (the access throws, as in an opaque origin) still runs as a worker and delivers', async ({ page, serverUrl, openHostPage, consoleLines }) => {
+    const prelude = "Object.defineProperty(self, 'indexedDB', { get() { throw new DOMException('The operation is insecure.', 'SecurityError'); } });\n";
+    const worker = readFileSync(join(process.cwd(), 'dist/agent/waymark.worker.js'), 'utf8');
+    await page.context().route(/\/waymark\.worker\.js(\?.*)?$/, (route) => route.fulfill({ contentType: 'text/javascript', body: prelude + worker }));
+    const visitor = uniqueId('no-idb');
+    await openHostPage('/e2e/no-idb', hostPage({ init: `waymark.initialize({ apiKey: 'e2e-host', visitor: { id: '${visitor}' } });`, body: '<button id="go">Go</button>' }));
+    await agentReady(page);
+    await page.click('#go');
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    await waitForEvents(serverUrl, { apiKey: 'e2e-host', visitorId: visitor }, (e) => e.some((x) => x.type === 'click'));
+    expect(await page.evaluate(() => (window as any).waymark.getWorkerMode())).toBe('worker');
+    expect(consoleLines.filter((l) => l.includes('runs its worker code on the main thread'))).toEqual([]);
   });
 });
