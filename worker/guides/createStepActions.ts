@@ -1,8 +1,9 @@
 /**
- * What a visitor's action on a shown step does (guides §4 Transitions, §5, §7, §8): activity and poll answers
- * are recorded; a step timeout is logged, recorded and marks the step notSeen; every other action goes through
- * the step state machine (shared/guides/applyGuideTransition), whose events are recorded and whose throttling
- * timestamps are kept for the next page. Answers the step to show next (null: hide), or the refusal.
+ * What a visitor's action on a shown step does (guides §4 Transitions, §5, §7, §8, §9): activity and poll answers
+ * are recorded (answers that complete the guide also advance its last step); a step timeout is logged, recorded
+ * and marks the step notSeen; every other action goes through the step state machine
+ * (shared/guides/applyGuideTransition), whose events are recorded and whose throttling timestamps and step change
+ * are kept for the next page. Answers the step to show next (null: hide), or the refusal.
  */
 import { ERROR_CODES, fail, ok, type Outcome } from '../../shared/errors';
 import type { GuideEventProps, GuideEventType } from '../../shared/events/events';
