@@ -1,11 +1,12 @@
 /**
  * A tooltip step anchored to its target with a caret (guides §2). The side is chosen by available space
  * (flip) or forced by `layoutDir`; it shifts to stay inside 2 % .. 98 % of the viewport's width (its caret at
- * least 10 px from its corners, guides §9) and follows the target: on scroll
- * at most every 10 ms and 50 ms after the last window resize (guides §9, createRepositionScheduler), and at
- * once when the target itself changes size or moves in the layout (floating-ui's autoUpdate).
+ * least 10 px from its corners, guides §9), hides while the target is scrolled out of sight, and follows the
+ * target: on scroll at most every 10 ms and 50 ms after the last window resize (guides §9,
+ * createRepositionScheduler), and at once when the target itself changes size or moves in the layout
+ * (floating-ui's autoUpdate).
  */
-import { arrow, autoUpdate, computePosition, flip, offset, shift, type Placement } from '@floating-ui/dom';
+import { arrow, autoUpdate, computePosition, flip, hide, offset, shift, type Placement } from '@floating-ui/dom';
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { TOOLTIP_DEFAULTS } from '../shared/constants';
 import { createRepositionScheduler } from '../shared/surfaces/createRepositionScheduler';
@@ -47,9 +48,13 @@ export function Tooltip({ step, target, handlers }: TooltipProps): ReactNode {
             return { padding: { left: width * TOOLTIP_DEFAULTS.marginLeft, right: width * (1 - TOOLTIP_DEFAULTS.marginRight), top: 8, bottom: 8 } };
           }),
           arrow({ element: caretEl, padding: TOOLTIP_DEFAULTS.caretOffset }),
+          hide(),
         ],
       }).then(({ x, y, placement, middlewareData }) => {
         floating.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
+        // Its element scrolled out of sight inside a scrolling panel: the tooltip waits unseen rather than point at
+        // nothing over the panel's other content; it comes back with the element.
+        floating.style.visibility = middlewareData.hide?.referenceHidden ? 'hidden' : '';
         const side = placement.split('-')[0]!;
         floating.dataset.side = side;
         const a = middlewareData.arrow;

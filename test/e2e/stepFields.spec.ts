@@ -220,6 +220,20 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
     }
   });
 
+  test('a tooltip whose element is scrolled out of sight inside a scrolling panel waits unseen, and comes back with it', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-tooltip-clipped');
+    const body = '<div id="panel" style="height:300px;overflow:auto;margin:40px;width:500px"><div style="height:120px"></div><button id="inner">Inner</button><div style="height:1200px"></div></div>';
+    await publish(serverUrl, apiKey, { id: 'tip', name: 'Tip', launchMethod: 'auto', steps: [{ id: 'tip-1', type: 'tooltip', elementPathRule: '#inner', domJson: content('About this button') }] });
+    await openHostPage(`/e2e/step-fields/${apiKey}`, hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'v-clipped' } });`, body }));
+    const tip = page.locator(`${overlay} .wm-tooltip`);
+    await expect(tip).toBeVisible();
+    await page.evaluate(() => (document.getElementById('panel')!.scrollTop = 160));
+    await expect(tip).toBeHidden();
+    await expect(tip).toHaveCount(1); // still the shown step, only out of sight
+    await page.evaluate(() => (document.getElementById('panel')!.scrollTop = 0));
+    await expect(tip).toBeVisible();
+  });
+
   test('guides §8: a step whose confirmation element is not on the page is a critical error, in the console and the collector\'s error log', async ({ page, serverUrl, openHostPage, allowAgentErrors, consoleLines }) => {
     allowAgentErrors.push(/confirmation element #nowhere not found/);
     const apiKey = uniqueId('e2e-confirm-missing');
