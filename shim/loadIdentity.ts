@@ -7,21 +7,13 @@ import { combineAccountId, normalizeId, randomAlphanumeric, resolveInitialVisito
 import { MESSAGES } from '../shared/messages';
 import type { Identity, LogLevel, SessionFacts } from '../shared/protocol';
 import type { SessionRecord } from '../shared/identity/sessionRules';
+import { readStored } from './pageStorage';
 
 /** Uniform [0, 1) from the platform's CSPRNG, for the shared rules' `random` parameter. */
 export const secureRandom = (): number => crypto.getRandomValues(new Uint32Array(1))[0]! / 4_294_967_296;
 
 /** A tab or frame id: 16 alphanumerics from the CSPRNG. */
 export const newTabId = (): string => randomAlphanumeric(16, secureRandom);
-
-/** Reads a storage key, tolerating storage that throws (disabled cookies, sandboxed frames). */
-function read(storage: () => Storage, key: string): string | null {
-  try {
-    return storage().getItem(key);
-  } catch {
-    return null;
-  }
-}
 
 function write(storage: () => Storage, key: string, value: string): void {
   try {
@@ -68,7 +60,7 @@ export interface IdentityOptions {
 export function visitorStore(apiKey: string, options: Pick<IdentityOptions, 'localStorageOnly' | 'cookieDays'>) {
   const key = `_wm_visitorId.${apiKey}`;
   return {
-    read: () => (options.localStorageOnly ? null : readCookie(key)) ?? read(local, key),
+    read: () => (options.localStorageOnly ? null : readCookie(key)) ?? readStored(local, key),
     write(id: string) {
       write(local, key, id);
       if (!options.localStorageOnly) writeCookie(key, id, options.cookieDays ?? VISITOR_COOKIE_DAYS);
@@ -103,7 +95,7 @@ export function sessionStore(apiKey: string) {
   return {
     read(): SessionRecord | null {
       try {
-        const value = JSON.parse(read(local, key) ?? 'null') as SessionRecord | null;
+        const value = JSON.parse(readStored(local, key) ?? 'null') as SessionRecord | null;
         return value && typeof value.sessionId === 'string' && typeof value.lastActivityAt === 'number' ? value : null;
       } catch {
         return null;
@@ -115,7 +107,7 @@ export function sessionStore(apiKey: string) {
 
 /** Tab id kept for the tab's life in session storage, and a frame id new on every load. */
 export function loadTabFacts(): Pick<SessionFacts, 'tabId' | 'frameId' | 'parentTabId'> {
-  let tabId = read(session, '_wm_tabId');
+  let tabId = readStored(session, '_wm_tabId');
   if (!tabId) {
     tabId = newTabId();
     write(session, '_wm_tabId', tabId);

@@ -7,6 +7,18 @@
 const PAGES_KEY = '_wm_pages';
 
 /**
+ * A storage key's value, or null: `storage` is a getter because a browser that refuses storage (cookies blocked,
+ * a sandboxed frame) throws on the very access to `localStorage` or `sessionStorage`, before any getItem.
+ */
+export function readStored(storage: () => Storage, key: string): string | null {
+  try {
+    return storage().getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Local storage's flag that this browser has drawn guides of the app (issue #16): written by the guides chunk,
  * read by the shim's start, which then asks for the overlay chunk early, and by the guides chunk.
  */

@@ -10,6 +10,7 @@ import { launcherClosedRecord, shouldAutoOpenLauncher } from '../../shared/surfa
 import type { LauncherHandlers } from '../../overlay/api';
 import type { DisplayContext } from './displayContext';
 import type { LauncherCommand } from './guideDisplayTypes';
+import { readStored } from '../pageStorage';
 
 export interface LauncherView {
   /** Takes the launcher of a guide load (a config that cannot initialize is a critical error). */
@@ -108,7 +109,7 @@ export function createLauncherView(ctx: DisplayContext): LauncherView {
         decided = true;
         // Opened by the loop once no step is showing or about to show: a tutorial's panel never lands on
         // top of a welcome lightbox.
-        autoOpen = shouldAutoOpenLauncher(launcher, readStorage(launcher.closedFlagKey), Date.now());
+        autoOpen = shouldAutoOpenLauncher(launcher, readStored(() => localStorage, launcher.closedFlagKey), Date.now());
       }
       draw();
     },
@@ -136,13 +137,4 @@ export function createLauncherView(ctx: DisplayContext): LauncherView {
     },
     has: () => launcher !== null,
   };
-}
-
-/** A local storage item, or null when storage is refused. */
-function readStorage(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
 }

@@ -11,6 +11,7 @@ import { PREVIEW_PARAMETER, PREVIEW_STORAGE_PREFIX } from '../../shared/authorin
 import type { AuthorHost, AuthorModule, Authoring, LaunchRequest } from '../../overlay/author/api';
 import type { LogLevel } from '../../shared/protocol';
 import { importChunk } from '../importChunk';
+import { readStored } from '../pageStorage';
 
 export interface AuthoringWatchOptions {
   apiKey: string;
@@ -74,12 +75,12 @@ export function watchAuthoring(options: AuthoringWatchOptions): AuthoringWatch {
       url.searchParams.delete(DESIGNER_PARAMETER);
       history.replaceState(history.state, '', url.href);
     }
-    const stored = link === null ? read(() => localStorage, PREVIEW_STORAGE_PREFIX + apiKey) : null;
+    const stored = link === null ? readStored(() => localStorage, PREVIEW_STORAGE_PREFIX + apiKey) : null;
     if (link !== null || stored !== null) {
       const value = link !== null ? decode(link) : parse(stored!);
       void load().then((a) => a?.preview(value, link !== null));
     }
-    const open = read(() => sessionStorage, DESIGNER_SESSION_PREFIX + apiKey);
+    const open = readStored(() => sessionStorage, DESIGNER_SESSION_PREFIX + apiKey);
     if (token !== null) launch({ flow: 'launch', via: 'url', rawToken: token });
     else if (open !== null) launch({ flow: 'launch', via: 'resume', rawToken: open || undefined });
   }
@@ -107,15 +108,6 @@ function decode(value: string): Record<string, unknown> | null {
 function parse(json: string): unknown {
   try {
     return JSON.parse(json) as unknown;
-  } catch {
-    return null;
-  }
-}
-
-/** A stored value, or null; a browser that refuses storage throws on the very access to it (cookies blocked). */
-function read(storage: () => Storage, key: string): string | null {
-  try {
-    return storage().getItem(key);
   } catch {
     return null;
   }
