@@ -1,8 +1,8 @@
 /**
  * The element data of a click, captured at click time in the flat form of shared/events/elementPath.ts: the
- * element and its ancestors up to BODY (analytics §9 limits: 64 attributes, 256 characters a value,
- * 20 levels, text 128 or 1024 characters). It runs on the host's main thread for every click, so it reads only cheap properties, never
- * forces layout, and allocates one array.
+ * element and its ancestors up to BODY (analytics §9 limits: 64 attributes, 256 characters a value, 20 levels,
+ * text 128 or 1024 characters). It runs on the host's main thread for every click, so it reads only cheap
+ * properties, never forces layout, and allocates one array.
  */
 import {
   DEFAULT_TEXT_LIMIT,
