@@ -125,7 +125,19 @@ const targets: Record<string, UserConfig> = {
     base: '/console/',
     publicDir: false,
     define: production,
-    build: { outDir: resolve(root, 'dist/console'), emptyOutDir: true, reportCompressedSize: false, sourcemap: true },
+    build: {
+      outDir: resolve(root, 'dist/console'),
+      emptyOutDir: true,
+      reportCompressedSize: false,
+      sourcemap: true,
+      // react-router and react-query mark their modules "use client" for server-component bundlers; the console is a
+      // client-only app, so the bundler's 32 warnings that it drops the directive say nothing to whoever runs npm start.
+      rolldownOptions: {
+        onwarn(warning, warn) {
+          if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+        },
+      },
+    },
   },
 };
 
