@@ -165,6 +165,12 @@ test.describe('analytics §2 form validation', () => {
     await field.getByLabel('What the visitor reads when it breaks').fill('A phone number, like 555 123 4567');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect(page.getByRole('status')).toHaveText('Saved.');
+    // A Length rule (four inputs in its row) wraps inside its field instead of pushing the field past the card.
+    await field.getByRole('button', { name: 'Add a rule' }).click();
+    await field.locator('[aria-label="Rule 2"] select').selectOption({ label: 'Length' });
+    await expect(field.getByLabel('Most characters')).toBeVisible();
+    const [card, group] = [await section.boundingBox(), await field.boundingBox()];
+    expect(group!.x + group!.width).toBeLessThanOrEqual(card!.x + card!.width);
     await page.screenshot({ path: 'test-results/form-validation-console.png', fullPage: true });
     const stored = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`)).json();
     expect(stored.formValidation).toEqual({

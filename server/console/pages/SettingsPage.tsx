@@ -139,7 +139,7 @@ function SettingsEditor({ apiKey, start }: { apiKey: string; start: AppSettings 
         <section className="card form">
           <h2>Launcher</h2>
           <label className="field">
-            <span>Launcher config (JSON: {'{ "enabled": true, "data": { … } }'}); empty for the guide folder's</span>
+            <span>Launcher config (JSON: {'{ "enabled": true, "data": { … } }'}); empty to use the one in the server's guide folder</span>
             <textarea rows={8} className="mono" spellCheck={false} aria-label="Launcher JSON" {...form.register('launcher')} />
           </label>
           {(form.formState.errors.launcher?.message || errorOf('launcher')) && (
