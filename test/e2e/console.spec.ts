@@ -173,6 +173,71 @@ test.describe('issue #14 guide management', () => {
     const stored = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`)).json();
     expect(stored.recording).toEqual({ enabled: true, sampleRate: 0.25 });
   });
+
+  test('unsaved edits are never dropped by a click elsewhere: the editor, the settings and a translation ask first', async ({ page, context, serverUrl }) => {
+    const apiKey = uniqueId('e2e-console-unsaved');
+    const headers = { 'content-type': 'application/json' };
+    const content = (text: string) => ({ type: 'div', props: {}, children: [{ type: 'p', props: {}, content: text }] });
+    const guide = {
+      id: 'kept',
+      name: 'Kept edits',
+      launchMethod: 'auto',
+      authoredLanguage: 'en',
+      translations: { de: { steps: { 'kept-1': { domJson: content('Hallo') } } }, fr: { steps: { 'kept-1': { domJson: content('Bonjour') } } } },
+      steps: [{ id: 'kept-1', type: 'lightbox', domJson: content('Hello') }],
+    };
+    expect((await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/kept`, { method: 'PUT', body: JSON.stringify(guide), headers })).status).toBe(201);
+    await logIn(context, serverUrl);
+    const leaving = page.getByRole('alertdialog', { name: 'Leave without saving?' });
+
+    // The guide editor: a sidebar click asks; staying keeps the edit, and Save leaves without asking.
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/guides/kept/edit`);
+    await page.getByLabel('Name', { exact: true }).fill('Renamed, unsaved');
+    await page.getByRole('link', { name: 'Guides', exact: true }).first().click();
+    await expect(leaving).toBeVisible();
+    await page.screenshot({ path: 'test-results/screens/console-unsaved.png' });
+    await leaving.getByRole('button', { name: 'Stay and keep editing' }).click();
+    await expect(leaving).toHaveCount(0);
+    await expect(page).toHaveURL(/\/guides\/kept\/edit$/);
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Renamed, unsaved');
+    // Reloading or closing the tab gets the browser's own question.
+    const unload = page.waitForEvent('dialog');
+    void page.evaluate('location.reload()').catch(() => {});
+    const question = await unload;
+    expect(question.type()).toBe('beforeunload');
+    await question.dismiss();
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Renamed, unsaved');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page).toHaveURL(/\/guides\/kept$/);
+    await expect(leaving).toHaveCount(0);
+    // Edited again and left on purpose: the stored guide keeps the saved name.
+    await page.getByRole('link', { name: 'Edit', exact: true }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Dropped');
+    await page.getByRole('link', { name: 'Overview' }).click();
+    await leaving.getByRole('button', { name: 'Leave without saving' }).click();
+    await expect(page).toHaveURL(new RegExp(`/apps/${apiKey}$`));
+    expect((await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/kept`)).json()).guide.name).toBe('Renamed, unsaved');
+
+    // The settings.
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/settings`);
+    await page.getByLabel('Record sessions').check();
+    await page.getByRole('link', { name: 'Live events' }).click();
+    await expect(leaving).toBeVisible();
+    await leaving.getByRole('button', { name: 'Stay and keep editing' }).click();
+    await expect(page.getByLabel('Record sessions')).toBeChecked();
+
+    // A translation: another language's tab asks before the typed texts go.
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/guides/kept/translations`);
+    await page.getByLabel('Step 1 text 1 in de').fill('Guten Tag');
+    await page.getByRole('tab', { name: 'fr' }).click();
+    await expect(leaving).toBeVisible();
+    await leaving.getByRole('button', { name: 'Stay and keep editing' }).click();
+    await expect(page.getByRole('tab', { name: 'de' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByLabel('Step 1 text 1 in de')).toHaveValue('Guten Tag');
+    await page.getByRole('tab', { name: 'fr' }).click();
+    await leaving.getByRole('button', { name: 'Leave without saving' }).click();
+    await expect(page.getByRole('tab', { name: 'fr' })).toHaveAttribute('aria-selected', 'true');
+  });
 });
 
 /** jzb of a payload (base64url of zlib), as the agent sends guide.json's. */

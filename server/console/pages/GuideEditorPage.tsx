@@ -11,6 +11,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { checkGuideBody, LAUNCH_METHODS, STEP_TYPES } from '../../guides/checkGuideBody';
 import { api, ApiError, appPath } from '../api';
 import { QueryState } from '../components/QueryState';
+import { useLeaveGuard } from '../components/useLeaveGuard';
 import { newGuide, readTexts, TEXT_SLOTS, writeTexts, type TextSlot } from '../guideTemplate';
 import type { GuideBody, StoredGuide } from '../types';
 import { JsonEditor, parseJson } from './JsonEditor';
@@ -84,7 +85,11 @@ export function GuideEditorPage() {
 function Editor({ apiKey, start, isNew }: { apiKey: string; start: GuideBody; isNew: boolean }) {
   const navigate = useNavigate();
   const client = useQueryClient();
-  const [text, setText] = useState(() => JSON.stringify(start, null, 2));
+  const [startText] = useState(() => JSON.stringify(start, null, 2));
+  const [text, setText] = useState(startText);
+  // The id of the guide just saved: the page leaves for it from the render that no longer counts edits unsaved.
+  const [savedId, setSavedId] = useState<string | null>(null);
+  const guard = useLeaveGuard(savedId === null && text !== startText);
   const parsed = parseJson(text);
   const guide = parsed.ok ? (parsed.value as GuideBody) : undefined;
   const form = useForm<GuideForm>({ defaultValues: formOf(start) });
@@ -106,15 +111,19 @@ function Editor({ apiKey, start, isNew }: { apiKey: string; start: GuideBody; is
     onSuccess: (stored) => {
       client.setQueryData(['guide', apiKey, stored.guide.id], stored);
       client.invalidateQueries({ queryKey: ['guides', apiKey] });
-      navigate(`/apps/${encodeURIComponent(apiKey)}/guides/${encodeURIComponent(stored.guide.id)}`);
+      setSavedId(stored.guide.id);
     },
   });
+  useEffect(() => {
+    if (savedId !== null) navigate(`/apps/${encodeURIComponent(apiKey)}/guides/${encodeURIComponent(savedId)}`);
+  }, [savedId, apiKey, navigate]);
   const serverError = save.error instanceof ApiError ? save.error : null;
   const fieldError = (field: string) => (problem?.field === field ? problem.error : serverError?.field === field ? serverError.message : undefined);
   const syncFromJson = () => guide && Array.isArray(guide.steps) && form.reset(formOf(guide));
   const title = isNew ? 'New guide' : `Edit ${start.name ?? start.id}`;
   return (
     <>
+      {guard.dialog}
       <header className="view-head">
         <h1>
           <Link to={`/apps/${encodeURIComponent(apiKey)}/guides`} className="crumb">Guides</Link> / {title}

@@ -8,6 +8,7 @@ import { FormProvider, useForm } from 'react-hook-form';
 import { useParams } from 'react-router';
 import { api, ApiError, appPath } from '../api';
 import { QueryState } from '../components/QueryState';
+import { useLeaveGuard } from '../components/useLeaveGuard';
 import type { AppSettings } from '../types';
 import { badSelector, fieldsOfForm, formFieldsOf, FormFieldsEditor, type FormFieldsForm } from './FormFieldsEditor';
 import { parseJson } from './JsonEditor';
@@ -55,6 +56,7 @@ export function SettingsPage() {
 function SettingsEditor({ apiKey, start }: { apiKey: string; start: AppSettings }) {
   const client = useQueryClient();
   const form = useForm<SettingsForm>({ defaultValues: formOf(start) });
+  const guard = useLeaveGuard(form.formState.isDirty);
   const save = useMutation({
     mutationFn: (body: unknown) => api<AppSettings>(appPath(apiKey, '/settings'), { method: 'PUT', body }),
     onSuccess: (stored) => {
@@ -92,6 +94,7 @@ function SettingsEditor({ apiKey, start }: { apiKey: string; start: AppSettings 
   const errorOf = (prefix: string) => (serverField?.startsWith(prefix) ? save.error!.message : undefined);
   return (
     <FormProvider {...form}>
+      {guard.dialog}
       <form className="settings" onSubmit={submit} aria-label="Settings">
         <section className="card form">
           <h2>Guides</h2>

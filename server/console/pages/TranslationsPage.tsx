@@ -5,13 +5,14 @@
  * authored structure, actions and styles (translationSlots.ts); saving puts the whole guide back.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
 import type { DomNode } from '../../../shared/guides/guides';
 import { isLanguageTag, normalizeLanguage } from '../../../shared/guides/languageTags';
 import { api, ApiError, appPath } from '../api';
 import { QueryState } from '../components/QueryState';
+import { useLeaveGuard } from '../components/useLeaveGuard';
 import { languagesOfGuide } from '../guideTargeting';
 import { textSlots, translatedTexts, withTexts } from '../translationSlots';
 import type { GuideBody, StoredGuide } from '../types';
@@ -47,25 +48,35 @@ function TranslationsEditor({ apiKey, path, stored }: { apiKey: string; path: st
   const [language, setLanguage] = useState<string | null>(languages[0] ?? null);
   const [adding, setAdding] = useState('');
   const [addProblem, setAddProblem] = useState<string | null>(null);
+  // Texts typed in the open language and not saved: a tab switch, adding or removing a language would drop them.
+  const [dirty, setDirty] = useState(false);
+  const guard = useLeaveGuard(dirty);
   const save = useMutation({
     mutationFn: (body: GuideBody) => api<StoredGuide>(path, { method: 'PUT', body }),
     onSuccess: (next) => client.setQueryData(['guide', apiKey, guide.id], next),
   });
   const put = (translations: Translations) => save.mutate({ ...guide, authoredLanguage: authored, translations });
 
+  const open = (tag: string) => {
+    setLanguage(tag);
+    setDirty(false);
+  };
   const add = () => {
     const tag = adding.trim();
     const taken = [authored, ...languages].some((l) => normalizeLanguage(l) === normalizeLanguage(tag));
     const problem = !isLanguageTag(tag) ? `"${tag}" is not a language tag (fr, pt-BR, zh-Hant)` : taken ? `the guide is already in ${tag}` : null;
     setAddProblem(problem);
     if (problem) return;
-    setAdding('');
-    setLanguage(tag);
-    put({ ...translationsOf(guide), [tag]: { steps: {} } });
+    guard.confirm(() => {
+      setAdding('');
+      open(tag);
+      put({ ...translationsOf(guide), [tag]: { steps: {} } });
+    });
   };
 
   return (
     <>
+      {guard.dialog}
       <header className="view-head">
         <h1>
           <Link to={`/apps/${encodeURIComponent(apiKey)}/guides`} className="crumb">Guides</Link> /{' '}
@@ -78,7 +89,7 @@ function TranslationsEditor({ apiKey, path, stored }: { apiKey: string; path: st
       </p>
       <div className="toolbar" role="tablist" aria-label="Languages">
         {languages.map((l) => (
-          <button key={l} type="button" role="tab" aria-selected={l === language} className={l === language ? 'primary' : ''} onClick={() => setLanguage(l)}>
+          <button key={l} type="button" role="tab" aria-selected={l === language} className={l === language ? 'primary' : ''} onClick={() => l !== language && guard.confirm(() => open(l))}>
             {l}
           </button>
         ))}
@@ -101,10 +112,12 @@ function TranslationsEditor({ apiKey, path, stored }: { apiKey: string; path: st
           language={language}
           saving={save.isPending}
           saved={save.isSuccess}
+          onDirtyChange={setDirty}
           onSave={(translation) => put({ ...translationsOf(guide), [language]: translation })}
           onRemove={() => {
             const { [language]: _removed, ...rest } = translationsOf(guide);
             setLanguage(Object.keys(rest)[0] ?? null);
+            setDirty(false);
             put(rest);
           }}
         />
@@ -114,12 +127,23 @@ function TranslationsEditor({ apiKey, path, stored }: { apiKey: string; path: st
   );
 }
 
-function LanguageEditor(props: { guide: GuideBody; language: string; saving: boolean; saved: boolean; onSave(t: Translations[string]): void; onRemove(): void }) {
+function LanguageEditor(props: {
+  guide: GuideBody;
+  language: string;
+  saving: boolean;
+  saved: boolean;
+  onDirtyChange(dirty: boolean): void;
+  onSave(t: Translations[string]): void;
+  onRemove(): void;
+}) {
   const { guide, language } = props;
   const current = translationsOf(guide)[language]!;
   const read = guide.steps.map((step) => translatedTexts(contentOf(step), current.steps?.[step.id]?.domJson));
   const form = useForm<TranslationForm>({ defaultValues: { name: current.name ?? '', steps: read.map((r) => r.texts) } });
   const values = form.watch('steps');
+  const { isDirty } = form.formState;
+  const { onDirtyChange } = props;
+  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
   const total = read.reduce((n, r) => n + r.texts.length, 0);
   const done = values.reduce((n, texts) => n + texts.filter((t) => t.trim()).length, 0);
   const submit = form.handleSubmit((v) => {
