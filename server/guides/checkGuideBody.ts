@@ -28,11 +28,22 @@ export const LAUNCH_METHODS = ['auto', 'api', 'badge', 'dom', 'launcher', 'exten
 /** Longest guide id or step id accepted: ids travel in URLs and event properties. */
 export const MAX_GUIDE_ID_LENGTH = 128;
 
+/** The step fields that hold a selector of the host page (`host >>> inner` reaches into a shadow root). */
+const SELECTOR_FIELDS = ['elementPathRule', 'triggerElementPathRule', 'confirmationElementPathRule'] as const;
+
+export interface GuideCheckOptions {
+  /**
+   * Whether a selector parses, where a DOM can tell (the console: the browser's own parser); the server has no
+   * DOM and leaves selectors to the agent, which finds nothing with a selector that does not parse.
+   */
+  isSelector?(selector: string): boolean;
+}
+
 /**
  * Returns the first problem of `body` as the guide `guideId`, or null when the agent would take it.
  * Steps may leave out `guideId` (it is the guide's); a step that names another guide is refused.
  */
-export function checkGuideBody(body: unknown, guideId: string): GuideProblem | null {
+export function checkGuideBody(body: unknown, guideId: string, options: GuideCheckOptions = {}): GuideProblem | null {
   if (!isObject(body)) return { error: 'the guide must be a JSON object (one entry of guide.json guides[])', field: '' };
   if (typeof body.id !== 'string' || body.id === '') return { error: 'a guide has no string id', field: 'id' };
   if (body.id !== guideId) return { error: `the guide's id '${body.id}' differs from the id in the URL '${guideId}'`, field: 'id' };
@@ -79,6 +90,8 @@ export function checkGuideBody(body: unknown, guideId: string): GuideProblem | n
     if (!(STEP_TYPES as readonly string[]).includes(type)) {
       return { error: `step ${id} has type '${type}': use ${STEP_TYPES.join(', ')}`, field: `${at}.type` };
     }
+    const ruleProblem = checkStepRules(step as Record<string, unknown>, id, options);
+    if (ruleProblem) return { error: ruleProblem.error, field: `${at}.${ruleProblem.field}` };
     const content = (step as { domJson?: unknown }).domJson;
     if (content !== undefined) {
       const blocks = checkBuildingBlocks(content, body.id, id);
@@ -90,6 +103,31 @@ export function checkGuideBody(body: unknown, guideId: string): GuideProblem | n
       const problem = checkStepMarkdown(markdown, id, stepIds);
       if (problem) return { error: problem, field: `${at}.markdown` };
     }
+  }
+  return null;
+}
+
+/**
+ * A step's page rule compiles (the agent would drop a guide whose rule does not: autoDisplayRules), and its
+ * selectors parse where `options` can tell. The problem's field is the step's own key.
+ */
+function checkStepRules(step: Record<string, unknown>, id: string, options: GuideCheckOptions): GuideProblem | null {
+  const pageRule = step.regexUrlRule;
+  if (pageRule !== undefined && typeof pageRule !== 'string') return { error: `step ${id}: regexUrlRule must be a string (a regular expression of the page URL)`, field: 'regexUrlRule' };
+  if (pageRule) {
+    try {
+      new RegExp(pageRule);
+    } catch (e) {
+      const why = String((e as Error).message).split(': ').pop();
+      return { error: `step ${id}: regexUrlRule '${pageRule}' is not a regular expression (${why})`, field: 'regexUrlRule' };
+    }
+  }
+  for (const key of SELECTOR_FIELDS) {
+    const rule = step[key];
+    if (rule === undefined || rule === '') continue;
+    if (typeof rule !== 'string') return { error: `step ${id}: ${key} must be a string (a CSS selector)`, field: key };
+    const { isSelector } = options;
+    if (isSelector && !rule.split('>>>').every((part) => isSelector(part.trim()))) return { error: `step ${id}: ${key} "${rule}" is not a CSS selector`, field: key };
   }
   return null;
 }

@@ -98,6 +98,19 @@ test.describe('issue #14 guide management', () => {
     await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
     await json.fill(good);
     await expect(page.getByText('The agent accepts this guide.')).toBeVisible();
+    // A page rule that does not compile and a target that is not a selector are named at their fields as typed.
+    const pageRule = page.getByLabel('Page rule (regexUrlRule)');
+    await pageRule.click(); // leaving the JSON puts it back into the form first
+    await pageRule.fill('([');
+    await expect(page.getByText(/^step hello-guide-1: regexUrlRule '\(\[' is not a regular expression \(.+\)$/).first()).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await pageRule.fill('');
+    const target = page.getByLabel('Target element (elementPathRule)');
+    await target.fill('main >>> div[[[');
+    await expect(page.getByText('step hello-guide-1: elementPathRule "main >>> div[[[" is not a CSS selector').first()).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await target.fill('');
+    await expect(page.getByText('The agent accepts this guide.')).toBeVisible();
     const put = page.waitForRequest((r) => r.method() === 'PUT' && r.url().endsWith(`/api/apps/${apiKey}/guides/hello-guide`));
     await page.getByRole('button', { name: 'Save' }).click();
     expect((await put).headers()['x-waymark-console']).toBe('1');

@@ -69,6 +69,10 @@ describe('issue #14 guide management API', () => {
         /Illegal building block key onclick/i,
       ],
       [{ ...lightbox('bad'), steps: [{ id: 's', type: 'lightbox', domJson: { type: 'div' } }] }, 'steps[0].domJson', /./],
+      // A page rule the agent could not compile would drop the guide on every page: refused when saved.
+      [{ ...lightbox('bad'), steps: [{ id: 's', type: 'lightbox', regexUrlRule: '([' }] }, 'steps[0].regexUrlRule', /^step s: regexUrlRule '\(\[' is not a regular expression \(.+\)$/],
+      [{ ...lightbox('bad'), steps: [{ id: 's', type: 'lightbox', regexUrlRule: 7 }] }, 'steps[0].regexUrlRule', /regexUrlRule must be a string/],
+      [{ ...lightbox('bad'), steps: [{ id: 's', type: 'tooltip', elementPathRule: ['#a'] }] }, 'steps[0].elementPathRule', /elementPathRule must be a string/],
     ];
     for (const [body, field, message] of cases) {
       const response = await api('PUT', '/api/apps/crud/guides/bad', body);

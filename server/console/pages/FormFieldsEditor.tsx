@@ -6,6 +6,7 @@
  */
 import { useFieldArray, useFormContext } from 'react-hook-form';
 import { DATE_FORMATS, DEFAULT_DATE_FORMAT, FORM_RULE_TYPES, type DateFormat, type FormField, type FormRule, type FormRuleType } from '../../../shared/forms/formValidation';
+import { isSelector } from '../isSelector';
 
 /** One rule as the form holds it: every input is text. */
 export interface RuleForm {
@@ -77,14 +78,8 @@ export function fieldsOfForm(fields: FieldForm[]): FormField[] {
 
 /** The first field whose selector the browser cannot read, as [index, message]. */
 export function badSelector(fields: FieldForm[]): [number, string] | null {
-  for (const [i, f] of fields.entries()) {
-    try {
-      document.createDocumentFragment().querySelector(f.selector);
-    } catch {
-      return [i, `"${f.selector}" is not a CSS selector`];
-    }
-  }
-  return null;
+  const i = fields.findIndex((f) => !isSelector(f.selector));
+  return i < 0 ? null : [i, `"${fields[i]!.selector}" is not a CSS selector`];
 }
 
 /** The editor; `errorAt(prefix)` is the server's message when its field starts with `prefix`. */

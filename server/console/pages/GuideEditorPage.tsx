@@ -12,6 +12,7 @@ import { checkGuideBody, LAUNCH_METHODS, STEP_TYPES } from '../../guides/checkGu
 import { api, ApiError, appPath } from '../api';
 import { QueryState } from '../components/QueryState';
 import { useLeaveGuard } from '../components/useLeaveGuard';
+import { isSelector } from '../isSelector';
 import { newGuide, readTexts, TEXT_SLOTS, writeTexts, type TextSlot } from '../guideTemplate';
 import type { GuideBody, StoredGuide } from '../types';
 import { JsonEditor, parseJson } from './JsonEditor';
@@ -105,7 +106,7 @@ function Editor({ apiKey, start, isNew }: { apiKey: string; start: GuideBody; is
     });
     return () => sub.unsubscribe();
   }, [form, isNew]);
-  const problem = parsed.ok ? checkGuideBody(parsed.value, isNew ? String((parsed.value as GuideBody)?.id ?? '') : start.id) : null;
+  const problem = parsed.ok ? checkGuideBody(parsed.value, isNew ? String((parsed.value as GuideBody)?.id ?? '') : start.id, { isSelector }) : null;
   const save = useMutation({
     mutationFn: (body: GuideBody) => api<StoredGuide>(appPath(apiKey, `/guides/${encodeURIComponent(body.id)}`), { method: 'PUT', body }),
     onSuccess: (stored) => {
@@ -160,10 +161,10 @@ function Editor({ apiKey, start, isNew }: { apiKey: string; start: GuideBody; is
                   {STEP_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
                 </select>
               </Field>
-              <Field label="Page rule (regexUrlRule)" hint="A regular expression of the page URL; empty for every page">
+              <Field label="Page rule (regexUrlRule)" error={fieldError(`steps[${i}].regexUrlRule`)} hint="A regular expression of the page URL; empty for every page">
                 <input {...form.register(`steps.${i}.regexUrlRule`)} placeholder="^https?://[^/]+/reports" />
               </Field>
-              <Field label="Target element (elementPathRule)" hint="A CSS selector; tooltips point at it">
+              <Field label="Target element (elementPathRule)" error={fieldError(`steps[${i}].elementPathRule`)} hint="A CSS selector; tooltips point at it">
                 <input {...form.register(`steps.${i}.elementPathRule`)} placeholder="#export-csv" />
               </Field>
               {TEXT_SLOTS.filter((slot) => form.getValues(`steps.${i}.${slot.key}`) !== undefined).map((slot) => (
