@@ -5,7 +5,7 @@
  * blocked guide events, non-web URLs, the availability probe) and the request itself.
  */
 import { restartPreviewAt } from '../shared/guides/restartPreviewAt';
-import { isAnonymousVisitorId } from '../shared/identity/identityRules';
+import { continuesVisitor, isAnonymousVisitorId } from '../shared/identity/identityRules';
 import { ERROR_CODES, fail, ok, type Outcome } from '../shared/errors';
 import type { GuideLoadResponse, ThrottlingTimestamps } from '../shared/guides/guides';
 import { completionStatus } from '../shared/guides/continuationStep';
@@ -86,6 +86,24 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     },
   });
 
+  /**
+   * analytics §4 identity change: the kept state is one visitor's. An anonymous visitor who signs in is the same
+   * person (the collector remaps them) and keeps it; anyone else on this browser starts without the throttling
+   * timestamps, step changes or 451 of the visitor before.
+   */
+  function followVisitor(): void {
+    const { visitorId } = config.identity;
+    if (state.visitorId === visitorId) return;
+    if (!continuesVisitor(state.visitorId, visitorId)) {
+      delete state.timestamps;
+      delete state.recentSteps;
+      delete state.denied;
+      for (const key of Object.keys(recentChanges)) delete recentChanges[key];
+    }
+    state.visitorId = visitorId;
+    saveState();
+  }
+
   /** A refused load: the spec's callback message, logged with why. */
   function refuse(message: string, why: string): Outcome<never> {
     log('warn', `${message} (${why})`);
@@ -101,6 +119,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       const settings = config.guides ?? {};
       // guides §6: in preview mode guide requests leave the page alone (the preview endpoint gave its guide).
       if (previewing) return fail(ERROR_CODES.badPayload, 'a preview runs: guide.json is not asked');
+      followVisitor();
       // spec: guides §5, §7, §8 — loading is refused for a visitor the collector answered 451 for, for
       // anonymous visitors with dropAnonymous, while guide events are blocked, and for pages that are not web URLs.
       if (state.denied) return refuse(MESSAGES.guidesBlocked, 'the collector answered 451 for this visitor');

@@ -94,6 +94,14 @@ export function isAnonymousVisitorId(id: string): boolean {
   return id.startsWith(ANONYMOUS_VISITOR_PREFIX);
 }
 
+/**
+ * Whether `to` is the same person as `from` (spec: analytics §4 remap): the same id, or an anonymous visitor who
+ * signed in as a valid, known, non-default one. Any other change is another person on this browser.
+ */
+export function continuesVisitor(from: string, to: string): boolean {
+  return from === to || (isAnonymousVisitorId(from) && !isAnonymousVisitorId(to) && to !== DEFAULT_VISITOR_ID);
+}
+
 /** A new anonymous visitor id: the fixed prefix and 11 alphanumerics drawn from `random` (spec: analytics §3). */
 export function createAnonymousVisitorId(random: () => number): string {
   return ANONYMOUS_VISITOR_PREFIX + randomAlphanumeric(ANONYMOUS_ID_RANDOM_LENGTH, random);
@@ -166,11 +174,7 @@ export function resolveIdentify(
 
   const visitorChanged = visitorId !== current.visitorId;
   // spec: analytics §4 — remap only from an anonymous visitor to a valid, known, non-default one.
-  const remap =
-    visitorChanged &&
-    isAnonymousVisitorId(current.visitorId) &&
-    !isAnonymousVisitorId(visitorId) &&
-    visitorId !== DEFAULT_VISITOR_ID;
+  const remap = visitorChanged && continuesVisitor(current.visitorId, visitorId);
 
   return {
     visitorId,

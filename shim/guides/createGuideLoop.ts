@@ -10,6 +10,7 @@
 import { GUIDE_LOOP_BUSY_MS, GUIDE_LOOP_IDLE_MS, GUIDE_REQUEST_STALE_MS, STEP_SEEN_TIMEOUT_MS } from '../../shared/constants';
 import { ERROR_CODES } from '../../shared/errors';
 import { mayShowGuidesInFrame } from '../../shared/frames/frameVisibility';
+import { continuesVisitor } from '../../shared/identity/identityRules';
 import { MESSAGES } from '../../shared/messages';
 import type { BadgeToShow, GuideLoadResult } from '../../shared/protocol';
 import { collectEventProperties } from '../collectEventProperties';
@@ -56,6 +57,9 @@ export function createGuideLoop(
   /** When the loop started: a child frame of unknown visibility waits a while for its parent to say (guides §4). */
   const startedAt = Date.now();
   let loadedUrl = '';
+  /** Whose guide list it is (visitor and account): an identify asks again, as a page change does. */
+  let loadedFor = { visitorId: '', accountId: '' };
+  const identity = () => running?.identity ?? loadedFor;
   /** When the guide list of this page was asked for (guides §9: stale after an hour). */
   let loadedAt = 0;
   let loading = false;
@@ -85,6 +89,7 @@ export function createGuideLoop(
   async function load(url: string): Promise<void> {
     loading = true;
     loadedUrl = url;
+    loadedFor = identity();
     loadedAt = Date.now();
     // Issue #16: the overlay chunk loads beside guide.json when this app has had guides to show here.
     if (ctx.hadGuides.read()) ctx.prefetchOverlay();
@@ -216,7 +221,9 @@ export function createGuideLoop(
     // (a step shown there would count as seen by nobody).
     if (loading || paused || document.visibilityState === 'hidden') return;
     const shown = flow.shown();
-    if (location.href === loadedUrl) {
+    const who = identity();
+    const sameVisitor = who.visitorId === loadedFor.visitorId && who.accountId === loadedFor.accountId;
+    if (location.href === loadedUrl && sameVisitor) {
       placeBadges();
       launcher.follow();
       // guides §9: a guide list is stale after an hour on the same page; ask again.
@@ -225,11 +232,16 @@ export function createGuideLoop(
         return;
       }
     } else {
-      // An SPA page change: eligibility depends on the URL, so ask again (guides §4 page rules).
-      if (shown && shown.step.reason !== 'api') {
+      // An SPA page change: eligibility depends on the URL, so ask again (guides §4 page rules). So does an
+      // identify: the guides are the new visitor's, and another person (not the anonymous visitor signing in,
+      // analytics §4) sees nothing of the one before, not even a guide the host showed by API.
+      const otherPerson = !continuesVisitor(loadedFor.visitorId, who.visitorId);
+      if (shown && (otherPerson || (location.href !== loadedUrl && shown.step.reason !== 'api'))) {
         flow.clear();
         flow.candidates = flow.candidates.filter((c) => c !== shown.step);
       }
+      // What the visitor before dismissed or hid on this page is theirs.
+      if (otherPerson) flow.suppressed.clear();
       void load(location.href).then(tick);
       return;
     }

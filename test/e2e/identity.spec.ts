@@ -225,3 +225,55 @@ test('a welcome dismissed before signing in stays dismissed after identify, on t
   await expect.poll(() => page.evaluate(async () => (await (window as any).waymark.debugGuides()).guides.find((g: { id: string }) => g.id === 'hello')?.reason)).toBe('notDismissed: guide was dismissed');
   await expect(dialog).toHaveCount(0);
 });
+
+test('guides follow identify and clearSession without a page load: another person sees their own guides, never the one before\'s; an anonymous visitor signing in keeps the guide shown', async ({ page, serverUrl, openHostPage }) => {
+  const apiKey = uniqueId('e2e-switch');
+  const [dana, sam, lee] = [uniqueId('dana'), uniqueId('sam'), uniqueId('lee')];
+  const guide = {
+    id: 'hello', name: 'Hello', launchMethod: 'auto',
+    steps: [{ id: 'hello-1', type: 'lightbox', domJson: { type: 'div', props: { id: 'guide-base' }, children: [
+      { type: 'p', props: {}, content: 'Hello, whoever you are' },
+      { type: 'button', props: { id: 'ok' }, content: 'OK', actions: [{ action: 'dismissGuide', eventType: 'click', parameters: [], source: 'ok', destination: 'Global' }] },
+    ] } }],
+  };
+  const headers = { 'content-type': 'application/json' };
+  expect((await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/hello`, { method: 'PUT', body: JSON.stringify(guide), headers })).status).toBe(201);
+  await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/hello/state`, { method: 'POST', body: JSON.stringify({ state: 'public' }), headers });
+  const dialog = page.locator('[data-waymark-overlay] [role="dialog"]', { hasText: 'Hello, whoever you are' });
+  const asked: string[] = [];
+  page.on('request', (r) => r.url().includes('/guide.json/') && asked.push(r.url()));
+  const visitorId = () => page.evaluate(() => (window as any).waymark.getVisitorId() as string);
+
+  // Dana dismissed the guide on an earlier page.
+  await openHostPage('/e2e/switch-dana', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: '${dana}' } });` }));
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await page.evaluate(() => (window as any).waymark.flushNow());
+  await waitForEvents(serverUrl, { apiKey, visitorId: dana }, (e) => e.some((x) => x.type === 'guideDismissed'));
+
+  // Sam uses the same tab; Dana signs in (an SPA login, no page load): the guide list is hers, without the guide.
+  await openHostPage('/e2e/switch-sam', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: '${sam}' } });` }));
+  await expect(dialog).toBeVisible();
+  const before = asked.length;
+  await page.evaluate((v) => (window as any).waymark.identify(v), dana);
+  await expect(dialog).toHaveCount(0);
+  expect(asked.length).toBeGreaterThan(before);
+
+  // Dana signs out: the next person (anonymous) gets the guide. They dismiss it and sign out at once, well within
+  // the 10 s this browser keeps step changes for: the person after them is not held to that dismissal.
+  await page.evaluate(() => (window as any).waymark.clearSession());
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await expect(dialog).toHaveCount(0);
+  const first = await visitorId();
+  await page.evaluate(() => (window as any).waymark.clearSession());
+  await expect(dialog).toBeVisible();
+  expect(await visitorId()).not.toBe(first);
+
+  // This anonymous visitor signs in as Lee: the same person, the guide stays up, and the list is asked for Lee.
+  const asking = page.waitForRequest((r) => r.url().includes('/guide.json/'));
+  await page.evaluate((v) => (window as any).waymark.identify(v), lee);
+  await asking;
+  await page.waitForTimeout(1000); // a loop tick or two after the answer
+  await expect(dialog).toBeVisible();
+  expect(await visitorId()).toBe(lee);
+});

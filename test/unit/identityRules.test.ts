@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ANONYMOUS_VISITOR_PREFIX, SESSION_INACTIVITY_MS } from '../../shared/constants';
 import { checkSignedMetadata, decideMetadataUse } from '../../shared/identity/checkSignedMetadata';
 import {
+  continuesVisitor,
   clearIdentity,
   combineAccountId,
   createAnonymousVisitorId,
@@ -86,6 +87,18 @@ describe('analytics §3 identity: parent account', () => {
     expect(combineAccountId('acme', 'a::b')).toBe('acme');
     expect(combineAccountId('', 'holding')).toBeNull();
     expect(combineAccountId(true, 'holding')).toBeNull();
+  });
+});
+
+describe('analytics §4 identity: the same person across an identity change', () => {
+  it('an anonymous visitor signing in continues; any other change is another person', () => {
+    const anon = `${ANONYMOUS_VISITOR_PREFIX}abcdefghijk`;
+    expect(continuesVisitor('dana', 'dana')).toBe(true);
+    expect(continuesVisitor(anon, 'dana')).toBe(true);
+    expect(continuesVisitor(anon, DEFAULT_VISITOR_ID)).toBe(false);
+    expect(continuesVisitor('dana', 'sam')).toBe(false);
+    expect(continuesVisitor('dana', anon)).toBe(false);
+    expect(continuesVisitor(anon, `${ANONYMOUS_VISITOR_PREFIX}zyxwvutsrqp`)).toBe(false);
   });
 });
 
