@@ -7,6 +7,11 @@ export function formatCount(n: number): string {
   return numberFormat.format(n);
 }
 
+/** '1 visitor', '12,345 visitors': a count with its noun, singular for one. */
+export function formatCounted(n: number, noun: string): string {
+  return `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** '2026-11-25 14:03:07' in the viewer's time zone, or '—'. */
 export function formatTime(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';

@@ -292,6 +292,19 @@ describe('issue #14 console: exactly once', () => {
   });
 });
 
+describe('issue #14 console: top pages', () => {
+  it('a page is its address without query and fragment: one row, its visitors counted once', async () => {
+    await beacon('ptm.gif', [
+      at(T0 + 20 * D, 'v10', 'acme', 's-10', 'Direct', { type: 'load', url: 'http://app/r?visitor=a' }),
+      at(T0 + 20 * D + 1, 'v10', 'acme', 's-10', 'Direct', { type: 'load', url: 'http://app/r' }),
+      at(T0 + 20 * D + 2, 'v11', 'acme', 's-11', 'Direct', { type: 'load', url: 'http://app/r?visitor=b#top' }),
+      at(T0 + 20 * D + 3, 'v11', 'acme', 's-11', 'Direct', { type: 'load', url: 'http://app/s#top' }),
+    ]);
+    const o = await ok(`/api/apps/${KEY}/overview?${range(T0 + 20 * D, T0 + 21 * D)}`);
+    expect(o.topPages).toEqual([{ url: 'http://app/r', events: 3, visitors: 2 }, { url: 'http://app/s', events: 1, visitors: 1 }]);
+  });
+});
+
 describe('registerConsoleRoutes with a given guide source', () => {
   it('reads guide counts and steps from the source it is given', async () => {
     const db = await createPgliteDatabase('memory://');

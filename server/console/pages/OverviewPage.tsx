@@ -11,7 +11,7 @@ import { QueryState } from '../components/QueryState';
 import { RangePicker } from '../components/RangePicker';
 import { TimeChart } from '../components/TimeChart';
 import { fillBuckets } from '../fillBuckets';
-import { formatCount, formatDuration, pagePath } from '../format';
+import { formatCount, formatCounted, formatDuration, pagePath } from '../format';
 import type { Overview } from '../types';
 import { useRange } from '../useRange';
 
@@ -60,7 +60,7 @@ export function OverviewPage() {
                 <BarList
                   title="Top pages"
                   empty="No page views in this range."
-                  rows={data.topPages.map((p) => ({ key: p.url, label: pagePath(p.url), value: p.events, note: `${formatCount(p.visitors)} visitors` }))}
+                  rows={data.topPages.map((p) => ({ key: p.url, label: pagePath(p.url), value: p.events, note: formatCounted(p.visitors, 'visitor') }))}
                 />
               </section>
               <section className="card">

@@ -3,7 +3,7 @@
  * 0 shown as Yes and No; a number scale's mean.
  */
 import { BarList } from '../components/BarList';
-import { formatCount } from '../format';
+import { formatCount, formatCounted } from '../format';
 import type { GuideStats } from '../types';
 
 /** The polls' cards; nothing when the guide has no poll answers. */
@@ -18,7 +18,7 @@ export function PollResults({ polls }: { polls: GuideStats['polls'] }) {
             <div className="nps">
               <div className="stat">
                 <div className="stat-value" data-testid="nps-score">{poll.nps.score}</div>
-                <div className="stat-label">NPS ({formatCount(poll.nps.total)} answers)</div>
+                <div className="stat-label">NPS ({formatCounted(poll.nps.total, 'answer')})</div>
               </div>
               <div className="nps-split">
                 <span className="promoters">Promoters {formatCount(poll.nps.promoters)}</span>

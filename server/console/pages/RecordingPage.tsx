@@ -10,7 +10,7 @@ import Player from 'rrweb-player';
 import 'rrweb-player/dist/style.css';
 import { api, appPath } from '../api';
 import { Empty, QueryState } from '../components/QueryState';
-import { formatCount, formatDuration, formatTime, pagePath } from '../format';
+import { formatCounted, formatDuration, formatTime, pagePath } from '../format';
 import type { RecordingDetail, RecordingMark } from '../types';
 
 /** What each mark kind is called in the legend and the marks' titles. */
@@ -48,7 +48,7 @@ export function RecordingPage() {
               <dd title={r.url}>{pagePath(r.url)}</dd>
               <dt>Length</dt>
               <dd>
-                {formatDuration(r.duration)} · {formatCount(r.eventCount)} event{r.eventCount === 1 ? '' : 's'} in {formatCount(r.chunks)} chunk{r.chunks === 1 ? '' : 's'}
+                {formatDuration(r.duration)} · {formatCounted(r.eventCount, 'event')} in {formatCounted(r.chunks, 'chunk')}
               </dd>
             </dl>
             {r.events.length < 2 ? (

@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router';
 import { api, appPath } from '../api';
 import { JsonView } from '../components/JsonView';
 import { QueryState } from '../components/QueryState';
-import { elementLabel, formatCount, formatDuration, formatTime, pagePath } from '../format';
+import { elementLabel, formatCounted, formatDuration, formatTime, pagePath } from '../format';
 import type { VisitorDetail } from '../types';
 
 /** The page. */
@@ -30,7 +30,7 @@ export function VisitorPage() {
               <ol className="timeline" aria-label="Sessions">
                 {v.sessions.map((s) => (
                   <li key={s.sessionId}>
-                    <strong>{formatTime(s.start)}</strong> · {formatDuration(s.end - s.start)} · {formatCount(s.events)} events on {formatCount(s.pages)} pages
+                    <strong>{formatTime(s.start)}</strong> · {formatDuration(s.end - s.start)} · {formatCounted(s.events, 'event')} on {formatCounted(s.pages, 'page')}
                     <ul className="session-events">
                       {v.events
                         .filter((e) => e.time >= s.start && e.time <= s.end)
