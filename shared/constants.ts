@@ -254,3 +254,8 @@ export const FRAME_REQUEST_TIMEOUT_MS = 10_000;
  * listened is not lost).
  */
 export const FRAME_CONNECT_RETRY = { firstMs: 10, maxMs: 10_000, retries: 21 } as const;
+/**
+ * spec: analytics §9 "frame message wait 120000 default" — how long after joining a frame waits for word from the
+ * other frames of its tab: its connect retries (above, 120,230 ms in all) end at this mark, the last one shortened.
+ */
+export const FRAME_MESSAGE_WAIT_MS = 120_000;

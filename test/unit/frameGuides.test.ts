@@ -4,7 +4,7 @@
  * shim/frames/createFrameGuides.ts with fake windows (the e2e proof in Chromium: e2e/framesGuides.spec.ts).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FRAME_CONNECT_RETRY, FRAME_REQUEST_TIMEOUT_MS } from '../../shared/constants';
+import { FRAME_CONNECT_RETRY, FRAME_MESSAGE_WAIT_MS, FRAME_REQUEST_TIMEOUT_MS } from '../../shared/constants';
 import { frameConnectDelays } from '../../shared/frames/frameConnectDelays';
 import { ok } from '../../shared/errors';
 import { readFrameMessage, type FrameMessage } from '../../shared/frames/readFrameMessage';
@@ -61,7 +61,16 @@ describe('guides §9 frame connect retries: first 10 ms, doubling to 10,000 ms, 
     const delays = frameConnectDelays();
     expect(delays).toHaveLength(21);
     expect(delays.slice(0, 11)).toEqual([10, 20, 40, 80, 160, 320, 640, 1280, 2560, 5120, 10_000]);
-    expect(new Set(delays.slice(10))).toEqual(new Set([10_000]));
+    expect(new Set(delays.slice(10, 20))).toEqual(new Set([10_000]));
+  });
+
+  it('analytics §9 frame message wait 120000: the retries end 120,000 ms after joining, the last one shortened', () => {
+    expect(FRAME_MESSAGE_WAIT_MS).toBe(120_000);
+    const delays = frameConnectDelays();
+    expect(delays.reduce((a, b) => a + b, 0)).toBe(120_000);
+    expect(delays.at(-1)).toBe(9_770);
+    // A shorter wait ends the retries sooner.
+    expect(frameConnectDelays(FRAME_CONNECT_RETRY, 1000)).toEqual([10, 20, 40, 80, 160, 320, 370]);
   });
 });
 
