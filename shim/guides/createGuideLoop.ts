@@ -224,6 +224,7 @@ export function createGuideLoop(
     const who = identity();
     const sameVisitor = who.visitorId === loadedFor.visitorId && who.accountId === loadedFor.accountId;
     if (location.href === loadedUrl && sameVisitor) {
+      flow.follow();
       placeBadges();
       launcher.follow();
       // guides §9: a guide list is stale after an hour on the same page; ask again.

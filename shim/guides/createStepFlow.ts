@@ -42,6 +42,8 @@ export interface StepFlow {
   show(step: StepToShow, target: Element | null, update?: boolean): Promise<boolean>;
   /** Takes the shown step off the page without a transition (an SPA page change, another step by API). */
   clear(): void;
+  /** A shown step whose element the page replaced (a re-render) is drawn on the new one; called each loop tick. */
+  follow(): void;
   /**
    * The guide API's hideGuides: the shown step goes, with its hooks, and is not auto-shown again on this page;
    * `suppress` false (a hold: stopGuides, a preview, the leader's) lets the loop show it again once let go.
@@ -67,6 +69,8 @@ const NOTICE: Partial<Record<StepAction['action'], GuideNoticeName>> = {
 export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: StepFlowOptions): StepFlow {
   const { log } = ctx;
   let shown: { step: StepToShow; since: number } | null = null;
+  /** The element the shown step is drawn on (null: none, a lightbox). */
+  let drawnOn: Element | null = null;
   /** Takes off the shown step's advanceMethod listeners (see watchAdvance). */
   let stopAdvance = () => undefined as void;
   const rulesLogged = new Set<string>();
@@ -150,10 +154,7 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
     }
     const view = await ctx.overlay();
     if (shown?.step !== step) return false;
-    view.show(step, target, {
-      onAction: (actions, ui, answers) => void onAction(step, target, actions, ui, answers),
-      onDismiss: (ui) => void (completedByPoll.has(step) ? takeOff(step) : transition(step, 'dismiss', ui ? { ...ui, actions: ['dismissGuide'] } : null)),
-    });
+    draw(view, step, target);
     const seen = await act('seen', step, { reason: step.reason });
     if (!seen.ok && seen.error.code === ERROR_CODES.pageRule) {
       // guides §5 page rule exception: the page changed under the render; the worker failed the guide.
@@ -168,6 +169,15 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
     if (step.script) ctx.loadScript(step.script);
     if (step.advanceMethod || step.confirmationElementPathRule) watchAdvance(step, target);
     return true;
+  }
+
+  /** Draws the shown step on `target`: when it shows, and again when the page replaced its element. */
+  function draw(view: Awaited<ReturnType<DisplayContext['overlay']>>, step: StepToShow, target: Element | null): void {
+    drawnOn = target;
+    view.show(step, target, {
+      onAction: (actions, ui, answers) => void onAction(step, target, actions, ui, answers),
+      onDismiss: (ui) => void (completedByPoll.has(step) ? takeOff(step) : transition(step, 'dismiss', ui ? { ...ui, actions: ['dismissGuide'] } : null)),
+    });
   }
 
   /**
@@ -276,6 +286,20 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
     shown: () => shown,
     targetOf,
     show,
+    follow() {
+      const step = shown?.step;
+      if (!step || !drawnOn || drawnOn.isConnected) return;
+      // The page re-rendered the step's element: the step moves onto the new one (until then it waits unseen).
+      const next = targetOf(step);
+      if (!next) return;
+      drawnOn = next;
+      void ctx.overlay().then((view) => {
+        if (shown?.step !== step || drawnOn !== next) return;
+        draw(view, step, next);
+        stopAdvance();
+        if (step.advanceMethod || step.confirmationElementPathRule) watchAdvance(step, next);
+      });
+    },
     clear() {
       setShown(null);
       void ctx.overlay().then((v) => v.hide());

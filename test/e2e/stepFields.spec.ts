@@ -234,6 +234,33 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
     await expect(tip).toBeVisible();
   });
 
+  test('a tooltip whose element the page re-renders moves onto the new element, its element-click advance with it', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-tooltip-rerender');
+    const body = '<div id="app"><button id="target" style="margin:40px">Target</button></div>';
+    await publish(serverUrl, apiKey, {
+      id: 'tip', name: 'Tip', launchMethod: 'auto',
+      steps: [
+        { id: 'tip-1', type: 'tooltip', elementPathRule: '#target', advanceMethod: 'element click', domJson: content('Click the target') },
+        { id: 'tip-2', type: 'lightbox', domJson: content('Step two') },
+      ],
+    });
+    await openHostPage(`/e2e/step-fields/${apiKey}`, hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'v-rerender' } });`, body }));
+    const tip = page.locator(`${overlay} .wm-tooltip`);
+    await expect(tip).toContainText('Click the target');
+    const before = (await tip.boundingBox())!;
+    // A framework re-render: the element is replaced by a new one, 200 px lower.
+    await page.evaluate(() => {
+      const old = document.getElementById('target')!;
+      const fresh = old.cloneNode(true) as HTMLElement;
+      fresh.style.marginTop = '240px';
+      old.replaceWith(fresh);
+    });
+    await expect.poll(async () => ((await tip.boundingBox())?.y ?? 0) - before.y).toBe(200);
+    await expect(tip).toBeVisible();
+    await page.locator('#target').click();
+    await expect(page.locator(`${overlay} .wm-lightbox`)).toContainText('Step two');
+  });
+
   test('guides §8: a step whose confirmation element is not on the page is a critical error, in the console and the collector\'s error log', async ({ page, serverUrl, openHostPage, allowAgentErrors, consoleLines }) => {
     allowAgentErrors.push(/confirmation element #nowhere not found/);
     const apiKey = uniqueId('e2e-confirm-missing');
