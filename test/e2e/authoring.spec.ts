@@ -193,6 +193,27 @@ test.describe('issue #15 preview (guides §3, §7, §8)', () => {
     expect(guideEvents).toEqual([]);
   });
 
+  test('on a phone-width page (320 px or less) the bar takes its narrow layout: the guide and its progress, no label or pages', async ({ page, context, openHostPage, serverUrl }) => {
+    const apiKey = uniqueId('e2e-preview-narrow');
+    const guideId = uniqueId('narrow');
+    await saveTwoStepGuide(serverUrl, apiKey, guideId);
+    await logIn(context, serverUrl);
+    await page.setViewportSize({ width: 480, height: 700 });
+    const link = previewLink({ apiKey, guideId, serverUrl, origin: serverUrl });
+    await openPage(page, openHostPage, `/e2e/preview-narrow?waymark-preview=${link}`, `waymark.initialize({ apiKey: '${apiKey}' });`);
+    const frame = page.frameLocator(bar);
+    await expect(frame.getByText('Step 1 of 2')).toBeVisible();
+    await expect(frame.getByText('Previewing')).toBeVisible();
+    await page.setViewportSize({ width: PREVIEW_BAR.mobileMaxWidth, height: 700 });
+    await expect(frame.getByText('Previewing')).toBeHidden();
+    await expect(frame.getByText('Step 1 of 2')).toBeVisible();
+    await expect(frame.getByText('Two steps')).toBeVisible();
+    await expect(frame.getByRole('button', { name: 'Exit preview' })).toBeVisible();
+    await page.screenshot({ path: 'test-results/screens/preview-bar-narrow.png' });
+    await page.setViewportSize({ width: PREVIEW_BAR.mobileMaxWidth + 1, height: 700 });
+    await expect(frame.getByText('Previewing')).toBeVisible();
+  });
+
   test("the bar moves to the bottom when the step's element is under it", async ({ page, context, openHostPage, serverUrl }) => {
     const apiKey = uniqueId('e2e-preview-bottom');
     const guideId = uniqueId('top-step');
