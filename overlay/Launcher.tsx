@@ -91,7 +91,7 @@ export function Launcher({ launcher, open, anchor, rtl, handlers }: LauncherProp
           ref={badge}
           type="button"
           className="wm-badge wm-launcher-badge"
-          aria-label="Guides"
+          aria-label={unseen ? `Guides, ${unseen} unseen` : 'Guides'}
           aria-expanded={open}
           style={{ top: 'auto', left: 'auto', [vertical]: EDGE, [horizontal]: EDGE, width: BADGE, height: BADGE }}
           onClick={toggle}

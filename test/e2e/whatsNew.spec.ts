@@ -86,6 +86,8 @@ test.describe("guides §2 What's-new feed in the launcher", () => {
     const ids = whatsNewGuides(uid, 3);
     await openHostPage(`/e2e/whatsnew/${uid}`, page_(apiKey, visitor));
     await expect(page.locator(bubble)).toHaveText('3');
+    // The badge's name says the count (its own label hides the bubble's from assistive technology).
+    await expect(page.locator(badge)).toHaveAccessibleName('Guides, 3 unseen');
 
     await page.locator(badge).click();
     const items = page.locator(panel).locator('.wm-whatsnew-item');
