@@ -33,8 +33,9 @@ const server = await startServer({
   retentionDays: process.env.WAYMARK_RETENTION_DAYS ? Number(process.env.WAYMARK_RETENTION_DAYS) : undefined,
   seedApp: process.env.WAYMARK_SEED_APP ?? 'demo-app',
   summaryIntervalMs: process.env.WAYMARK_SUMMARY_INTERVAL_MS ? Number(process.env.WAYMARK_SUMMARY_INTERVAL_MS) : undefined,
-}).catch((err: Error) => {
-  console.error(`Waymark reference server did not start: ${err.message}`);
+}).catch((err: Error & { code?: string }) => {
+  const hint = err.code === 'EADDRINUSE' ? ` (another server holds port ${port}: stop it, or choose another with PORT=8081 npm start)` : '';
+  console.error(`Waymark reference server did not start: ${err.message}${hint}`);
   process.exit(1);
 });
 
