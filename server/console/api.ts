@@ -1,7 +1,8 @@
 /**
  * The console's one way to the server's admin API (docs/console-api.md): same-origin fetch with the session
  * cookie, JSON in and out. Mutations carry `X-Waymark-Console: 1`, which the server requires of cookie
- * requests (its cross-site protection). A 401 sends the visitor to the login page, back here after.
+ * requests (its cross-site protection). A 401 sends the visitor to the login page, back here after, unless it
+ * answered a save: that page keeps its edits and says to log in again.
  */
 
 /** An error answer of the API: its status, message and, for bad input, the field at fault. */
@@ -50,7 +51,9 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
   if (!response.ok) {
     const { error, field } = (json ?? {}) as { error?: string; field?: string };
     if (response.status === 401 && path !== '/api/login' && !location.pathname.startsWith('/console/login')) {
-      location.assign(loginPath());
+      // A page being read goes to the login page; a save stays, so the edits it carries are not lost.
+      if (method === 'GET') location.assign(loginPath());
+      else throw new ApiError(401, 'your session has ended: log in again in another tab (/console/login), then save again; your changes are kept here');
     }
     throw new ApiError(response.status, error ?? `the server answered ${response.status}`, field);
   }

@@ -187,7 +187,8 @@ test.describe('issue #14 guide management', () => {
     expect(stored.recording).toEqual({ enabled: true, sampleRate: 0.25 });
   });
 
-  test('unsaved edits are never dropped by a click elsewhere: the editor, the settings and a translation ask first', async ({ page, context, serverUrl }) => {
+  test('unsaved edits are never dropped: a click elsewhere asks first (the editor, the settings, a translation), a save after the session ended keeps them', async ({ page, context, serverUrl, allowAgentErrors }) => {
+    allowAgentErrors.push(/status of 401 \(Unauthorized\)/); // the save after the session ended
     const apiKey = uniqueId('e2e-console-unsaved');
     const headers = { 'content-type': 'application/json' };
     const content = (text: string) => ({ type: 'div', props: {}, children: [{ type: 'p', props: {}, content: text }] });
@@ -220,6 +221,13 @@ test.describe('issue #14 guide management', () => {
     expect(question.type()).toBe('beforeunload');
     await question.dismiss();
     await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Renamed, unsaved');
+    // The session ends before Save: the save is refused with what to do, and the edits stay on the page.
+    await context.clearCookies();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('alert').first()).toContainText('your session has ended: log in again in another tab (/console/login), then save again; your changes are kept here');
+    await expect(page).toHaveURL(/\/guides\/kept\/edit$/);
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Renamed, unsaved');
+    await logIn(context, serverUrl);
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page).toHaveURL(/\/guides\/kept$/);
     await expect(leaving).toHaveCount(0);
