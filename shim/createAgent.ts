@@ -6,6 +6,7 @@
 import { AGENT_VERSION, TEARDOWN_FLUSH_MS } from '../shared/constants';
 import type { PrivacyModule, PagePrivacy } from './privacy';
 import { jsonSafe } from './jsonSafe';
+import { metadataOf } from './metadata';
 import { MESSAGES } from '../shared/messages';
 import { createLogger } from './createLogger';
 import { clearIdentity, resolveIdentify } from '../shared/identity/identityRules';
@@ -129,7 +130,10 @@ export function createAgent(env: AgentEnvironment): WaymarkApi {
           // analytics §4, §5: invalid ids are ignored and logged, an invalid account clears the account.
           const decision = resolveIdentify(r.identity, requested, secureRandom);
           for (const line of decision.logs) log('warn', line);
-          if (decision.changed) changeIdentity(r, { visitorId: decision.visitorId, accountId: decision.accountId });
+          // analytics §3: fields given with the ids (a sign-in's user record) are the visitor's metadata from now on.
+          const fields = typeof visitor === 'object' && visitor !== null ? metadataOf(visitor) : null;
+          const metadata = fields && JSON.stringify(fields) !== JSON.stringify(r.init.metadata) ? fields : undefined;
+          if (decision.changed || metadata) changeIdentity(r, { visitorId: decision.visitorId, accountId: decision.accountId }, false, metadata);
         }, undefined),
       );
     },

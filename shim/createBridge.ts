@@ -14,7 +14,7 @@ import { byReference, createRemote } from './createRemote';
 import { DEAD_CLICK_MS, DELIVERED_MESSAGE, PUSH_MESSAGE } from '../shared/constants';
 import { TICK_MS, type Ticker } from './createTicker';
 import type { CapturedEvent } from '../shared/events/events';
-import { PROTOCOL_VERSION, type ClickVerdictMessage, type DeliveredMessage, type Identity, type PushMessage, type LogLevel, type SessionFacts, type ShimCallbacks, type WorkerApi, type WorkerInit } from '../shared/protocol';
+import { PROTOCOL_VERSION, type ClickVerdictMessage, type DeliveredMessage, type Identity, type PushMessage, type LogLevel, type Metadata, type SessionFacts, type ShimCallbacks, type WorkerApi, type WorkerInit } from '../shared/protocol';
 
 /**
  * The worker API as the shim calls it: every method answers with a promise. Declared here rather than with
@@ -37,8 +37,8 @@ export interface Bridge {
    * click whose verdict (or its absence: `[]`) will follow; the batch waits for it.
    */
   capture(event: Omit<CapturedEvent, 'sequence'>, awaitsVerdict?: boolean): number;
-  /** Changes the identity of the events captured from now on (and tells the worker, in order). */
-  setIdentity(identity: Identity): void;
+  /** Changes the identity (and metadata) of the events captured from now on, and tells the worker, in order. */
+  setIdentity(identity: Identity, metadata?: Metadata): void;
   /** The session changed (inactivity, visitor change): events from now on carry the new one. */
   setSession(session: SessionFacts): void;
   /**
@@ -171,12 +171,12 @@ export function createBridge(
       // page's own task that had the click's effect).
       if (!awaiting.size) flushCaptured();
     },
-    setIdentity(next) {
+    setIdentity(next, metadata) {
       // The events before the change keep the identity they were captured under: init goes first.
       start();
       identity = next;
       flushCaptured();
-      void api.setIdentity(next);
+      void api.setIdentity(next, metadata);
     },
     setSession(next) {
       start();

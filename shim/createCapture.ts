@@ -9,11 +9,12 @@ import { EVENT_PROPERTY_LIMIT_MS, SESSION_INACTIVITY_MS } from '../shared/consta
 import { createChangeDebounce } from '../shared/analytics/createChangeDebounce';
 import type { CapturedEvent } from '../shared/events/events';
 import { nextSession } from '../shared/identity/sessionRules';
-import type { Identity, LogLevel } from '../shared/protocol';
+import type { Identity, LogLevel, Metadata } from '../shared/protocol';
 import { SESSION_SAVE_INTERVAL_MS, type Running } from './agentState';
 import { captureElementPath } from './captureElementPath';
 import { matchSelectors, type EventPropertyCollector } from './collectEventProperties';
 import { secureRandom } from './loadIdentity';
+import { metaProps } from './metadata';
 import { sendTail } from './sendTail';
 
 /** An event as a listener or API call makes it; time, URL and sequence are added here. */
@@ -24,8 +25,8 @@ export interface Capture {
   capture(event: NewEvent): number;
   /** Adds the DOM listeners (capture phase, passive) and page hide's; teardown removes them (`r.uninstall`). */
   listen(r: Running): void;
-  /** Switches identity (see changeIdentity below); `synced`: taken from the leader frame, not told again. */
-  changeIdentity(r: Running, next: { visitorId: string; accountId: string }, synced?: boolean): void;
+  /** Switches identity, metadata with it (see changeIdentity below); `synced`: taken from the leader frame, not told again. */
+  changeIdentity(r: Running, next: { visitorId: string; accountId: string }, synced?: boolean, metadata?: Metadata): void;
   /** The event property rules of the last guide load (analytics §3), unless a slow collection disabled them. */
   setPropertyCollector(collect: EventPropertyCollector): void;
 }
@@ -165,20 +166,27 @@ export function createCapture(getRunning: () => Running | null, isSending: () =>
   /**
    * Switches identity: events captured so far cross first and keep the old identity; the identify event
    * is the new visitor's first, with the old ids in its props (wire-protocol.md "identify"). A known
-   * visitor changing starts a new session (analytics §4).
+   * visitor changing starts a new session (analytics §4). `metadata` (identify with fields) replaces the
+   * metadata later events and guide loads carry, and a meta event records it, with or without new ids.
    */
-  function changeIdentity(r: Running, next: { visitorId: string; accountId: string }, synced?: boolean): void {
+  function changeIdentity(r: Running, next: { visitorId: string; accountId: string }, synced?: boolean, metadata?: Metadata): void {
     const old = r.identity;
-    const identity: Identity = { ...next, oldVisitorId: old.visitorId };
-    r.identity = identity;
-    r.bridge.setIdentity(identity);
-    updateSession(r, Date.now(), identity.visitorId);
-    capture({
-      type: 'identify',
-      props: { old_visitor_id: old.visitorId, old_account_id: old.accountId, visitor_id: next.visitorId, account_id: next.accountId },
-    });
-    // analytics §4 Frames: the leader's identity reaches the other frames (not one it took from the leader).
-    if (!synced) r.frames?.identityChanged();
+    if (next.visitorId !== old.visitorId || next.accountId !== old.accountId) {
+      const identity: Identity = { ...next, oldVisitorId: old.visitorId };
+      r.identity = identity;
+      r.bridge.setIdentity(identity, metadata);
+      updateSession(r, Date.now(), identity.visitorId);
+      capture({
+        type: 'identify',
+        props: { old_visitor_id: old.visitorId, old_account_id: old.accountId, visitor_id: next.visitorId, account_id: next.accountId },
+      });
+      // analytics §4 Frames: the leader's identity reaches the other frames (not one it took from the leader).
+      if (!synced) r.frames?.identityChanged();
+    } else if (metadata) r.bridge.setIdentity(old, metadata);
+    if (metadata) {
+      r.init.metadata = metadata;
+      capture({ type: 'meta', props: metaProps(next.visitorId, metadata) });
+    }
   }
 
   return {

@@ -7,7 +7,7 @@
 import { AGENT_VERSION, IFRAME_RESCAN_MS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
 import { enrichEvent } from '../shared/events/enrichEvent';
 import { nextSession } from '../shared/identity/sessionRules';
-import type { GuideState, Metadata, WorkerInit } from '../shared/protocol';
+import type { GuideState, WorkerInit } from '../shared/protocol';
 import { guidesOff, type AgentEnvironment, type InitializeOptions } from './agentOptions';
 import type { Running } from './agentState';
 import { createBridge } from './createBridge';
@@ -25,7 +25,7 @@ import { trustedScriptUrl } from './trustedScriptUrl';
 import { watchClickEffects } from './watchClickEffects';
 import { watchTabClones } from './watchTabClones';
 import { watchUrl } from './watchUrl';
-import { jsonSafe } from './jsonSafe';
+import { metadataOf, metaProps } from './metadata';
 import { whenIdle } from './whenIdle';
 import { createTicker, TICK_MS } from './createTicker';
 
@@ -197,16 +197,7 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
   // wire-protocol.md: on initialization the agent sends identify, meta and load in its first beacon.
   const ids = { visitor_id: identity.visitorId, account_id: identity.accountId };
   capture({ type: 'identify', props: { old_visitor_id: '', old_account_id: '', ...ids } });
-  capture({
-    type: 'meta',
-    props: {
-      ...metadata,
-      visitor: { ...metadata.visitor, id: identity.visitorId, language: navigator.language.replace('-', '_') },
-      date: dayMonthYear(new Date()),
-      version: AGENT_VERSION,
-      selfHosted: true,
-    },
-  });
+  capture({ type: 'meta', props: metaProps(identity.visitorId, metadata) });
   const nav = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
   capture({ type: 'load', props: { load_time: Math.round((nav?.loadEventEnd || performance.now()) * 10) / 10 } });
 
@@ -243,24 +234,6 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
   }
   startFramesWhenDue(running, host);
   return running;
-}
-
-/**
- * wire-protocol.md meta `date`, "22/11/2026": day/month/year with leading zeros, written out by hand because
- * the first `toLocaleDateString('en-GB')` of a page starts the locale data, ~20 ms of the host's main thread
- * (measured in headless Chromium here; issue #16's startup budget is 5 ms).
- */
-export function dayMonthYear(d: Date): string {
-  const two = (n: number) => (n < 10 ? '0' : '') + n;
-  return `${two(d.getDate())}/${two(d.getMonth() + 1)}/${d.getFullYear()}`;
-}
-
-/**
- * The metadata the worker sends with events: the host's visitor, account and parent account fields, as plain data
- * (shim/jsonSafe: a host's user object with methods once kept the agent from sending anything at all).
- */
-function metadataOf(options: InitializeOptions): Metadata {
-  return { visitor: { ...jsonSafe(options.visitor) }, account: { ...jsonSafe(options.account) }, parentAccount: { ...jsonSafe(options.parentAccount) } };
 }
 
 /**

@@ -132,10 +132,11 @@ export function createWorkerApi(ports: WorkerPorts, toPage: (message: DeliveredM
       if (running) running.sending = sending;
     },
 
-    setIdentity(identity) {
+    setIdentity(identity, metadata) {
       if (!running) return;
       running.config.identity = identity;
       running.context.identity = identity;
+      if (metadata) running.config.metadata = metadata;
       // analytics §4: flags follow the visitor; bursts of changes collapse into one request (50 ms).
       running.segments.request();
     },

@@ -28,8 +28,11 @@ export interface Metadata {
 
 /** The identity part of the worker's API. */
 export interface IdentityApi {
-  /** Identity after identify or clearSession; later events carry it. */
-  setIdentity(identity: Identity): void;
+  /**
+   * Identity after identify or clearSession; later events carry it. `metadata`, when identify gave fields, replaces
+   * the metadata later events, guide loads and segment flags carry.
+   */
+  setIdentity(identity: Identity, metadata?: Metadata): void;
   /** A new session (inactivity, visitor change): later events carry it. */
   setSession(session: SessionFacts): void;
 }

@@ -57,8 +57,9 @@ export function createGuideLoop(
   /** When the loop started: a child frame of unknown visibility waits a while for its parent to say (guides §4). */
   const startedAt = Date.now();
   let loadedUrl = '';
-  /** Whose guide list it is (visitor and account): an identify asks again, as a page change does. */
+  /** Whose guide list it is (visitor, account, metadata): an identify asks again, as a page change does. */
   let loadedFor = { visitorId: '', accountId: '' };
+  let loadedMetadata = running?.init.metadata;
   const identity = () => running?.identity ?? loadedFor;
   /** When the guide list of this page was asked for (guides §9: stale after an hour). */
   let loadedAt = 0;
@@ -90,6 +91,7 @@ export function createGuideLoop(
     loading = true;
     loadedUrl = url;
     loadedFor = identity();
+    loadedMetadata = running?.init.metadata;
     loadedAt = Date.now();
     // Issue #16: the overlay chunk loads beside guide.json when this app has had guides to show here.
     if (ctx.hadGuides.read()) ctx.prefetchOverlay();
@@ -222,7 +224,7 @@ export function createGuideLoop(
     if (loading || paused || document.visibilityState === 'hidden') return;
     const shown = flow.shown();
     const who = identity();
-    const sameVisitor = who.visitorId === loadedFor.visitorId && who.accountId === loadedFor.accountId;
+    const sameVisitor = who.visitorId === loadedFor.visitorId && who.accountId === loadedFor.accountId && running?.init.metadata === loadedMetadata;
     if (location.href === loadedUrl && sameVisitor) {
       flow.follow();
       placeBadges();

@@ -277,3 +277,35 @@ test('guides follow identify and clearSession without a page load: another perso
   await expect(dialog).toBeVisible();
   expect(await visitorId()).toBe(lee);
 });
+
+test('identify with fields (a sign-in\'s user record) makes them the visitor\'s metadata: a meta event stores them, and a guide for that audience shows without a page load', async ({ page, serverUrl, openHostPage }) => {
+  const apiKey = uniqueId('e2e-identify-fields');
+  const known = uniqueId('pro');
+  const guide = {
+    id: 'pro-tip', name: 'Pro tip', launchMethod: 'auto', audience: { when: { 'visitor.plan': { in: ['pro'] } } },
+    steps: [{ id: 'pro-tip-1', type: 'lightbox', domJson: { type: 'div', props: { id: 'guide-base' }, children: [{ type: 'p', props: {}, content: 'Only for pro' }] } }],
+  };
+  const headers = { 'content-type': 'application/json' };
+  expect((await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/pro-tip`, { method: 'PUT', body: JSON.stringify(guide), headers })).status).toBe(201);
+  await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/pro-tip/state`, { method: 'POST', body: JSON.stringify({ state: 'public' }), headers });
+  const dialog = page.locator('[data-waymark-overlay] [role="dialog"]', { hasText: 'Only for pro' });
+
+  await openHostPage('/e2e/identify-fields', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}' });` }));
+  await agentReady(page);
+  await page.waitForTimeout(1000); // the first guide list answered, without the guide
+  await expect(dialog).toHaveCount(0);
+  // The app signs the visitor in: the ids and the user record in one call.
+  await page.evaluate((v) => (window as any).waymark.identify({ visitor: { id: v, plan: 'pro', email: 'dana@acme.test', save() {} }, account: { id: 'acme', tier: 2 } }), known);
+  await expect(dialog).toBeVisible();
+  // The same ids with changed fields: a meta event of their own, no identify.
+  await page.evaluate((v) => (window as any).waymark.identify({ visitor: { id: v, plan: 'team', email: 'dana@acme.test' }, account: { id: 'acme', tier: 2 } }), known);
+  await page.evaluate(() => (window as any).waymark.flushNow());
+  const events = await waitForEvents(serverUrl, { apiKey, visitorId: known }, (e) => e.filter((x) => x.type === 'meta').length >= 2);
+  const metas = events.filter((e) => e.type === 'meta');
+  expect(metas[0]!.props).toMatchObject({ visitor: { id: known, plan: 'pro', email: 'dana@acme.test' }, account: { id: 'acme', tier: 2 } });
+  expect((metas[0]!.props as { visitor: Record<string, unknown> }).visitor.save).toBeUndefined();
+  expect(metas[1]!.props).toMatchObject({ visitor: { id: known, plan: 'team' } });
+  expect(events.filter((e) => e.type === 'identify')).toHaveLength(1);
+  // The console's visitor record has the latest fields.
+  await expect.poll(async () => ((await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/visitors/${known}`)).json()) as { metadata?: { plan?: string } }).metadata?.plan).toBe('team');
+});

@@ -3,7 +3,7 @@
  * toLocaleDateString of a page costs ~20 ms of startup): the same text as en-GB's, in local time.
  */
 import { describe, expect, it } from 'vitest';
-import { dayMonthYear } from '../../shim/startAgent';
+import { dayMonthYear } from '../../shim/metadata';
 
 describe('wire-protocol meta date', () => {
   it("reads as en-GB's day/month/year with leading zeros, for any day of the year", () => {
