@@ -8,6 +8,7 @@
 import { EVENT_PROPERTY_LIMIT_MS, SESSION_INACTIVITY_MS } from '../shared/constants';
 import { createChangeDebounce } from '../shared/analytics/createChangeDebounce';
 import type { CapturedEvent } from '../shared/events/events';
+import { continuesVisitor } from '../shared/identity/identityRules';
 import { nextSession } from '../shared/identity/sessionRules';
 import type { Identity, LogLevel, Metadata } from '../shared/protocol';
 import { SESSION_SAVE_INTERVAL_MS, type Running } from './agentState';
@@ -167,10 +168,12 @@ export function createCapture(getRunning: () => Running | null, isSending: () =>
    * Switches identity: events captured so far cross first and keep the old identity; the identify event
    * is the new visitor's first, with the old ids in its props (wire-protocol.md "identify"). A known
    * visitor changing starts a new session (analytics §4). `metadata` (identify with fields) replaces the
-   * metadata later events and guide loads carry, and a meta event records it, with or without new ids.
+   * metadata later events and guide loads carry, and a meta event records it, with or without new ids; another
+   * person (not the anonymous visitor signing in) without fields starts with none of the one before's.
    */
   function changeIdentity(r: Running, next: { visitorId: string; accountId: string }, synced?: boolean, metadata?: Metadata): void {
     const old = r.identity;
+    if (!metadata && !synced && !continuesVisitor(old.visitorId, next.visitorId)) metadata = { visitor: {}, account: {}, parentAccount: {} };
     if (next.visitorId !== old.visitorId || next.accountId !== old.accountId) {
       const identity: Identity = { ...next, oldVisitorId: old.visitorId };
       r.identity = identity;

@@ -308,4 +308,14 @@ test('identify with fields (a sign-in\'s user record) makes them the visitor\'s 
   expect(events.filter((e) => e.type === 'identify')).toHaveLength(1);
   // The console's visitor record has the latest fields.
   await expect.poll(async () => ((await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/visitors/${known}`)).json()) as { metadata?: { plan?: string } }).metadata?.plan).toBe('team');
+
+  // Signing out: the next person (anonymous) carries none of Dana's fields, and her guide goes.
+  await page.evaluate(() => (window as any).waymark.clearSession());
+  await expect(dialog).toHaveCount(0);
+  const anonymous = await page.evaluate(() => (window as any).waymark.getVisitorId() as string);
+  await page.evaluate(() => (window as any).waymark.flushNow());
+  const after = await waitForEvents(serverUrl, { apiKey, visitorId: anonymous }, (e) => e.some((x) => x.type === 'meta'));
+  const { visitor, account } = after.find((e) => e.type === 'meta')!.props as { visitor: Record<string, unknown>; account: Record<string, unknown> };
+  expect(visitor.id).toBe(anonymous);
+  expect([visitor.plan, visitor.email, account.tier]).toEqual([undefined, undefined, undefined]);
 });
