@@ -7,7 +7,7 @@
  */
 import type { Page, Request } from '@playwright/test';
 import { MESSAGES } from '../../shared/messages';
-import { adminFetch, agentReady, expect, hostPage, storedEvents, test, uniqueId, waitForEvents, type StoredEvent } from './fixtures';
+import { agentReady, expect, hostPage, publishGuide, storedEvents, test, uniqueId, waitForEvents, type StoredEvent } from './fixtures';
 
 const overlay = '[data-waymark-overlay]';
 
@@ -19,14 +19,6 @@ async function openOn(p: Page, serverUrl: string, path: string, html: string): P
 }
 
 /** Stores `guide` for `apiKey` through the admin API and makes it public. */
-async function publishGuide(serverUrl: string, apiKey: string, guide: { id: string } & Record<string, unknown>): Promise<void> {
-  const headers = { 'content-type': 'application/json' };
-  const put = await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${guide.id}`, { method: 'PUT', body: JSON.stringify(guide), headers });
-  expect(put.status).toBe(201);
-  const state = await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${guide.id}/state`, { method: 'POST', body: JSON.stringify({ state: 'public' }), headers });
-  expect(state.ok).toBe(true);
-}
-
 /** Track event names (others by type), in stored order. */
 const names = (events: StoredEvent[]) => events.map((e) => e.track_event_name ?? e.type);
 

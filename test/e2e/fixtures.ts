@@ -77,6 +77,15 @@ export function adminFetch(url: string, init: RequestInit = {}): Promise<Respons
 }
 
 /** Reads stored events back from the collector. */
+/** Saves `guide` for `apiKey` through the console API and publishes it: guide.json serves it from the next load. */
+export async function publishGuide(serverUrl: string, apiKey: string, guide: { id: string } & Record<string, unknown>): Promise<void> {
+  const headers = { 'content-type': 'application/json' };
+  const put = await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${guide.id}`, { method: 'PUT', body: JSON.stringify(guide), headers });
+  expect(put.status, await put.clone().text()).toBe(201);
+  const state = await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${guide.id}/state`, { method: 'POST', body: JSON.stringify({ state: 'public' }), headers });
+  expect(state.status).toBe(200);
+}
+
 export async function storedEvents(serverUrl: string, query: Record<string, string>): Promise<StoredEvent[]> {
   const res = await adminFetch(`${serverUrl}/api/events?${new URLSearchParams(query)}`);
   if (!res.ok) throw new Error(`/api/events answered ${res.status}: ${await res.text()}`);

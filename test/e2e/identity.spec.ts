@@ -3,7 +3,7 @@
  * invalid ids, clearSession, campaign attribution, signed metadata.
  */
 import { MESSAGES } from '../../shared/messages';
-import { adminFetch, agentReady, expect, hostPage, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
+import { adminFetch, agentReady, expect, hostPage, publishGuide, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
 
 test.describe('analytics §3, §5 identity', () => {
   test("an anonymous visitor: 'Missing visitor id.', a generated id kept in a cookie across reloads", async ({ page, openHostPage, consoleLines }) => {
@@ -203,9 +203,7 @@ test('a welcome dismissed before signing in stays dismissed after identify, on t
       { type: 'button', props: { id: 'ok' }, content: 'OK', actions: [{ action: 'dismissGuide', eventType: 'click', parameters: [], source: 'ok', destination: 'Global' }] },
     ] } }],
   };
-  const headers = { 'content-type': 'application/json' };
-  expect((await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/hello`, { method: 'PUT', body: JSON.stringify(guide), headers })).status).toBe(201);
-  await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/hello/state`, { method: 'POST', body: JSON.stringify({ state: 'public' }), headers });
+  await publishGuide(serverUrl, apiKey, guide);
   const dialog = page.locator('[data-waymark-overlay] [role="dialog"]', { hasText: 'Hello before signing in' });
 
   await openHostPage('/e2e/merge-anonymous', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}' });` }));
@@ -236,9 +234,7 @@ test('guides follow identify and clearSession without a page load: another perso
       { type: 'button', props: { id: 'ok' }, content: 'OK', actions: [{ action: 'dismissGuide', eventType: 'click', parameters: [], source: 'ok', destination: 'Global' }] },
     ] } }],
   };
-  const headers = { 'content-type': 'application/json' };
-  expect((await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/hello`, { method: 'PUT', body: JSON.stringify(guide), headers })).status).toBe(201);
-  await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/hello/state`, { method: 'POST', body: JSON.stringify({ state: 'public' }), headers });
+  await publishGuide(serverUrl, apiKey, guide);
   const dialog = page.locator('[data-waymark-overlay] [role="dialog"]', { hasText: 'Hello, whoever you are' });
   const asked: string[] = [];
   page.on('request', (r) => r.url().includes('/guide.json/') && asked.push(r.url()));
@@ -285,9 +281,7 @@ test('identify with fields (a sign-in\'s user record) makes them the visitor\'s 
     id: 'pro-tip', name: 'Pro tip', launchMethod: 'auto', audience: { when: { 'visitor.plan': { in: ['pro'] } } },
     steps: [{ id: 'pro-tip-1', type: 'lightbox', domJson: { type: 'div', props: { id: 'guide-base' }, children: [{ type: 'p', props: {}, content: 'Only for pro' }] } }],
   };
-  const headers = { 'content-type': 'application/json' };
-  expect((await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/pro-tip`, { method: 'PUT', body: JSON.stringify(guide), headers })).status).toBe(201);
-  await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/pro-tip/state`, { method: 'POST', body: JSON.stringify({ state: 'public' }), headers });
+  await publishGuide(serverUrl, apiKey, guide);
   const dialog = page.locator('[data-waymark-overlay] [role="dialog"]', { hasText: 'Only for pro' });
 
   await openHostPage('/e2e/identify-fields', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}' });` }));

@@ -4,7 +4,7 @@
  * triggerElementPathRule (a dom-launched guide without activation), a step's seenDelay and a guide's stayHidden.
  */
 import type { Page } from '@playwright/test';
-import { adminFetch, agentReady, expect, hostPage, test, uniqueId, waitForEvents } from './fixtures';
+import { adminFetch, agentReady, expect, hostPage, publishGuide, test, uniqueId, waitForEvents } from './fixtures';
 
 const overlay = '[data-waymark-overlay]';
 const BODY = `<main style="padding:220px 0 0 420px">
@@ -14,13 +14,6 @@ const BODY = `<main style="padding:220px 0 0 420px">
 
 const content = (text: string) => ({ type: 'div', props: { id: 'guide-base' }, children: [{ type: 'p', props: {}, content: text }] });
 
-async function publish(serverUrl: string, apiKey: string, guide: Record<string, unknown>): Promise<void> {
-  const headers = { 'content-type': 'application/json' };
-  const put = await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${guide.id}`, { method: 'PUT', body: JSON.stringify(guide), headers });
-  expect(put.status, await put.clone().text()).toBe(201);
-  expect((await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${guide.id}/state`, { method: 'POST', body: JSON.stringify({ state: 'public' }), headers })).status).toBe(200);
-}
-
 async function open(page: Page, openHostPage: (path: string, html: string) => Promise<void>, apiKey: string, visitor: string): Promise<void> {
   await openHostPage(`/e2e/step-fields/${apiKey}`, hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: '${visitor}' } });`, body: BODY }));
   await agentReady(page);
@@ -29,7 +22,7 @@ async function open(page: Page, openHostPage: (path: string, html: string) => Pr
 test.describe('issue #17 guides §3 step and guide fields', () => {
   test("the guide's advanceActions.elementClick moves a tooltip on with a click on its element; a confirmation element moves a lightbox on", async ({ page, serverUrl, openHostPage }) => {
     const apiKey = uniqueId('e2e-advance-actions');
-    await publish(serverUrl, apiKey, {
+    await publishGuide(serverUrl, apiKey, {
       id: 'tour',
       name: 'Tour',
       launchMethod: 'auto',
@@ -56,7 +49,7 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
 
   test("a dom-launched guide without activation shows on a click on its first step's triggerElementPathRule", async ({ page, serverUrl, openHostPage }) => {
     const apiKey = uniqueId('e2e-trigger');
-    await publish(serverUrl, apiKey, {
+    await publishGuide(serverUrl, apiKey, {
       id: 'help',
       name: 'Help',
       launchMethod: 'dom',
@@ -71,7 +64,7 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
 
   test('a step with seenDelay appears, and is seen, that long after it could', async ({ page, serverUrl, openHostPage }) => {
     const apiKey = uniqueId('e2e-seen-delay');
-    await publish(serverUrl, apiKey, {
+    await publishGuide(serverUrl, apiKey, {
       id: 'late',
       name: 'Late',
       launchMethod: 'auto',
@@ -89,7 +82,7 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
 
   test('a guide that stays hidden never shows by itself, and shows when asked for by id', async ({ page, serverUrl, openHostPage }) => {
     const apiKey = uniqueId('e2e-stay-hidden');
-    await publish(serverUrl, apiKey, {
+    await publishGuide(serverUrl, apiKey, {
       id: 'quiet',
       name: 'Quiet',
       launchMethod: 'auto',
@@ -105,7 +98,7 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
 
   test("an embedded guide (embedConfig) is drawn inside the page's element: in place of its content, which comes back untouched, or before it", async ({ page, serverUrl, openHostPage }) => {
     const apiKey = uniqueId('e2e-embedded');
-    await publish(serverUrl, apiKey, {
+    await publishGuide(serverUrl, apiKey, {
       id: 'inline',
       name: 'Inline',
       launchMethod: 'auto',
@@ -142,7 +135,7 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
 
     // prepend: before the element's content, which stays.
     const other = uniqueId('e2e-embedded-prepend');
-    await publish(serverUrl, other, { id: 'tip', name: 'Tip', launchMethod: 'auto', attributes: { embedConfig: { selector: '#news' } }, steps: [{ id: 'tip-1', type: 'lightbox', domJson: content('A tip') }] });
+    await publishGuide(serverUrl, other, { id: 'tip', name: 'Tip', launchMethod: 'auto', attributes: { embedConfig: { selector: '#news' } }, steps: [{ id: 'tip-1', type: 'lightbox', domJson: content('A tip') }] });
     await openHostPage(
       `/e2e/step-fields/${other}`,
       hostPage({ init: `waymark.initialize({ apiKey: '${other}', visitor: { id: 'v-embed' } });`, body: '<section id="news"><p id="original">Yesterday\'s news</p></section>' }),
@@ -155,7 +148,7 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
   test('autoHeight false gives a step its height (the rest scrolls); variables fill the text', async ({ page, serverUrl, openHostPage }) => {
     const apiKey = uniqueId('e2e-height');
     const long = Array.from({ length: 30 }, (_, i) => ({ type: 'p', props: {}, content: `Line ${i + 1} of the {{plan}} plan` }));
-    await publish(serverUrl, apiKey, {
+    await publishGuide(serverUrl, apiKey, {
       id: 'tall',
       name: 'Tall',
       launchMethod: 'auto',
@@ -170,7 +163,7 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
 
   test('guides §2, §9 tooltip defaults: 430 px wide, 15 px from its element (the arrow), z-index 300000, caret 11 px', async ({ page, serverUrl, openHostPage }) => {
     const apiKey = uniqueId('e2e-tooltip-defaults');
-    await publish(serverUrl, apiKey, { id: 'tip', name: 'Tip', launchMethod: 'auto', steps: [{ id: 'tip-1', type: 'tooltip', elementPathRule: '#export', domJson: content('Export here') }] });
+    await publishGuide(serverUrl, apiKey, { id: 'tip', name: 'Tip', launchMethod: 'auto', steps: [{ id: 'tip-1', type: 'tooltip', elementPathRule: '#export', domJson: content('Export here') }] });
     await open(page, openHostPage, apiKey, 'v-defaults');
     const tip = page.locator(`${overlay} .wm-tooltip`);
     await expect(tip).toContainText('Export here');
@@ -191,8 +184,8 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
     // Forced below its target (layoutDir), so the tooltip shifts along the edge instead of flipping to a side.
     const body = '<main style="padding-top:200px"><button id="edge-left" style="position:absolute;left:0;top:200px;width:20px">L</button><button id="edge-right" style="position:absolute;right:0;top:200px;width:20px">R</button></main>';
     const tip = (id: string, selector: string, hideCredits: boolean) => ({ id, name: id, launchMethod: 'api', steps: [{ id: `${id}-1`, type: 'tooltip', elementPathRule: selector, attributes: { layoutDir: 'bottom' }, hideCredits, domJson: content(`Tip ${id}`) }] });
-    await publish(serverUrl, apiKey, tip('left', '#edge-left', false));
-    await publish(serverUrl, apiKey, tip('right', '#edge-right', true));
+    await publishGuide(serverUrl, apiKey, tip('left', '#edge-left', false));
+    await publishGuide(serverUrl, apiKey, tip('right', '#edge-right', true));
     await openHostPage(`/e2e/step-fields/${apiKey}`, hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'v-margins' } });`, body }));
     await agentReady(page);
     await expect.poll(() => page.evaluate(async () => (await (window as any).waymark.debugGuides()).guides.length)).toBe(2);
@@ -223,7 +216,7 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
   test('a tooltip whose element is scrolled out of sight inside a scrolling panel waits unseen, and comes back with it', async ({ page, serverUrl, openHostPage }) => {
     const apiKey = uniqueId('e2e-tooltip-clipped');
     const body = '<div id="panel" style="height:300px;overflow:auto;margin:40px;width:500px"><div style="height:120px"></div><button id="inner">Inner</button><div style="height:1200px"></div></div>';
-    await publish(serverUrl, apiKey, { id: 'tip', name: 'Tip', launchMethod: 'auto', steps: [{ id: 'tip-1', type: 'tooltip', elementPathRule: '#inner', domJson: content('About this button') }] });
+    await publishGuide(serverUrl, apiKey, { id: 'tip', name: 'Tip', launchMethod: 'auto', steps: [{ id: 'tip-1', type: 'tooltip', elementPathRule: '#inner', domJson: content('About this button') }] });
     await openHostPage(`/e2e/step-fields/${apiKey}`, hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'v-clipped' } });`, body }));
     const tip = page.locator(`${overlay} .wm-tooltip`);
     await expect(tip).toBeVisible();
@@ -237,7 +230,7 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
   test('a tooltip whose element the page re-renders moves onto the new element, its element-click advance with it', async ({ page, serverUrl, openHostPage }) => {
     const apiKey = uniqueId('e2e-tooltip-rerender');
     const body = '<div id="app"><button id="target" style="margin:40px">Target</button></div>';
-    await publish(serverUrl, apiKey, {
+    await publishGuide(serverUrl, apiKey, {
       id: 'tip', name: 'Tip', launchMethod: 'auto',
       steps: [
         { id: 'tip-1', type: 'tooltip', elementPathRule: '#target', advanceMethod: 'element click', domJson: content('Click the target') },
@@ -264,7 +257,7 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
   test('guides §8: a step whose confirmation element is not on the page is a critical error, in the console and the collector\'s error log', async ({ page, serverUrl, openHostPage, allowAgentErrors, consoleLines }) => {
     allowAgentErrors.push(/confirmation element #nowhere not found/);
     const apiKey = uniqueId('e2e-confirm-missing');
-    await publish(serverUrl, apiKey, { id: 'ask', name: 'Ask', launchMethod: 'auto', steps: [{ id: 'ask-1', type: 'lightbox', confirmationElementPathRule: '#nowhere', domJson: content('Do it, then we go on') }] });
+    await publishGuide(serverUrl, apiKey, { id: 'ask', name: 'Ask', launchMethod: 'auto', steps: [{ id: 'ask-1', type: 'lightbox', confirmationElementPathRule: '#nowhere', domJson: content('Do it, then we go on') }] });
     await open(page, openHostPage, apiKey, 'v-confirm');
     await expect(page.locator(`${overlay} .wm-lightbox`)).toContainText('Do it, then we go on');
     const message = 'confirmation element #nowhere not found for guide ask step ask-1';
