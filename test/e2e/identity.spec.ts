@@ -193,17 +193,17 @@ test.describe('analytics §7 segment flags', () => {
   });
 });
 
+/** A public lightbox 'hello' saying `text`, with an OK button that dismisses it. */
+function helloGuide(text: string) {
+  const ok = { action: 'dismissGuide', eventType: 'click', parameters: [], source: 'ok', destination: 'Global' };
+  const content = { type: 'div', props: { id: 'guide-base' }, children: [{ type: 'p', props: {}, content: text }, { type: 'button', props: { id: 'ok' }, content: 'OK', actions: [ok] }] };
+  return { id: 'hello', name: 'Hello', launchMethod: 'auto', steps: [{ id: 'hello-1', type: 'lightbox', domJson: content }] };
+}
+
 test('a welcome dismissed before signing in stays dismissed after identify, on the visitor\'s later pages (the collector carries the anonymous history over)', async ({ page, serverUrl, openHostPage }) => {
   const apiKey = uniqueId('e2e-merge');
   const known = uniqueId('known');
-  const guide = {
-    id: 'hello', name: 'Hello', launchMethod: 'auto',
-    steps: [{ id: 'hello-1', type: 'lightbox', domJson: { type: 'div', props: { id: 'guide-base' }, children: [
-      { type: 'p', props: {}, content: 'Hello before signing in' },
-      { type: 'button', props: { id: 'ok' }, content: 'OK', actions: [{ action: 'dismissGuide', eventType: 'click', parameters: [], source: 'ok', destination: 'Global' }] },
-    ] } }],
-  };
-  await publishGuide(serverUrl, apiKey, guide);
+  await publishGuide(serverUrl, apiKey, helloGuide('Hello before signing in'));
   const dialog = page.locator('[data-waymark-overlay] [role="dialog"]', { hasText: 'Hello before signing in' });
 
   await openHostPage('/e2e/merge-anonymous', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}' });` }));
@@ -227,14 +227,7 @@ test('a welcome dismissed before signing in stays dismissed after identify, on t
 test('guides follow identify and clearSession without a page load: another person sees their own guides, never the one before\'s; an anonymous visitor signing in keeps the guide shown', async ({ page, serverUrl, openHostPage }) => {
   const apiKey = uniqueId('e2e-switch');
   const [dana, sam, lee] = [uniqueId('dana'), uniqueId('sam'), uniqueId('lee')];
-  const guide = {
-    id: 'hello', name: 'Hello', launchMethod: 'auto',
-    steps: [{ id: 'hello-1', type: 'lightbox', domJson: { type: 'div', props: { id: 'guide-base' }, children: [
-      { type: 'p', props: {}, content: 'Hello, whoever you are' },
-      { type: 'button', props: { id: 'ok' }, content: 'OK', actions: [{ action: 'dismissGuide', eventType: 'click', parameters: [], source: 'ok', destination: 'Global' }] },
-    ] } }],
-  };
-  await publishGuide(serverUrl, apiKey, guide);
+  await publishGuide(serverUrl, apiKey, helloGuide('Hello, whoever you are'));
   const dialog = page.locator('[data-waymark-overlay] [role="dialog"]', { hasText: 'Hello, whoever you are' });
   const asked: string[] = [];
   page.on('request', (r) => r.url().includes('/guide.json/') && asked.push(r.url()));
