@@ -227,6 +227,25 @@ test.describe('issue #17 guides §3 step and guide fields', () => {
     await expect(tip).toBeVisible();
   });
 
+  test('an embedded guide whose element the page re-renders is drawn in the new element', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-embedded-rerender');
+    await publishGuide(serverUrl, apiKey, {
+      id: 'inline', name: 'Inline', launchMethod: 'auto', attributes: { embedConfig: { selector: '#news' } },
+      steps: [{ id: 'inline-1', type: 'lightbox', domJson: content('Embedded news') }],
+    });
+    await openHostPage(`/e2e/step-fields/${apiKey}`, hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'v-embed-rerender' } });`, body: '<main><section id="news"><p>Old render</p></section></main>' }));
+    await expect(page.locator('#news .wm-embedded')).toContainText('Embedded news');
+    await page.evaluate(() => {
+      const fresh = document.createElement('section');
+      fresh.id = 'news';
+      fresh.innerHTML = '<p id="fresh">New render</p>';
+      document.getElementById('news')!.replaceWith(fresh);
+    });
+    await expect(page.locator('#news .wm-embedded')).toContainText('Embedded news');
+    await expect(page.locator('#news #fresh')).toHaveText('New render');
+    await expect(page.locator('[data-waymark-embedded]')).toHaveCount(1);
+  });
+
   test('a tooltip whose element the page re-renders moves onto the new element, its element-click advance with it', async ({ page, serverUrl, openHostPage }) => {
     const apiKey = uniqueId('e2e-tooltip-rerender');
     const body = '<div id="app"><button id="target" style="margin:40px">Target</button></div>';
