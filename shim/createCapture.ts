@@ -169,11 +169,11 @@ export function createCapture(getRunning: () => Running | null, isSending: () =>
    * is the new visitor's first, with the old ids in its props (wire-protocol.md "identify"). A known
    * visitor changing starts a new session (analytics §4). `metadata` (identify with fields) replaces the
    * metadata later events and guide loads carry, and a meta event records it, with or without new ids; another
-   * person (not the anonymous visitor signing in) without fields starts with none of the one before's.
+   * person (not the anonymous visitor signing in) without fields starts, silently, with none of the one before's.
    */
-  function changeIdentity(r: Running, next: { visitorId: string; accountId: string }, synced?: boolean, metadata?: Metadata): void {
+  function changeIdentity(r: Running, next: { visitorId: string; accountId: string }, synced?: boolean, fields?: Metadata): void {
     const old = r.identity;
-    if (!metadata && !synced && !continuesVisitor(old.visitorId, next.visitorId)) metadata = { visitor: {}, account: {}, parentAccount: {} };
+    const metadata = fields ?? (synced || continuesVisitor(old.visitorId, next.visitorId) ? undefined : { visitor: {}, account: {}, parentAccount: {} });
     if (next.visitorId !== old.visitorId || next.accountId !== old.accountId) {
       const identity: Identity = { ...next, oldVisitorId: old.visitorId };
       r.identity = identity;
@@ -186,10 +186,8 @@ export function createCapture(getRunning: () => Running | null, isSending: () =>
       // analytics §4 Frames: the leader's identity reaches the other frames (not one it took from the leader).
       if (!synced) r.frames?.identityChanged();
     } else if (metadata) r.bridge.setIdentity(old, metadata);
-    if (metadata) {
-      r.init.metadata = metadata;
-      capture({ type: 'meta', props: metaProps(next.visitorId, metadata) });
-    }
+    if (metadata) r.init.metadata = metadata;
+    if (fields) capture({ type: 'meta', props: metaProps(next.visitorId, fields) });
   }
 
   return {

@@ -238,14 +238,22 @@ export function createGuideLoop(
       // An SPA page change: eligibility depends on the URL, so ask again (guides §4 page rules). So does an
       // identify: the guides are the new visitor's, and another person (not the anonymous visitor signing in,
       // analytics §4) sees nothing of the one before, not even a guide the host showed by API.
-      const otherPerson = !continuesVisitor(loadedFor.visitorId, who.visitorId);
-      if (shown && (otherPerson || (location.href !== loadedUrl && shown.step.reason !== 'api'))) {
-        flow.clear();
-        flow.candidates = flow.candidates.filter((c) => c !== shown.step);
+      // (Not at the first load: there is no visitor before.)
+      const otherPerson = loadedAt > 0 && !continuesVisitor(loadedFor.visitorId, who.visitorId);
+      const pageChanged = location.href !== loadedUrl;
+      if (otherPerson) {
+        if (shown) flow.clear();
+        // What the visitor before dismissed or hid on this page is theirs.
+        flow.suppressed.clear();
       }
-      // What the visitor before dismissed or hid on this page is theirs.
-      if (otherPerson) flow.suppressed.clear();
-      void load(location.href).then(tick);
+      // A step the loop showed stays up while the new list still has it: an app that writes its state into the
+      // address (a filter, a tab) would otherwise take it down and show it again, a guideSeen each time.
+      void load(location.href).then(() => {
+        // A step still being drawn is the seen check's to judge (guides §5 page rule exception).
+        const kept = pageChanged && shown?.seen && flow.shown() === shown && shown.step.reason !== 'api';
+        if (kept && !flow.candidates.some((c) => keyOf(c) === keyOf(shown.step))) flow.clear();
+        tick();
+      });
       return;
     }
     // guides §4 Auto display: a guide shown here, or in another frame of the tab, blocks auto display; frame

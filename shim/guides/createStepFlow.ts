@@ -36,7 +36,8 @@ export interface StepFlow {
   candidates: StepToShow[];
   /** Steps hidden by hideGuides or already handled on this page ("guideId/stepId"): not auto-shown again. */
   readonly suppressed: Set<string>;
-  shown(): { step: StepToShow; since: number } | null;
+  /** The step on the page now; `seen` once the worker recorded it (before that it is still being drawn). */
+  shown(): Shown | null;
   /** The step's target when the page has it and it is visible (null: needs none), false when it must wait. */
   targetOf(step: StepToShow): Element | null | false;
   show(step: StepToShow, target: Element | null, update?: boolean): Promise<boolean>;
@@ -56,6 +57,12 @@ export interface StepFlow {
   act(action: StepAction['action'], step: StepToShow, extra?: Partial<StepAction>): ReturnType<DisplayContext['bridge']['call']>;
 }
 
+interface Shown {
+  step: StepToShow;
+  since: number;
+  seen?: boolean;
+}
+
 export const keyOf = (s: { guideId: string; stepId: string }) => `${s.guideId}/${s.stepId}`;
 
 const NOTICE: Partial<Record<StepAction['action'], GuideNoticeName>> = {
@@ -68,7 +75,7 @@ const NOTICE: Partial<Record<StepAction['action'], GuideNoticeName>> = {
 
 export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: StepFlowOptions): StepFlow {
   const { log } = ctx;
-  let shown: { step: StepToShow; since: number } | null = null;
+  let shown: Shown | null = null;
   /** The element the shown step is drawn on (null: none, a lightbox). */
   let drawnOn: Element | null = null;
   /** Takes off the shown step's advanceMethod listeners (see watchAdvance). */
@@ -79,7 +86,7 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
   const completedByPoll = new WeakSet<StepToShow>();
 
   /** The shown step changes only here, so the other frames hear of each change (receiveGuideStepShownInFrame). */
-  function setShown(next: { step: StepToShow; since: number } | null): void {
+  function setShown(next: Shown | null): void {
     const was = shown?.step;
     shown = next;
     if (was === next?.step) return;
@@ -165,6 +172,7 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
       }
       return false;
     }
+    if (shown?.step === step) shown.seen = true;
     options.extensions.drawn(describe(step), target);
     if (step.script) ctx.loadScript(step.script);
     if (step.advanceMethod || step.confirmationElementPathRule) watchAdvance(step, target);
