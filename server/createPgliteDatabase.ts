@@ -4,15 +4,26 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, QueryResult } from './Database';
+import { lockDataFolder } from './lockDataFolder';
 
 /**
- * Opens PGlite on a data folder (created if missing), or in memory with `'memory://'`.
+ * Opens PGlite on a data folder (created if missing, locked to this process: lockDataFolder), or in memory with
+ * `'memory://'`.
  * PGlite runs one statement at a time; concurrent callers queue inside it.
  */
 export async function createPgliteDatabase(dataDir: string): Promise<Database> {
-  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  let unlock = () => undefined as void;
+  if (!dataDir.startsWith('memory://')) {
+    mkdirSync(dataDir, { recursive: true });
+    unlock = lockDataFolder(dataDir);
+  }
   const pglite = new PGlite(dataDir);
-  await pglite.waitReady;
+  try {
+    await pglite.waitReady;
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   /** One process owns a PGlite folder: its exclusive sections only need to queue behind each other. */
   let turn: Promise<unknown> = Promise.resolve();
   const db: Database = {
@@ -28,7 +39,10 @@ export async function createPgliteDatabase(dataDir: string): Promise<Database> {
       turn = run.catch(() => undefined);
       return run;
     },
-    close: () => pglite.close(),
+    async close() {
+      await pglite.close();
+      unlock();
+    },
   };
   return db;
 }

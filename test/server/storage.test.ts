@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,6 +46,29 @@ describe('storage', () => {
       } finally {
         again.process.kill('SIGKILL');
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 3 * SERVER_TIMEOUT);
+
+  it('one server owns a PGlite data folder: a second is refused naming the first; once that one is gone, the folder opens', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waymark-pglite-test-'));
+    const dataDir = join(dir, 'pglite');
+    try {
+      const owner = await startCollectorProcess({ WAYMARK_DATA: dataDir, WAYMARK_ADMIN_TOKEN: TEST_ADMIN_TOKEN });
+      try {
+        await expect(createServer({ dataDir, guidesDir: dir, adminToken: TEST_ADMIN_TOKEN })).rejects.toThrow(
+          `the data folder ${dataDir} is in use by another Waymark server (process ${owner.process.pid})`,
+        );
+      } finally {
+        // Killed outright, its lock stays behind: the next server takes it over.
+        owner.process.kill('SIGKILL');
+        await new Promise((resolve) => (owner.process.exitCode !== null ? resolve(null) : owner.process.once('exit', resolve)));
+      }
+      const next = await createServer({ dataDir, guidesDir: dir, adminToken: TEST_ADMIN_TOKEN });
+      expect(readFileSync(join(dataDir, 'waymark.lock'), 'utf8')).toBe(String(process.pid));
+      await next.close();
+      expect(existsSync(join(dataDir, 'waymark.lock'))).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
