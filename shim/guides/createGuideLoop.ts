@@ -224,7 +224,8 @@ export function createGuideLoop(
     if (loading || paused || document.visibilityState === 'hidden') return;
     const shown = flow.shown();
     const who = identity();
-    const sameVisitor = who.visitorId === loadedFor.visitorId && who.accountId === loadedFor.accountId && running?.init.metadata === loadedMetadata;
+    const sameIds = who.visitorId === loadedFor.visitorId && who.accountId === loadedFor.accountId;
+    const sameVisitor = sameIds && running?.init.metadata === loadedMetadata;
     if (location.href === loadedUrl && sameVisitor) {
       flow.follow();
       placeBadges();
