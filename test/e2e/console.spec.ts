@@ -99,13 +99,16 @@ test.describe('issue #14 guide management', () => {
     await json.fill(good);
     await expect(page.getByText('The agent accepts this guide.')).toBeVisible();
     // A page rule that does not compile and a target that is not a selector are named at their fields as typed.
-    const pageRule = page.getByLabel('Page rule (regexUrlRule)');
+    // Each field's name is its label; its hint, or its error, is its description.
+    const pageRule = page.getByLabel('Page rule (regexUrlRule)', { exact: true });
+    await expect(pageRule).toHaveAccessibleDescription('A regular expression of the page URL; empty for every page');
     await pageRule.click(); // leaving the JSON puts it back into the form first
     await pageRule.fill('([');
     await expect(page.getByText(/^step hello-guide-1: regexUrlRule '\(\[' is not a regular expression \(.+\)$/).first()).toBeVisible();
+    await expect(pageRule).toHaveAccessibleDescription(/^step hello-guide-1: regexUrlRule '\(\[' is not a regular expression/);
     await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
     await pageRule.fill('');
-    const target = page.getByLabel('Target element (elementPathRule)');
+    const target = page.getByLabel('Target element (elementPathRule)', { exact: true });
     await target.fill('main >>> div[[[');
     await expect(page.getByText('step hello-guide-1: elementPathRule "main >>> div[[[" is not a CSS selector').first()).toBeVisible();
     await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();

@@ -5,7 +5,7 @@
  * checkGuideLoadResponse and checkBuildingBlocks); Save puts the guide, and a 400's field is shown where it is.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { Children, cloneElement, isValidElement, useEffect, useId, useMemo, useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import { checkGuideBody, LAUNCH_METHODS, STEP_TYPES } from '../../guides/checkGuideBody';
@@ -188,13 +188,29 @@ function Editor({ apiKey, start, isNew }: { apiKey: string; start: GuideBody; is
   );
 }
 
+/**
+ * A labelled field. Its hint or error is the control's description (aria-describedby), not part of its name: a
+ * screen reader says "Page rule", then the hint, instead of one long label.
+ */
 function Field({ label, error, hint, children }: { label: string; error?: string; hint?: string; children: React.ReactNode }) {
+  const noteId = useId();
+  const note = error ?? hint;
+  const described = Children.map(children, (child) =>
+    isValidElement(child) && typeof child.type === 'string' && ['input', 'select', 'textarea'].includes(child.type)
+      ? cloneElement(child as React.ReactElement<{ 'aria-describedby'?: string }>, { 'aria-describedby': note ? noteId : undefined })
+      : child,
+  );
   return (
-    <label className={`field${error ? ' invalid' : ''}`}>
-      <span>{label}</span>
-      {children}
-      {hint && !error && <small className="muted">{hint}</small>}
-      {error && <small className="field-error" role="alert">{error}</small>}
-    </label>
+    <div className={`field${error ? ' invalid' : ''}`}>
+      <label>
+        <span>{label}</span>
+        {described}
+      </label>
+      {note && (
+        <small id={noteId} className={error ? 'field-error' : 'muted'} role={error ? 'alert' : undefined}>
+          {note}
+        </small>
+      )}
+    </div>
   );
 }
