@@ -15,7 +15,7 @@ import { SESSION_SAVE_INTERVAL_MS, type Running } from './agentState';
 import { captureElementPath } from './captureElementPath';
 import { matchSelectors, type EventPropertyCollector } from './collectEventProperties';
 import { secureRandom } from './loadIdentity';
-import { metaProps } from './metadata';
+import { metadataOf, metaProps } from './metadata';
 import { sendTail } from './sendTail';
 
 /** An event as a listener or API call makes it; time, URL and sequence are added here. */
@@ -173,7 +173,7 @@ export function createCapture(getRunning: () => Running | null, isSending: () =>
    */
   function changeIdentity(r: Running, next: { visitorId: string; accountId: string }, synced?: boolean, fields?: Metadata): void {
     const old = r.identity;
-    const metadata = fields ?? (synced || continuesVisitor(old.visitorId, next.visitorId) ? undefined : { visitor: {}, account: {}, parentAccount: {} });
+    const metadata = fields ?? (synced || continuesVisitor(old.visitorId, next.visitorId) ? undefined : metadataOf({}));
     if (next.visitorId !== old.visitorId || next.accountId !== old.accountId) {
       const identity: Identity = { ...next, oldVisitorId: old.visitorId };
       r.identity = identity;

@@ -175,7 +175,11 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
     if (shown?.step === step) shown.seen = true;
     options.extensions.drawn(describe(step), target);
     if (step.script) ctx.loadScript(step.script);
-    if (step.advanceMethod || step.confirmationElementPathRule) watchAdvance(step, target);
+    const rule = step.confirmationElementPathRule;
+    // guides §8: a confirmation with no confirmation element on the page is a critical error (the step still
+    // moves on if the element comes later). Said once per display, not again when the step follows its element.
+    if (rule && !ctx.query(rule)) ctx.critical(`confirmation element ${rule} not found for guide ${step.guideId} step ${step.stepId}`);
+    watchAdvance(step, target);
     return true;
   }
 
@@ -191,15 +195,15 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
   /**
    * guides §3 advanceMethod (with the guide's advanceActions): the visitor's click on the step's element (`element
    * click`) or pointing at it (`mouseover`) advances the step, once, as its Next button would; so does a click on
-   * (or inside) its confirmationElementPathRule's element. The listeners go with the step.
+   * (or inside) its confirmationElementPathRule's element. The listeners go with the step; a call replaces the ones
+   * before.
    */
   function watchAdvance(step: StepToShow, target: Element | null): void {
+    stopAdvance();
+    const rule = step.confirmationElementPathRule;
+    if (!step.advanceMethod && !rule) return;
     const events = target ? (step.advanceMethod ?? '').split(',').map((m) => (m.trim() === 'mouseover' ? 'mouseover' : m.trim() === 'element click' ? 'click' : '')).filter(Boolean) : [];
     const advance = () => void transition(step, 'advance', { id: 'element', type: 'element', actions: ['advanceGuide'] });
-    const rule = step.confirmationElementPathRule;
-    // guides §8: a confirmation with no confirmation element on the page is a critical error (the step still
-    // moves on if the element comes later).
-    if (rule && !ctx.query(rule)) ctx.critical(`confirmation element ${rule} not found for guide ${step.guideId} step ${step.stepId}`);
     const confirm = (event: Event) => {
       const el = rule && ctx.query(rule);
       if (el && event.composedPath().includes(el)) advance();
@@ -304,8 +308,7 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
       void ctx.overlay().then((view) => {
         if (shown?.step !== step || drawnOn !== next) return;
         draw(view, step, next);
-        stopAdvance();
-        if (step.advanceMethod || step.confirmationElementPathRule) watchAdvance(step, next);
+        watchAdvance(step, next);
       });
     },
     clear() {
