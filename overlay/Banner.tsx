@@ -8,7 +8,7 @@ import { BANNER_DEFAULTS, TOOLTIP_DEFAULTS } from '../shared/constants';
 import type { StepToShow } from '../shared/protocol';
 import type { StepHandlers } from './api';
 import { fixedHeight, numberOr } from './Lightbox';
-import { StepChrome, surfaceLabel } from './StepChrome';
+import { StepChrome, surfaceLabel, themeStyle } from './StepChrome';
 
 export interface BannerProps {
   step: StepToShow;
@@ -30,6 +30,7 @@ export function Banner({ step, handlers }: BannerProps): ReactNode {
         height: fixedHeight(step.attributes),
         zIndex: TOOLTIP_DEFAULTS.zIndex,
         ...(atBottom ? { top: 'auto', bottom: 0 } : {}),
+        ...themeStyle(step),
       }}
     >
       <StepChrome step={step} handlers={handlers} contentId={contentId} />

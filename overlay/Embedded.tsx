@@ -10,14 +10,14 @@ import { flushSync } from 'react-dom';
 import type { StepToShow } from '../shared/protocol';
 import type { StepHandlers } from './api';
 import { fixedHeight, numberOr } from './Lightbox';
-import { StepChrome, surfaceLabel } from './StepChrome';
+import { StepChrome, surfaceLabel, themeStyle } from './StepChrome';
 
 export function Embedded({ step, handlers }: { step: StepToShow; handlers: StepHandlers }): ReactNode {
   const { contentId, props: label } = surfaceLabel(step);
   const width = step.attributes.width === undefined ? undefined : numberOr(step.attributes.width, 0) || undefined;
   const height = fixedHeight(step.attributes);
   return (
-    <div className="wm-step wm-embedded" role="region" {...label} data-guide-id={step.guideId} data-step-id={step.stepId} style={{ width, height, overflow: height ? 'auto' : undefined }}>
+    <div className="wm-step wm-embedded" role="region" {...label} data-guide-id={step.guideId} data-step-id={step.stepId} style={{ width, height, overflow: height ? 'auto' : undefined, ...themeStyle(step) }}>
       <StepChrome step={step} handlers={handlers} contentId={contentId} />
     </div>
   );

@@ -9,7 +9,7 @@ import { useRef, type ReactNode } from 'react';
 import { LIGHTBOX_DEFAULTS, MOBILE_LIGHTBOX_DEFAULTS, TOOLTIP_DEFAULTS } from '../shared/constants';
 import type { StepToShow } from '../shared/protocol';
 import type { StepHandlers } from './api';
-import { StepChrome, surfaceLabel } from './StepChrome';
+import { StepChrome, surfaceLabel, themeStyle } from './StepChrome';
 import { useModalDialog } from './useModalDialog';
 
 export interface LightboxProps {
@@ -41,7 +41,7 @@ export function Lightbox({ step, handlers, mobile = false, backdrop = true }: Li
         tabIndex={-1}
         data-guide-id={step.guideId}
         data-step-id={step.stepId}
-        style={{ width, height: fixedHeight(step.attributes), zIndex: TOOLTIP_DEFAULTS.zIndex }}
+        style={{ width, height: fixedHeight(step.attributes), zIndex: TOOLTIP_DEFAULTS.zIndex, ...themeStyle(step) }}
       >
         <StepChrome step={step} handlers={handlers} contentId={contentId} />
       </div>

@@ -8,11 +8,12 @@
  * active; this component owns the search box and the slide between views. Launched by dom or api only (no
  * badge), the panel opens in the badge's corner.
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { ANNOUNCEMENT_SEEN_CHECK_MS, SEARCH_ANNOUNCE_DEBOUNCE_MS } from '../shared/constants';
 import type { GuideAction } from '../shared/guides/guides';
 import type { ResourceCenterItem, ResourceCenterModule, ResourceCenterToShow } from '../shared/protocol';
 import { isAnnouncementInView, mirroredCorner, resultsLabel, searchResourceCenter } from '../shared/surfaces/resourceCenterPanel';
+import { themeVars } from '../shared/surfaces/guideTheme';
 import type { ResourceCenterHandlers, ResourceCenterState } from './api';
 import { actionsElsewhere } from './actionsElsewhere';
 import { hasIntegration, openIntegration } from './openIntegration';
@@ -82,6 +83,7 @@ export function ResourceCenter({ resourceCenter, state, rtl, handlers }: Resourc
   };
   const onAction = actionsElsewhere(handlers.onOpenGuide);
   const count = resourceCenter.unseenCount;
+  const theme = themeVars(resourceCenter.theme) as CSSProperties;
 
   return (
     <>
@@ -91,7 +93,7 @@ export function ResourceCenter({ resourceCenter, state, rtl, handlers }: Resourc
           className="wm-badge wm-launcher-badge wm-rc-badge"
           aria-label={count ? `${resourceCenter.title}, ${count} unseen` : resourceCenter.title}
           aria-expanded={state.open}
-          style={{ top: 'auto', left: 'auto', [vertical]: EDGE, [horizontal]: EDGE, width: BADGE, height: BADGE }}
+          style={{ top: 'auto', left: 'auto', [vertical]: EDGE, [horizontal]: EDGE, width: BADGE, height: BADGE, ...theme }}
           onClick={() => handlers.onToggle(!state.open)}
         >
           ?
@@ -113,7 +115,7 @@ export function ResourceCenter({ resourceCenter, state, rtl, handlers }: Resourc
           data-active-module={active?.guideId ?? ''}
           onKeyDown={(event) => event.key === 'Escape' && close()}
           // Without a badge (launched by dom or api) the panel takes the badge's corner.
-          style={{ [vertical]: resourceCenter.badge ? EDGE + BADGE + 12 : EDGE, [horizontal]: EDGE }}
+          style={{ [vertical]: resourceCenter.badge ? EDGE + BADGE + 12 : EDGE, [horizontal]: EDGE, ...theme }}
         >
           <div className="wm-launcher-head wm-rc-head">
             {active && !single && (

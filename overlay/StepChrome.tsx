@@ -1,10 +1,12 @@
 /**
  * What every step surface shares: the content, the close button (multiplication sign, aria-label close;
- * guides §2), the step position text 'Step {current} of {total}' and the powered-by credit.
+ * guides §2), the step position text 'Step {current} of {total}' and the powered-by credit; and the step box's
+ * theme (themeStyle).
  */
-import { useState, type ReactNode } from 'react';
+import { useState, type CSSProperties, type ReactNode } from 'react';
 import type { StepToShow } from '../shared/protocol';
 import { stepLabel } from '../shared/guides/stepLabel';
+import { themeVars } from '../shared/surfaces/guideTheme';
 import type { StepHandlers } from './api';
 import { renderBlocks } from './renderBlocks';
 
@@ -58,4 +60,9 @@ export function StepChrome({ step, handlers, contentId }: StepChromeProps): Reac
 export function surfaceLabel(step: StepToShow): { contentId: string; props: { 'aria-label': string; 'aria-describedby': string } } {
   const contentId = `wm-content-${step.stepId}`;
   return { contentId, props: { 'aria-label': stepLabel(step.content) ?? step.guideName, 'aria-describedby': contentId } };
+}
+
+/** The step box's theme (the app's colours, border and corners; shared/surfaces/guideTheme) as CSS custom properties. */
+export function themeStyle(step: StepToShow): CSSProperties {
+  return themeVars(step.attributes.theme) as CSSProperties;
 }

@@ -13,7 +13,8 @@ import { createRepositionScheduler } from '../shared/surfaces/createRepositionSc
 import type { StepToShow } from '../shared/protocol';
 import type { StepHandlers } from './api';
 import { fixedHeight, numberOr } from './Lightbox';
-import { StepChrome, surfaceLabel } from './StepChrome';
+import { StepChrome, surfaceLabel, themeStyle } from './StepChrome';
+import { tooltipCaret } from '../shared/surfaces/guideTheme';
 
 export interface TooltipProps {
   step: StepToShow;
@@ -30,6 +31,7 @@ export function Tooltip({ step, target, handlers }: TooltipProps): ReactNode {
   const layoutDir = String(step.attributes.layoutDir ?? 'auto');
   const forced = SIDES.has(layoutDir);
   const arrowSize = numberOr(step.attributes.arrowSize, TOOLTIP_DEFAULTS.arrowSize);
+  const { bordered, outset: caretOut } = tooltipCaret(step.attributes.theme);
 
   useLayoutEffect(() => {
     const floating = box.current;
@@ -63,7 +65,7 @@ export function Tooltip({ step, target, handlers }: TooltipProps): ReactNode {
           top: a?.y != null ? `${a.y}px` : '',
           right: '',
           bottom: '',
-          [OPPOSITE[side]!]: `${-TOOLTIP_DEFAULTS.caretSize / 2}px`,
+          [OPPOSITE[side]!]: `${-caretOut}px`,
         });
       });
     const win = floating.ownerDocument.defaultView ?? window;
@@ -83,7 +85,7 @@ export function Tooltip({ step, target, handlers }: TooltipProps): ReactNode {
       win.removeEventListener('scroll', scheduler.onScroll, listen);
       win.removeEventListener('resize', scheduler.onResize);
     };
-  }, [target, forced, layoutDir, arrowSize]);
+  }, [target, forced, layoutDir, arrowSize, caretOut]);
 
   const width = numberOr(step.attributes.width, TOOLTIP_DEFAULTS.width);
   const height = fixedHeight(step.attributes);
@@ -91,12 +93,12 @@ export function Tooltip({ step, target, handlers }: TooltipProps): ReactNode {
   return (
     <div
       ref={box}
-      className="wm-step wm-tooltip"
+      className={bordered ? 'wm-step wm-tooltip wm-bordered' : 'wm-step wm-tooltip'}
       role="dialog"
       {...label}
       data-guide-id={step.guideId}
       data-step-id={step.stepId}
-      style={{ width, height, overflow: height ? 'auto' : undefined, zIndex: TOOLTIP_DEFAULTS.zIndex }}
+      style={{ width, height, overflow: height ? 'auto' : undefined, zIndex: TOOLTIP_DEFAULTS.zIndex, ...themeStyle(step) }}
     >
       {/* attributes.caret false: no caret drawn; floating-ui still measures the hidden element. */}
       <div ref={caret} className="wm-caret" hidden={step.attributes.caret === false} />

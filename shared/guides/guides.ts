@@ -3,6 +3,7 @@
  * Only the fields the agent reads are typed; unknown fields pass through untouched.
  */
 import type { SegmentCondition } from '../segments/segmentConditions';
+import type { GuideTheme } from '../surfaces/guideTheme';
 
 /** A building-block node of step content: `{type, props, children, content, actions}`. */
 export interface DomNode {
@@ -93,6 +94,8 @@ export interface GuideStep {
     autoHeight?: boolean;
     /** Values for `{{name}}` in the step's text (shared/guides/fillVariables.ts). */
     variables?: Record<string, string | number | boolean>;
+    /** Ours: the step's look (shared/surfaces/guideTheme); the server writes the app's theme under it. */
+    theme?: GuideTheme;
     [key: string]: unknown;
   };
   hideCredits?: boolean;

@@ -142,5 +142,7 @@ export interface ResourceCenterToShow {
   modules: ResourceCenterModule[];
   /** Unseen announcements over every module: the badge bubble's count. */
   unseenCount: number;
+  /** The app's step theme (shared/surfaces/guideTheme), as served on the resource center's first step. */
+  theme?: unknown;
 }
 

@@ -81,6 +81,8 @@ export interface ResourceCenterChoice {
     modules: ResourceCenterModuleChoice[];
     /** guides §2 the badge's bubble: unseen announcements over every module. */
     unseenCount: number;
+    /** The app's step theme as served on its first step (shared/surfaces/guideTheme): the badge and panel wear it. */
+    theme?: unknown;
   } | null;
   /** guides §8: a module could not load; the resource center is skipped. Says which and why. */
   moduleProblem?: string;
@@ -167,6 +169,7 @@ export function chooseResourceCenter(response: GuideLoadResponse, options: Resou
       ...activationOf(top),
       modules,
       unseenCount: modules.reduce((n, m) => n + (m.unseen ?? 0), 0),
+      theme: top.steps[0]!.attributes?.theme,
     },
     skipped,
   };
