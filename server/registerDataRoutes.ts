@@ -15,6 +15,7 @@ import { HttpError } from './HttpError';
 import { parseJzb } from './parseJzb';
 import { eventsOfBody, requireApiKey, single } from './readDataRequest';
 import { SERVER_LIMITS } from './SERVER_LIMITS';
+import { applyTheme } from './guides/applyTheme';
 import type { Guide } from '../shared/guides/guides';
 import { matchesConditions, type SegmentSubject } from '../shared/segments/segmentConditions';
 
@@ -88,12 +89,13 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
     const { visitorId, url, oldVisitorId } = payload as { visitorId?: unknown; url?: unknown; oldVisitorId?: unknown };
     // issue #15: a guide with an audience goes only to visitors in it, and never says who it is for.
     const subject = payload as SegmentSubject;
-    // issue #17: each guide in the visitor's language (metadata, else the browser's), else as written.
     const wanted = wantedLanguages((subject.metadata?.visitor as { language?: unknown } | undefined)?.language, acceptLanguage);
-    const localized = forAudience(await guides.list(apiKey), subject).map((g) => localizeGuide(g, chooseLanguage(g, wanted)));
+    // issue #17: each guide in the visitor's language (metadata, else the browser's), else as written; its steps in
+    // the app's theme (the console's Settings).
+    const site = await guides.siteConfig(apiKey);
+    const localized = forAudience(await guides.list(apiKey), subject).map((g) => applyTheme(localizeGuide(g, chooseLanguage(g, wanted)), site.theme));
     // issue #17 markdown plugin: steps written in markdown made into building blocks for this visitor (skipped,
     // substituted), before their seen states are applied; as plain text when the site config guideMarkdown is off.
-    const site = await guides.siteConfig(apiKey);
     const all = localized.some(hasMarkdown) ? applyMarkdown(localized, subject, { enabled: site.guideMarkdown }) : localized;
     const visitor = typeof visitorId === 'string' && visitorId !== '' ? visitorId : undefined;
     if (visitor && blockedVisitors?.has(visitor)) {

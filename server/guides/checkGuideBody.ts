@@ -11,6 +11,7 @@ import type { Guide, StepType } from '../../shared/guides/guides';
 import { checkGuideLoadResponse } from '../../shared/guides/validateGuidePayload';
 import { checkConditions } from '../../shared/segments/segmentConditions';
 import { isLanguageTag } from '../../shared/guides/languageTags';
+import { checkTheme } from '../../shared/surfaces/guideTheme';
 import { checkStepMarkdown } from '../markdown/checkStepMarkdown';
 
 /** What is wrong with a guide, and where (`steps[1].domJson`); `field` is '' for the whole body. */
@@ -92,6 +93,9 @@ export function checkGuideBody(body: unknown, guideId: string, options: GuideChe
     }
     const ruleProblem = checkStepRules(step as Record<string, unknown>, id, options);
     if (ruleProblem) return { error: ruleProblem.error, field: `${at}.${ruleProblem.field}` };
+    const theme = (step as { attributes?: { theme?: unknown } }).attributes?.theme;
+    const themeProblem = theme === undefined ? null : checkTheme(theme, `${at}.attributes.theme`);
+    if (themeProblem) return { error: `step ${id}: ${themeProblem.error}`, field: themeProblem.field };
     const content = (step as { domJson?: unknown }).domJson;
     if (content !== undefined) {
       const blocks = checkBuildingBlocks(content, body.id, id);

@@ -7,6 +7,7 @@
 import type { Guide } from '../../shared/guides/guides';
 import type { GuideCatalog } from '../createGuideCatalog';
 import type { FormField } from '../../shared/forms/formValidation';
+import type { GuideTheme } from '../../shared/surfaces/guideTheme';
 import { type AppSettings, DEFAULT_SETTINGS } from '../settings/checkSettings';
 import type { SettingsStore } from '../settings/createSettingsStore';
 import type { GuideStore } from './createGuideStore';
@@ -29,6 +30,8 @@ export interface SiteConfig {
   guideSettings: (AppSettings['guides'] & { formValidation?: { fields: FormField[] } }) | undefined;
   /** Whether steps written in markdown are read as markdown (the site config's guideMarkdown, on by default). */
   guideMarkdown: boolean;
+  /** The app's step theme; empty when none is set. */
+  theme: GuideTheme;
 }
 
 /** Composes the database and the folder. */
@@ -38,11 +41,12 @@ export function createGuideSource(store: GuideStore, folder: GuideCatalog, setti
       return (await store.published(apiKey)) ?? folder.list();
     },
     async siteConfig(apiKey) {
-      const { launcher, guides, formValidation, guideMarkdown } = await settings.get(apiKey);
+      const { launcher, guides, formValidation, guideMarkdown, theme } = await settings.get(apiKey);
       return {
         launcher: launcher ?? (await folder.launcher(apiKey)),
         guideSettings: formValidation?.enabled && formValidation.fields.length ? { ...guides, formValidation: { fields: formValidation.fields } } : guides,
         guideMarkdown: guideMarkdown ?? DEFAULT_SETTINGS.guideMarkdown!,
+        theme: theme ?? {},
       };
     },
   };

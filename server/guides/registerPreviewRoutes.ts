@@ -10,6 +10,7 @@
 import { MESSAGES } from '../../shared/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Guide } from '../../shared/guides/guides';
+import { applyTheme } from './applyTheme';
 import { HttpError } from '../HttpError';
 import type { GuideAssets } from '../registerGuideAssetRoutes';
 import type { GuideSource } from './createGuideSource';
@@ -55,16 +56,18 @@ export function registerPreviewRoutes(app: FastifyInstance, { guides, source, as
     // issue #17 markdown plugin: steps written in markdown as building blocks (as plain text when the site config
     // guideMarkdown is off). The preview knows no visitor: `{{...}}` tags show their fallbacks, and every step is
     // shown, skip markers not judged, as the guide's audience is not (server/markdown/applyMarkdown.ts).
-    const markdown = { enabled: (await source.siteConfig(apiKey)).guideMarkdown, skipSteps: false };
+    const site = await source.siteConfig(apiKey);
+    const markdown = { enabled: site.guideMarkdown, skipSteps: false };
     const subject = { url };
-    const guide = withMarkdown(localizeGuide(stored, language), subject, markdown);
+    // The preview shows the guide in the app's theme, as its visitors will see it.
+    const guide = applyTheme(withMarkdown(localizeGuide(stored, language), subject, markdown), site.theme);
     // childGuides: the ids of a resource center's modules to send with it (comma separated); ignoreGuide: one to leave out.
     const ignored = one(query, 'ignoreGuide');
     const childIds = (one(query, 'childGuides') ?? '').split(',').map((id) => id.trim()).filter((id) => id && id !== ignored);
     const children: Guide[] = [];
     if (resourceCenter) for (const id of childIds) {
       const child = await find(apiKey, id);
-      if (child) children.push(withMarkdown(localizeGuide(child, chooseLanguage(child, [language])), subject, markdown));
+      if (child) children.push(applyTheme(withMarkdown(localizeGuide(child, chooseLanguage(child, [language])), subject, markdown), site.theme));
     }
     // guides §3: a guide's previewPages, the pages the preview bar offers.
     const previewPages: unknown = guide.previewPages;

@@ -4,11 +4,13 @@
  * readLauncherConfig; `guides` holds the throttling and adoption-guide order of guides §3 and §4; `recording`
  * the recording plugin's switch and sampling (analytics: Recording plugin; used by issue #18); `formValidation`
  * the form fields the agent validates (analytics §2, §3, §5; shared/forms/formValidation); `guideMarkdown` whether
- * steps written in markdown are read as markdown (analytics: Markdown plugin; docs/markdown.md). The spec's site
- * config has formValidation and guideMarkdown on: so do our defaults.
+ * steps written in markdown are read as markdown (analytics: Markdown plugin; docs/markdown.md); `theme` the
+ * look of every step (ours; shared/surfaces/guideTheme). The spec's site config has formValidation and
+ * guideMarkdown on: so do our defaults.
  */
 import { checkFormFields, type FormField } from '../../shared/forms/formValidation';
 import { readLauncherConfig } from '../../shared/surfaces/chooseLauncher';
+import { checkTheme, type GuideTheme } from '../../shared/surfaces/guideTheme';
 
 /** An app's settings as stored; every part optional (an unset part keeps the server's default). */
 export interface AppSettings {
@@ -23,6 +25,8 @@ export interface AppSettings {
   recording?: { enabled: boolean; sampleRate: number };
   formValidation?: { enabled: boolean; fields: FormField[] };
   guideMarkdown?: boolean;
+  /** Every step's look; empty: the agent's own. A step's own `attributes.theme` values win. */
+  theme?: GuideTheme;
 }
 
 /** The settings every app starts with: nothing set but recording off. */
@@ -32,6 +36,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   recording: { enabled: false, sampleRate: 1 },
   formValidation: { enabled: true, fields: [] },
   guideMarkdown: true,
+  theme: {},
 };
 
 /** What is wrong, and which field. */
@@ -40,11 +45,11 @@ export interface SettingsProblem {
   field: string;
 }
 
-const TOP = ['launcher', 'guides', 'recording', 'formValidation', 'guideMarkdown'];
+const TOP = ['launcher', 'guides', 'recording', 'formValidation', 'guideMarkdown', 'theme'];
 
 /** Returns the first problem of `body`, or null when it is a settings object the server keeps. */
 export function checkSettings(body: unknown): SettingsProblem | null {
-  if (!isObject(body)) return { error: 'settings must be a JSON object { launcher, guides, recording, formValidation, guideMarkdown }', field: '' };
+  if (!isObject(body)) return { error: 'settings must be a JSON object { launcher, guides, recording, formValidation, guideMarkdown, theme }', field: '' };
   const unknown = Object.keys(body).filter((key) => !TOP.includes(key));
   if (unknown.length) return { error: `unknown settings: ${unknown.join(', ')} (known: ${TOP.join(', ')})`, field: unknown[0] };
   if (body.launcher !== undefined && body.launcher !== null) {
@@ -94,6 +99,7 @@ export function checkSettings(body: unknown): SettingsProblem | null {
   if (body.guideMarkdown !== undefined && typeof body.guideMarkdown !== 'boolean') {
     return { error: 'guideMarkdown must be true or false', field: 'guideMarkdown' };
   }
+  if (body.theme !== undefined) return checkTheme(body.theme, 'theme');
   return null;
 }
 
@@ -105,6 +111,7 @@ export function withDefaults(stored: AppSettings): AppSettings {
     recording: { ...DEFAULT_SETTINGS.recording!, ...stored.recording },
     formValidation: { ...DEFAULT_SETTINGS.formValidation!, ...stored.formValidation },
     guideMarkdown: stored.guideMarkdown ?? DEFAULT_SETTINGS.guideMarkdown,
+    theme: stored.theme ?? DEFAULT_SETTINGS.theme,
   };
 }
 

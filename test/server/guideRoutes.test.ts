@@ -228,6 +228,7 @@ describe('issue #14 app settings', () => {
       recording: { enabled: false, sampleRate: 1 },
       formValidation: { enabled: true, fields: [] },
       guideMarkdown: true,
+      theme: {},
     });
     const stored = await api('PUT', '/api/apps/settings-app/settings', { recording: { enabled: true, sampleRate: 0.5 }, guides: { throttling: { enabled: true, interval: 2, unit: 'hour' } } });
     expect(stored.statusCode).toBe(200);
@@ -242,6 +243,10 @@ describe('issue #14 app settings', () => {
       [{ launcher: { enabled: true, data: { position: 'middle' } } }, 'launcher.data.position'],
       [{ formValidation: { enabled: true, fields: [{ id: 'f', context: { selector: '#a' }, rules: [{ type: 'zip', id: 'r', ruleText: 't' }] }] } }, 'formValidation.fields[0].rules[0].type'],
       [{ guideMarkdown: 1 }, 'guideMarkdown'],
+      [{ theme: { background: 'navy' } }, 'theme.background'],
+      [{ theme: { borderWidth: 9 } }, 'theme.borderWidth'],
+      [{ theme: { shadow: true } }, 'theme.shadow'],
+      [{ theme: '#fff' }, 'theme'],
       [[1], ''],
     ];
     for (const [body, field] of cases) {
@@ -284,6 +289,42 @@ describe('issue #14 guide settings reach the agent', () => {
     expect((await read('forms-on')).settings).toEqual({ formValidation: { fields } });
     await api('PUT', '/api/apps/forms-off/settings', { formValidation: { enabled: false, fields } });
     expect(await read('forms-off')).not.toHaveProperty('settings');
+  });
+});
+
+describe('issue #17 the app\'s guide theme', () => {
+  const tooltip = (own?: object) => ({
+    ...lightbox('themed'),
+    steps: [{ id: 'themed-1', type: 'tooltip', elementPathRule: '#go', ...(own ? { attributes: { theme: own } } : {}) }],
+  });
+
+  it('writes the settings\' theme into every served step, under the step\'s own values; none when unset', async () => {
+    const states = { state: 'public' };
+    await api('PUT', '/api/apps/plain-app/guides/themed', tooltip());
+    await api('POST', '/api/apps/plain-app/guides/themed/state', states);
+    const [plain] = await served('plain-app');
+    expect((plain!.steps[0] as { attributes?: object }).attributes).toBeUndefined();
+
+    const theme = { background: '#1e293b', text: '#f8fafc', accent: '#facc15', borderColor: '#facc15', borderWidth: 2, radius: 14 };
+    expect((await api('PUT', '/api/apps/themed-app/settings', { theme })).json().theme).toEqual(theme);
+    await api('PUT', '/api/apps/themed-app/guides/themed', tooltip({ radius: 4 }));
+    await api('POST', '/api/apps/themed-app/guides/themed/state', states);
+    const [themed] = await served('themed-app');
+    expect((themed!.steps[0] as { attributes?: { theme?: object } }).attributes?.theme).toEqual({ ...theme, radius: 4 });
+    // The stored guide keeps only its own values: a new theme reaches it at the next load.
+    expect((await api('GET', '/api/apps/themed-app/guides/themed')).json().guide.steps[0].attributes).toEqual({ theme: { radius: 4 } });
+    // The preview shows it as visitors see it.
+    const preview = await api('GET', '/api/s/sub-1/guide/themed/preview?apiKey=themed-app&url=http%3A%2F%2F127.0.0.1%2F');
+    expect(preview.json().guide.steps[0].attributes.theme).toEqual({ ...theme, radius: 4 });
+  });
+
+  it('refuses a guide whose step theme is not one, naming the field', async () => {
+    const response = await api('PUT', '/api/apps/themed-app/guides/bad-theme', { ...lightbox('bad-theme'), steps: [{ id: 'bad-theme-1', type: 'lightbox', attributes: { theme: { accent: 'url(x)' } } }] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      error: 'step bad-theme-1: steps[0].attributes.theme.accent must be a colour written #rgb or #rrggbb',
+      field: 'steps[0].attributes.theme.accent',
+    });
   });
 });
 
