@@ -1,5 +1,6 @@
 /** The answers of the admin API as the console reads them (docs/console-api.md). Times are epoch ms. */
 import type { FormField } from '../../shared/forms/formValidation';
+import type { GuideTheme } from '../../shared/surfaces/guideTheme';
 import type { RecordingSummary } from '../recordings/recordingSummary';
 
 export interface AppRow {
@@ -132,6 +133,7 @@ export interface AppSettings {
   recording: { enabled: boolean; sampleRate: number };
   formValidation: { enabled: boolean; fields: FormField[] };
   guideMarkdown: boolean;
+  theme: GuideTheme;
 }
 
 /** A session recording as listed (issue #18, docs/recording.md): the collector's summary, times from the events' timestamps. */

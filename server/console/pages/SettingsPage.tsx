@@ -1,7 +1,7 @@
 /**
  * An app's settings (the site config values the agent reads from the server): guide throttling, the order of
- * adoption guides and markdown steps, recording, form validation (FormFieldsEditor), and the launcher config as
- * JSON. The server checks them; a 400 names the field.
+ * adoption guides and markdown steps, the guides' appearance (ThemeEditor), form validation (FormFieldsEditor),
+ * recording, and the launcher config as JSON. The server checks them; a 400 names the field.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FormProvider, useForm } from 'react-hook-form';
@@ -12,8 +12,9 @@ import { useLeaveGuard } from '../components/useLeaveGuard';
 import type { AppSettings } from '../types';
 import { badSelector, fieldsOfForm, formFieldsOf, FormFieldsEditor, type FormFieldsForm } from './FormFieldsEditor';
 import { parseJson } from './JsonEditor';
+import { ThemeEditor, themeFormOf, themeOfForm, type ThemeForm } from './ThemeEditor';
 
-interface SettingsForm extends FormFieldsForm {
+interface SettingsForm extends FormFieldsForm, ThemeForm {
   throttlingEnabled: boolean;
   interval: string;
   unit: 'minute' | 'hour' | 'day';
@@ -35,6 +36,7 @@ const formOf = (s: AppSettings): SettingsForm => ({
   guideMarkdown: s.guideMarkdown,
   formValidationEnabled: s.formValidation.enabled,
   formFields: formFieldsOf(s.formValidation.fields),
+  theme: themeFormOf(s.theme),
 });
 
 /** The page. */
@@ -88,6 +90,7 @@ function SettingsEditor({ apiKey, start }: { apiKey: string; start: AppSettings 
       recording: { enabled: values.recordingEnabled, sampleRate: Number(values.sampleRate) },
       formValidation: { enabled: values.formValidationEnabled, fields: fieldsOfForm(values.formFields) },
       guideMarkdown: values.guideMarkdown,
+      theme: themeOfForm(values.theme),
     });
   });
   const serverField = save.error instanceof ApiError ? save.error.field : undefined;
@@ -127,6 +130,7 @@ function SettingsEditor({ apiKey, start }: { apiKey: string; start: AppSettings 
             <input type="checkbox" {...form.register('guideMarkdown')} /> Read steps written in markdown (docs/markdown.md)
           </label>
         </section>
+        <ThemeEditor errorAt={errorOf} />
         <FormFieldsEditor errorAt={errorOf} />
         <section className="card form">
           <h2>Recording</h2>

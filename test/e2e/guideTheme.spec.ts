@@ -1,0 +1,96 @@
+/**
+ * The app's guide theme (ours; shared/surfaces/guideTheme): set in the console's Settings with a sample step
+ * beside it, stored, and worn by the steps visitors see: colours, border, corners, and the tooltip's border
+ * caret (guides §9 "border caret 10").
+ */
+import type { Locator } from '@playwright/test';
+import { E2E_ADMIN_TOKEN } from './adminToken';
+import { adminFetch, agentReady, expect, hostPage, publishGuide, test, uniqueId } from './fixtures';
+
+const THEME = { background: '#1e293b', text: '#f8fafc', accent: '#facc15', borderColor: '#f97316', borderWidth: 3, radius: 14 };
+
+/** The computed look of a step box, its caret and its first button. */
+const lookOf = (step: Locator) =>
+  step.evaluate((el) => {
+    const css = getComputedStyle(el);
+    const caret = el.querySelector('.wm-caret');
+    const c = caret ? getComputedStyle(caret) : null;
+    const button = getComputedStyle(el.querySelector('button:not(.wm-close)')!);
+    const box = el.getBoundingClientRect();
+    const tip = caret?.getBoundingClientRect();
+    return {
+      background: css.backgroundColor,
+      color: css.color,
+      border: `${css.borderTopWidth} ${css.borderTopColor}`,
+      radius: css.borderTopLeftRadius,
+      button: [button.backgroundColor, button.color],
+      side: (el as HTMLElement).dataset.side,
+      caret: c && { size: c.width, top: c.borderTopWidth, left: c.borderLeftWidth, bottom: c.borderBottomWidth, right: c.borderRightWidth, color: c.borderTopColor, background: c.backgroundColor },
+      // How far the caret's centre is from the box's outer top edge.
+      caretCentreFromTop: tip ? Math.round((tip.top + tip.height / 2 - box.top) * 10) / 10 : null,
+    };
+  });
+
+test.describe('the app\'s guide theme (ours)', () => {
+  test('set in the console\'s Settings (a sample step beside, a bad colour refused naming the field), its steps wear it, the tooltip\'s caret carries the border', async ({ page, context, serverUrl, allowAgentErrors }) => {
+    allowAgentErrors.push(/status of 400 \(Bad Request\)/);
+    const apiKey = uniqueId('e2e-theme');
+    expect((await context.request.post(`${serverUrl}/api/login`, { data: { token: E2E_ADMIN_TOKEN } })).status()).toBe(204);
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/settings`);
+    const sample = page.getByRole('figure', { name: 'Sample step' }).locator('.wm-step');
+    await expect(sample).toHaveCSS('background-color', 'rgb(255, 255, 255)');
+    await page.getByLabel('Background', { exact: true }).fill('navy');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByRole('alert')).toHaveText('theme.background must be a colour written #rgb or #rrggbb');
+    await page.getByLabel('Background', { exact: true }).fill(THEME.background);
+    await page.getByLabel('Text', { exact: true }).fill(THEME.text);
+    await page.getByLabel('Buttons and links', { exact: true }).fill(THEME.accent);
+    await page.getByLabel('Border', { exact: true }).fill(THEME.borderColor);
+    await page.getByLabel('Border width (px)').fill(String(THEME.borderWidth));
+    await page.getByLabel('Corner radius (px)').fill(String(THEME.radius));
+    // The sample is drawn with the overlay's own stylesheet as the values are typed.
+    await expect(sample).toHaveCSS('background-color', 'rgb(30, 41, 59)');
+    await expect(sample).toHaveCSS('border-top-color', 'rgb(249, 115, 22)');
+    await expect(page.getByLabel('Background colour picker')).toHaveValue(THEME.background);
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByRole('status')).toHaveText('Saved.');
+    expect((await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`)).json()).theme).toEqual(THEME);
+
+    // A tooltip and, after it, a lightbox whose own radius wins over the app's.
+    await publishGuide(serverUrl, apiKey, {
+      id: 'themed',
+      name: 'Themed',
+      launchMethod: 'auto',
+      steps: [
+        { id: 'themed-1', type: 'tooltip', elementPathRule: '#go', attributes: { layoutDir: 'bottom' }, domJson: { type: 'div', props: {}, children: [{ type: 'h2', props: {}, content: 'Start here' }, { type: 'button', props: {}, content: 'Next', actions: [{ action: 'advanceGuide' }] }] } },
+        { id: 'themed-2', type: 'lightbox', attributes: { theme: { radius: 0 } }, domJson: { type: 'div', props: {}, children: [{ type: 'h2', props: {}, content: 'All set' }, { type: 'button', props: {}, content: 'Done', actions: [{ action: 'dismissGuide' }] }] } },
+      ],
+    });
+    const host = await context.newPage();
+    await host.route(`${serverUrl}/themed`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: '${uniqueId('themed')}' } });`, body: '<div style="height:120px"></div><button id="go">Go</button>' }) }),
+    );
+    await host.goto(`${serverUrl}/themed`);
+    await agentReady(host);
+    const tooltip = host.locator('[data-waymark-overlay] .wm-tooltip');
+    await expect(tooltip).toBeVisible();
+    await expect(tooltip).toHaveAttribute('data-side', 'bottom');
+    expect(await lookOf(tooltip)).toEqual({
+      background: 'rgb(30, 41, 59)',
+      color: 'rgb(248, 250, 252)',
+      border: '3px rgb(249, 115, 22)',
+      radius: '14px',
+      // A light button colour: dark text on it.
+      button: ['rgb(250, 204, 21)', 'rgb(17, 24, 39)'],
+      side: 'bottom',
+      // Pointing up: the border on the caret's top and left sides (the square turned 45 degrees), 10 px + 3.
+      caret: { size: '13px', top: '3px', left: '3px', bottom: '0px', right: '0px', color: 'rgb(249, 115, 22)', background: 'rgb(30, 41, 59)' },
+      // Its centre on the border's outer edge.
+      caretCentreFromTop: 0,
+    });
+    await tooltip.getByRole('button', { name: 'Next' }).click();
+    const lightbox = host.locator('[data-waymark-overlay] .wm-lightbox');
+    await expect(lightbox).toBeVisible();
+    expect(await lookOf(lightbox)).toMatchObject({ background: 'rgb(30, 41, 59)', border: '3px rgb(249, 115, 22)', radius: '0px', caret: null });
+  });
+});
