@@ -49,6 +49,8 @@ function inScope(apiKey: string, method: string, path: string): boolean {
   const parts = path.split('/').slice(1).map(decodeSegment);
   // api, apps, {apiKey}, guides, ...
   if (parts[1] === 'apps' && parts[2] === apiKey && parts[3] === 'guides') return true;
+  // api, apps, {apiKey}, settings, theme: the look its live step is drawn in
+  if (method === 'GET' && parts[1] === 'apps' && parts[2] === apiKey && parts[3] === 'settings' && parts[4] === 'theme' && parts.length === 5) return true;
   // api, s, {apiKey}, guide | resourcecenter, {guideId}, preview
   return method === 'GET' && parts[1] === 's' && parts[2] === apiKey && (parts[3] === 'guide' || parts[3] === 'resourcecenter') && parts[5] === 'preview' && parts.length === 6;
 }

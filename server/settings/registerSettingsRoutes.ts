@@ -1,7 +1,8 @@
 /**
  * App settings (issue #14; docs/console-api.md "Settings"): `GET` answers the stored settings with the
  * defaults filled in, `PUT` replaces them after checkSettings (unknown keys and bad values are 400s naming the
- * field). The launcher set here is what guide.json serves for the app (createGuideSource).
+ * field). The launcher set here is what guide.json serves for the app (createGuideSource). `GET .../settings/theme`
+ * answers the guide theme alone: the designer draws its live step in it, and a designer session may read it.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../HttpError';
@@ -13,6 +14,8 @@ type SettingsRequest = FastifyRequest<{ Params: { apiKey: string }; Body: unknow
 /** Registers GET and PUT /api/apps/{apiKey}/settings. */
 export function registerSettingsRoutes(app: FastifyInstance, settings: SettingsStore, now: () => number = Date.now): void {
   app.get('/api/apps/:apiKey/settings', async (request: SettingsRequest) => withDefaults(await settings.get(request.params.apiKey)));
+
+  app.get('/api/apps/:apiKey/settings/theme', async (request: SettingsRequest) => withDefaults(await settings.get(request.params.apiKey)).theme);
 
   app.put('/api/apps/:apiKey/settings', async (request: SettingsRequest) => {
     const problem = checkSettings(request.body);

@@ -93,4 +93,30 @@ test.describe('the app\'s guide theme (ours)', () => {
     await expect(lightbox).toBeVisible();
     expect(await lookOf(lightbox)).toMatchObject({ background: 'rgb(30, 41, 59)', border: '3px rgb(249, 115, 22)', radius: '0px', caret: null });
   });
+
+  test.describe('in the designer', () => {
+    // The designer asks the console whether this browser is signed in: Chromium logs the 401 as a failed load.
+    test.use({ allowAgentErrors: [/status of 401 \(Unauthorized\)/] });
+
+    test('the live step is drawn in the app\'s theme, as visitors will see it', async ({ page, openHostPage, serverUrl }) => {
+      const apiKey = uniqueId('e2e-theme-designer');
+      const put = await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`, { method: 'PUT', body: JSON.stringify({ theme: THEME }), headers: { 'content-type': 'application/json' } });
+      expect(put.status).toBe(200);
+      const init = `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'author' } });`;
+      await openHostPage('/e2e/theme-designer?waymark-designer=e30', hostPage({ init, body: '<main style="padding:200px 0 0 480px"><button id="one">Export</button></main>' }));
+      await agentReady(page);
+      const designer = page.getByTestId('waymark-designer');
+      await designer.getByLabel('Admin token', { exact: true }).fill(E2E_ADMIN_TOKEN);
+      await designer.getByRole('button', { name: 'Sign in' }).click();
+      await designer.getByRole('button', { name: 'New guide on this page' }).click();
+      await designer.getByLabel('Name', { exact: true }).fill('Themed live');
+      await designer.getByLabel('Element', { exact: true }).fill('#one');
+      await designer.getByLabel('Title', { exact: true }).fill('Export your report');
+      const live = page.locator('[data-waymark-overlay] .wm-tooltip');
+      await expect(live).toContainText('Export your report');
+      await expect(live).toHaveCSS('background-color', 'rgb(30, 41, 59)');
+      await expect(live).toHaveCSS('border-top-width', '3px');
+      await expect(live).toHaveClass(/wm-bordered/);
+    });
+  });
 });

@@ -74,8 +74,10 @@ describe('issue #15 access: designer sessions for a designer on another origin',
     expect((await call('PUT', '/api/apps/app-a/guides/d1', token, guide)).statusCode).toBe(201);
     expect((await call('POST', '/api/apps/app-a/guides/d1/state', token, { state: 'public' })).statusCode).toBe(200);
     expect((await call('GET', '/api/s/app-a/guide/d1/preview?apiKey=app-a&url=http%3A%2F%2Fh%2F', token)).statusCode).toBe(200);
+    // The app's guide theme, which the designer draws its live step in: read, never written.
+    expect((await call('GET', '/api/apps/app-a/settings/theme', token)).json()).toEqual({});
     // Another app, the analytics, the settings, minting more sessions: refused.
-    for (const [method, url] of [['GET', '/api/apps/app-b/guides'], ['GET', '/api/events?apiKey=app-a'], ['PUT', '/api/apps/app-a/settings'], ['POST', '/api/designer-sessions'], ['GET', '/api/s/app-b/guide/d1/preview']] as const) {
+    for (const [method, url] of [['GET', '/api/apps/app-b/guides'], ['GET', '/api/events?apiKey=app-a'], ['PUT', '/api/apps/app-a/settings'], ['GET', '/api/apps/app-a/settings'], ['GET', '/api/apps/app-b/settings/theme'], ['POST', '/api/designer-sessions'], ['GET', '/api/s/app-b/guide/d1/preview']] as const) {
       const refused = await call(method, url, token, method === 'GET' ? undefined : { apiKey: 'app-a' });
       expect([refused.statusCode, refused.json().error], `${method} ${url}`).toEqual([403, "a designer session may only read and save its own app's guides and previews"]);
     }

@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { Guide } from '../../../shared/guides/guides';
+import type { GuideTheme } from '../../../shared/surfaces/guideTheme';
 import type { StepToShow } from '../../../shared/protocol/guides';
 import type { AuthorHost } from '../api';
 import { AudienceEditor } from './AudienceEditor';
@@ -40,7 +41,13 @@ export function GuideEditor({ host, api, initial, stored, state: initialState, o
   const saving = useSaving();
   const step = guide.steps[Math.min(current, guide.steps.length - 1)];
 
-  useLiveStep(host, guide, step, current);
+  // The live step in the app's theme, as visitors will see it; Waymark's look until it is read (or if it cannot be).
+  const [theme, setTheme] = useState<GuideTheme>({});
+  useEffect(() => {
+    api.theme().then(setTheme, () => undefined);
+  }, [api]);
+  const ownTheme = base?.steps.find((s) => s.id === step?.id)?.attributes?.theme;
+  useLiveStep(host, guide, step, current, { ...theme, ...ownTheme });
 
   const setStep = (next: DesignerStep) => setGuide((g) => ({ ...g, steps: g.steps.map((s) => (s.id === next.id ? next : s)) }));
   const move = (from: number, to: number) => {
@@ -139,7 +146,8 @@ const LAUNCH_LABELS: Record<(typeof LAUNCH_METHODS)[number], string> = {
 };
 
 /** Draws the step being edited on the page with the visitor's renderer, a moment after the last change. */
-function useLiveStep(host: AuthorHost, guide: DesignerGuide, step: DesignerStep | undefined, index: number): void {
+function useLiveStep(host: AuthorHost, guide: DesignerGuide, step: DesignerStep | undefined, index: number, theme: GuideTheme): void {
+  const look = JSON.stringify(theme);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => {
     if (timer.current) clearTimeout(timer.current);
@@ -152,6 +160,7 @@ function useLiveStep(host: AuthorHost, guide: DesignerGuide, step: DesignerStep 
         if (step.width > 0) attributes.width = step.width;
         if (step.arrowSize > 0) attributes.arrowSize = step.arrowSize;
         if (!step.caret) attributes.caret = false;
+        attributes.theme = theme;
         const shown: StepToShow = {
           guideId: guide.id,
           guideName: guide.name,
@@ -172,6 +181,7 @@ function useLiveStep(host: AuthorHost, guide: DesignerGuide, step: DesignerStep 
     return () => {
       if (timer.current) clearTimeout(timer.current);
     };
-  }, [host, guide, step, index]);
+    // The theme by value (`look`): a new object of the same theme each render draws nothing again.
+  }, [host, guide, step, index, look]);
   useEffect(() => () => void host.overlay().then((o) => o.hide()), [host]);
 }

@@ -3,6 +3,7 @@
  * session cookie rides along, on another a designer session as a Bearer token (designerAuth.ts); calls carry
  * `X-Waymark-Console: 1` as the console's own pages do. Errors are the server's `{ error, field }`.
  */
+import type { GuideTheme } from '../../../shared/surfaces/guideTheme';
 import type { Guide } from '../../../shared/guides/guides';
 import { authOf, isSameOrigin, readDesignerAuth, writeDesignerAuth } from './designerAuth';
 
@@ -46,6 +47,8 @@ export interface ConsoleApi {
   guide(id: string): Promise<StoredGuide>;
   save(guide: Guide): Promise<StoredGuide>;
   setState(id: string, state: GuideState): Promise<StoredGuide>;
+  /** The app's guide theme (docs/guide-theme.md): the live step is drawn in it. */
+  theme(): Promise<GuideTheme>;
 }
 
 export function createConsoleApi(baseUrl: string, apiKey: string): ConsoleApi {
@@ -99,5 +102,6 @@ export function createConsoleApi(baseUrl: string, apiKey: string): ConsoleApi {
     guide: (id) => call(`${app}/${encodeURIComponent(id)}`),
     save: (guide) => call(`${app}/${encodeURIComponent(guide.id)}`, 'PUT', guide),
     setState: (id, state) => call(`${app}/${encodeURIComponent(id)}/state`, 'POST', { state }),
+    theme: () => call(`/api/apps/${encodeURIComponent(apiKey)}/settings/theme`),
   };
 }
