@@ -7,7 +7,7 @@ import type { Database } from '../Database';
 import type { Summarizer } from '../summaries/createSummarizer';
 import { HttpError } from '../HttpError';
 import type { Guide } from '../../shared/guides/guides';
-import { checkGuideBody, withStepGuideIds } from './checkGuideBody';
+import { checkGuideBody, MAX_GUIDE_ID_LENGTH, withStepGuideIds } from './checkGuideBody';
 import { GUIDE_STATES, type GuideState, type GuideStore, type StoredGuide } from './createGuideStore';
 import { guideListStats } from './guideListStats';
 
@@ -73,6 +73,21 @@ export function registerGuideRoutes(app: FastifyInstance, { db, guides, summarie
       throw new HttpError(400, `state must be one of ${GUIDE_STATES.join(', ')}: { "state": "public" }`, 'state');
     }
     return answer(await found(guides.setState(apiKey, guideId, state as GuideState, now()), apiKey, guideId));
+  });
+
+  // A copy of a guide as a new draft, as guide products have: id `{id}-copy` (else `-copy-2`, ...), name
+  // 'Copy of {name}', no publishedAt. Its steps keep their ids: a visitor's step state is the guide's and the
+  // step's id together, and the translations and branches that name steps stay right.
+  app.post('/api/apps/:apiKey/guides/:guideId/duplicate', async (request: GuideRequest, reply) => {
+    const { apiKey, guideId } = request.params;
+    const { guide } = await found(guides.get(apiKey, guideId), apiKey, guideId);
+    const stem = `${guideId.slice(0, MAX_GUIDE_ID_LENGTH - '-copy-999'.length)}-copy`;
+    let id = stem;
+    for (let n = 2; await guides.get(apiKey, id); n++) id = `${stem}-${n}`;
+    const { publishedAt: _published, lastUpdatedAt: _updated, ...rest } = guide;
+    const copy = { ...rest, id, name: `Copy of ${guide.name ?? guideId}`, steps: guide.steps.map((step) => ({ ...step, guideId: id })) };
+    const { stored } = await guides.put(apiKey, copy, 'draft', now());
+    return reply.code(201).send(answer(stored));
   });
 
   app.delete('/api/apps/:apiKey/guides/:guideId', async (request: GuideRequest, reply) => {

@@ -292,6 +292,27 @@ describe('issue #14 guide settings reach the agent', () => {
   });
 });
 
+describe('issue #14 duplicating a guide', () => {
+  it('copies it as a new draft: id {id}-copy then -copy-2, name \'Copy of ...\', its steps\' ids kept, no publishedAt; 404 for none', async () => {
+    const put = await api('PUT', '/api/apps/dup-app/guides/tour', { ...lightbox('tour'), translations: { fr: { name: 'Visite', steps: { 'tour-1': { domJson: { type: 'div', props: { id: 'guide-base' }, children: [{ type: 'h2', props: {}, content: 'Bonjour' }] } } } } } });
+    expect(put.statusCode, put.body).toBe(201);
+    await api('POST', '/api/apps/dup-app/guides/tour/state', { state: 'public' });
+    const first = await api('POST', '/api/apps/dup-app/guides/tour/duplicate');
+    expect(first.statusCode).toBe(201);
+    const copy = first.json();
+    expect(copy.state).toBe('draft');
+    expect(copy.guide).toMatchObject({ id: 'tour-copy', name: 'Copy of Guide tour', steps: [{ id: 'tour-1', guideId: 'tour-copy' }] });
+    expect(copy.guide).not.toHaveProperty('publishedAt');
+    expect(copy.guide.translations.fr.steps['tour-1']).toBeDefined();
+    expect((await api('POST', '/api/apps/dup-app/guides/tour/duplicate')).json().guide.id).toBe('tour-copy-2');
+    // The original is untouched and still public; the copies are not served until published.
+    expect((await api('GET', '/api/apps/dup-app/guides/tour')).json()).toMatchObject({ state: 'public', guide: { id: 'tour', name: 'Guide tour' } });
+    expect((await served('dup-app')).map((g) => g.id)).toEqual(['tour']);
+    const missing = await api('POST', '/api/apps/dup-app/guides/nope/duplicate');
+    expect([missing.statusCode, missing.json().error]).toEqual([404, "guide 'nope' not found in app 'dup-app'"]);
+  });
+});
+
 describe('issue #17 the app\'s guide theme', () => {
   const tooltip = (own?: object) => ({
     ...lightbox('themed'),
