@@ -89,6 +89,8 @@ export interface GuideRow {
   state: GuideState;
   launchMethod: string;
   stepCount: number;
+  /** A resource center's top-level guide, one of its modules, or a guide. */
+  kind: 'guide' | 'resourceCenter' | 'module';
   updatedAt: number;
   stats: { seen: number; completed: number; dismissed: number };
 }

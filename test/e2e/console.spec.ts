@@ -173,6 +173,44 @@ test.describe('issue #14 guide management', () => {
     await expect(page.getByRole('region', { name: 'Poll why-1' })).toContainText('Fast and friendly');
   });
 
+  test('the guide list is searched by name or id and filtered by state, kept in the address; a guide duplicated opens as a new draft in the editor', async ({ page, context, serverUrl }) => {
+    const apiKey = uniqueId('e2e-console-list');
+    const headers = { 'content-type': 'application/json' };
+    const body = (id: string, name: string) => ({ id, name, launchMethod: 'api', steps: [{ id: `${id}-1`, type: 'lightbox', domJson: { type: 'div', props: {}, children: [{ type: 'p', props: {}, content: name }] } }] });
+    for (const [id, name, state] of [['welcome', 'Welcome tour', 'public'], ['exports', 'Exporting reports', 'draft'], ['billing', 'Billing changes', 'public']] as const) {
+      expect((await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/${id}`, { method: 'PUT', body: JSON.stringify({ ...body(id, name), state }), headers })).status).toBe(201);
+    }
+    await logIn(context, serverUrl);
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/guides`);
+    const names = page.locator('table tbody tr td:first-child a');
+    await expect(names).toHaveText(['Billing changes', 'Exporting reports', 'Welcome tour'].sort());
+    await expect(page.getByRole('status')).toHaveText('3 guides');
+    await page.getByLabel('Search guides').fill('REPORT');
+    await expect(names).toHaveText(['Exporting reports']);
+    await expect(page.getByRole('status')).toHaveText('1 of 3 guides');
+    await page.getByLabel('Search guides').fill('');
+    await page.getByLabel('State').selectOption('public');
+    await expect(names).toHaveCount(2);
+    await expect(page).toHaveURL(/\?state=public$/);
+    await page.getByLabel('Search guides').fill('welc');
+    await expect(names).toHaveText(['Welcome tour']);
+    // Reloaded (or shared), the address keeps the search.
+    await page.reload();
+    await expect(page.getByLabel('Search guides')).toHaveValue('welc');
+    await expect(names).toHaveText(['Welcome tour']);
+    await page.getByLabel('State').selectOption('disabled');
+    await expect(page.getByRole('heading', { name: 'No guide matches' })).toBeVisible();
+
+    // Duplicate: a new draft, opened in the editor; the original is left as it was.
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/guides/welcome`);
+    await page.getByRole('button', { name: 'Duplicate' }).click();
+    await expect(page).toHaveURL(/\/guides\/welcome-copy\/edit$/);
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Copy of Welcome tour');
+    const copy = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/welcome-copy`)).json();
+    expect([copy.state, copy.guide.steps[0].guideId]).toEqual(['draft', 'welcome-copy']);
+    expect((await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/welcome`)).json()).state).toBe('public');
+  });
+
   test('settings saved in the console are stored, and a bad value is refused naming the field', async ({ page, context, serverUrl, allowAgentErrors }) => {
     allowAgentErrors.push(/status of 400 \(Bad Request\)/);
     const apiKey = uniqueId('e2e-console-settings');

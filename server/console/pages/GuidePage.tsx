@@ -1,5 +1,5 @@
 /**
- * One guide: its state and the actions on it (publish, stage, disable, back to draft, edit, delete), the funnel
+ * One guide: its state and the actions on it (publish, stage, disable, back to draft, edit, duplicate, delete), the funnel
  * (seen -> each step advanced -> completed, dismissed, snoozed), a timeline, poll results and NPS, and health.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -52,6 +52,13 @@ export function GuidePage() {
       navigate(`/apps/${encodeURIComponent(apiKey)}/guides`);
     },
   });
+  const duplicate = useMutation({
+    mutationFn: () => api<StoredGuide>(`${path}/duplicate`, { method: 'POST' }),
+    onSuccess: (copy) => {
+      client.invalidateQueries({ queryKey: ['guides', apiKey] });
+      navigate(`/apps/${encodeURIComponent(apiKey)}/guides/${encodeURIComponent(copy.guide.id)}/edit`);
+    },
+  });
   const s = stats.data;
   const points = useMemo(
     () => (s?.range ? fillBuckets(s.range, s.timeline, (t) => ({ t, seen: 0, advanced: 0, dismissed: 0, snoozed: 0 })) : (s?.timeline ?? [])),
@@ -89,6 +96,9 @@ export function GuidePage() {
               <Link className="button" to={`/apps/${encodeURIComponent(apiKey)}/guides/${encodeURIComponent(guideId)}/translations`}>
                 Translations
               </Link>
+              <button type="button" disabled={duplicate.isPending} onClick={() => duplicate.mutate()}>
+                Duplicate
+              </button>
               {confirming ? (
                 <button type="button" className="danger" onClick={() => remove.mutate()}>
                   Really delete?
@@ -100,7 +110,11 @@ export function GuidePage() {
               )}
             </div>
           </header>
-          {(setState.error || remove.error) && <div className="error" role="alert">{(setState.error ?? remove.error)!.message}</div>}
+          {(setState.error || remove.error || duplicate.error) && (
+            <div className="error" role="alert">
+              {(setState.error ?? remove.error ?? duplicate.error)!.message}
+            </div>
+          )}
           <OpenOnPage apiKey={apiKey} guideId={guideId} previewPages={guide.data.guide.previewPages} />
           <div className="toolbar spaced">
             <span className="muted">
