@@ -12,6 +12,7 @@ import { migrateToPartitions } from '../partitions/migrateToPartitions';
 import { migrateConsoleTables } from '../summaries/migrateConsoleTables';
 import { RECORDINGS_SCHEMA } from '../recordings/createRecordingStore';
 import { SUMMARY_QUEUE_SCHEMA } from '../summaries/drainSummaryQueue';
+import { PAGES_WITHOUT_QUERY } from '../summaries/pagesWithoutQuery';
 import { runMigrations, type Migration } from './runMigrations';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -29,6 +30,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: 'recordings', up: RECORDINGS_SCHEMA },
   // The console's summaries leave the beacon's statement (issue #19): batches queued there, summarized after.
   { version: 9, name: 'summary queue', up: SUMMARY_QUEUE_SCHEMA },
+  // The console's top pages: a page is its address without query and fragment, kept so in the summaries.
+  { version: 10, name: 'pages without query', up: PAGES_WITHOUT_QUERY },
 ];
 
 /** Brings `db` to the current schema; answers the versions applied now. */

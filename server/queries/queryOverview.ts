@@ -30,21 +30,20 @@ const DISTINCT = `
 select (select count(*) from console_visitors where api_key = $1 and active && int8range($2, $3)) as visitors,
        (select count(*) from console_accounts where api_key = $1 and active && int8range($2, $3)) as accounts`;
 
-// A page is its address without query and fragment (/reports?id=7 and /reports are one page to a product team).
-const PAGE = (column: string) => `regexp_replace(${column}, '[?#].*$', '')`;
+// The summaries keep pages (an address without query and fragment: summaries/pagesWithoutQuery).
 const TOP_PAGES = `
 with top as (
-  select ${PAGE('url')} as page, sum(events) as events from console_pages
+  select url, sum(events) as events from console_pages
   where api_key = $1 and grain = $2 and t >= $3 and t < $4
-  group by page order by events desc, page limit ${TOP}
+  group by url order by events desc, url limit ${TOP}
 ),
 seen as (
-  select ${PAGE('url')} as page, count(distinct visitor_id) as visitors from console_page_visitors
-  where api_key = $1 and active && int8range($3, $4) and ${PAGE('url')} in (select page from top)
-  group by page
+  select url, count(distinct visitor_id) as visitors from console_page_visitors
+  where api_key = $1 and active && int8range($3, $4) and url in (select url from top)
+  group by url
 )
-select top.page as url, top.events, coalesce(seen.visitors, 0) as visitors
-from top left join seen on seen.page = top.page order by top.events desc, top.page`;
+select top.url, top.events, coalesce(seen.visitors, 0) as visitors
+from top left join seen on seen.url = top.url order by top.events desc, top.url`;
 
 const TOP_FEATURES = `
 select tag, el_id, el_text, sum(clicks) as clicks from console_features

@@ -8,6 +8,7 @@
  * lock shared rows in the same order and wait for each other instead of deadlocking.
  */
 import { DAY_MS, HOUR_MS } from './CONSOLE_SCHEMA';
+import { pageOf } from './pagesWithoutQuery';
 
 /** `t` floored to a multiple of `ms` (floor, also for times before 1970). */
 const floorTo = (t: string, ms: number) => `(${t} - ((${t} % ${ms}) + ${ms}) % ${ms})`;
@@ -23,7 +24,7 @@ export function summarizeEventsSql(source: string): string {
   return `,
 e as (
   select id, api_key, type, nullif(visitor_id, '') as visitor_id, nullif(account_id, '') as account_id, time,
-         nullif(left(url, 1000), '') as url, nullif(session_id, '') as session_id, channel,
+         nullif(left(url, 1000), '') as url, nullif(${pageOf('left(url, 1000)')}, '') as page, nullif(session_id, '') as session_id, channel,
          el_tag, el_id, el_text, guide_id, coalesce(guide_step_id, '') as guide_step_id,
          ${floorTo('time', HOUR_MS)} as hour, ${floorTo('time', DAY_MS)} as day,
          case when jsonb_typeof(body->'props'->'frustrationTypes') = 'array' then body->'props'->'frustrationTypes' end as ft,
@@ -113,15 +114,15 @@ accounts as (
 ),
 pages as (
   insert into console_pages (api_key, grain, t, url, events)
-  select api_key, grain, t, url, count(*) from g where url is not null group by api_key, grain, t, url order by 1, 2, 3, 4
+  select api_key, grain, t, page, count(*) from g where page is not null group by api_key, grain, t, page order by 1, 2, 3, 4
   on conflict (api_key, grain, t, url) do update set events = console_pages.events + excluded.events
 ),
 page_visitors as (
   insert into console_page_visitors (api_key, url, visitor_id, active)
-  select api_key, url, visitor_id, range_agg(${HOUR_RANGE})
-  from e where url is not null and visitor_id is not null
-  group by api_key, url, visitor_id
-  order by api_key, url, visitor_id
+  select api_key, page, visitor_id, range_agg(${HOUR_RANGE})
+  from e where page is not null and visitor_id is not null
+  group by api_key, page, visitor_id
+  order by api_key, page, visitor_id
   on conflict (api_key, url, visitor_id) do update set active = console_page_visitors.active + excluded.active
 ),
 features as (

@@ -62,4 +62,40 @@ describe('issue #19 schema migrations', () => {
       await db.close();
     }
   }, SERVER_TIMEOUT);
+
+  it('10 (pages without query): summaries kept by address before it are merged into pages, events summed, visitors\' hours joined', async () => {
+    const db = await createPgliteDatabase('memory://');
+    try {
+      await runMigrations(db, MIGRATIONS.slice(0, 9));
+      const hour = (h: number) => `int8range(${h * 3_600_000}, ${(h + 1) * 3_600_000})`;
+      await db.exec(`
+        insert into console_pages (api_key, grain, t, url, events) values
+          ('app', 'hour', 0, 'https://a.example/reports?id=7', 3),
+          ('app', 'hour', 0, 'https://a.example/reports#top', 2),
+          ('app', 'hour', 0, 'https://a.example/reports', 1),
+          ('app', 'hour', 3600000, 'https://a.example/reports?id=8', 4),
+          ('app', 'day', 0, 'https://a.example/settings', 5);
+        insert into console_page_visitors (api_key, url, visitor_id, active) values
+          ('app', 'https://a.example/reports?id=7', 'v1', int8multirange(${hour(0)})),
+          ('app', 'https://a.example/reports', 'v1', int8multirange(${hour(1)}, ${hour(5)})),
+          ('app', 'https://a.example/reports#top', 'v2', int8multirange(${hour(2)})),
+          ('app', 'https://a.example/settings', 'v1', int8multirange(${hour(0)}));
+      `);
+      expect(await migrateSchema(db)).toEqual([10]);
+      const pages = await db.query('select grain, t::int as t, url, events::int as events from console_pages order by grain, t, url');
+      expect(pages.rows).toEqual([
+        { grain: 'day', t: 0, url: 'https://a.example/settings', events: 5 },
+        { grain: 'hour', t: 0, url: 'https://a.example/reports', events: 6 },
+        { grain: 'hour', t: 3600000, url: 'https://a.example/reports', events: 4 },
+      ]);
+      const visitors = await db.query('select url, visitor_id, active::text as active from console_page_visitors order by url, visitor_id');
+      expect(visitors.rows).toEqual([
+        { url: 'https://a.example/reports', visitor_id: 'v1', active: '{[0,7200000),[18000000,21600000)}' },
+        { url: 'https://a.example/reports', visitor_id: 'v2', active: '{[7200000,10800000)}' },
+        { url: 'https://a.example/settings', visitor_id: 'v1', active: '{[0,3600000)}' },
+      ]);
+    } finally {
+      await db.close();
+    }
+  }, SERVER_TIMEOUT);
 });
