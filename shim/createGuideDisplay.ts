@@ -100,6 +100,7 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay |
     extensions,
   });
   const loop = createGuideLoop({ ctx, flow, launcher, resourceCenter }, options);
+  hooks.on('snoozed', () => launcher.stayClosed());
 
   function moved(): void {
     // guides §2: the visitor's step moves the launcher's onboarding progress and completion marks on.

@@ -1,7 +1,8 @@
 /**
  * guides §2 Launcher (guide center) on the page: the launcher of the last guide load, whether its panel is open,
  * whether the host removed it; the launcher-closed flag (8 hours) in local storage; opening by itself while an
- * onboarding tutorial is under way (at the first tick with no step to show); the host's toggle/show/hide/remove;
+ * onboarding tutorial is under way (at the first tick with no step to show; not on a page where the visitor
+ * snoozed a guide: "not now" is not a cue to open a panel); the host's toggle/show/hide/remove;
  * drawn in the leader frame, or any frame its device.iframe allows (guides §6); critical errors (guides §8).
  */
 import { MESSAGES } from '../../shared/messages';
@@ -23,6 +24,8 @@ export interface LauncherView {
   follow(): void;
   /** Guide loop, no step to show: opens the panel if it is to open by itself. */
   autoOpen(): void;
+  /** The visitor snoozed a guide ("not now"): the panel does not open by itself on this page after all. */
+  stayClosed(): void;
   has(): boolean;
 }
 
@@ -134,6 +137,9 @@ export function createLauncherView(ctx: DisplayContext): LauncherView {
         open = true;
         draw();
       }
+    },
+    stayClosed() {
+      autoOpen = false;
     },
     has: () => launcher !== null,
   };

@@ -287,6 +287,19 @@ test.describe('guides §2 Launcher (guide center): the API, custom content, laun
     await expect(page.locator(panel)).toBeVisible();
   });
 
+  test('a visitor who snoozes the welcome ("not now") is not shown the tutorial\'s panel by itself on that page; the badge opens it', async ({ page, openHostPage }) => {
+    const apiKey = launcherFor({ enabled: true, data: { onboarding: true } });
+    await openHostPage('/e2e/launcher?welcome', launcherPage(apiKey, uniqueId('launcher-snooze')));
+    const lightbox = page.locator('[data-waymark-overlay] .wm-lightbox');
+    await expect(lightbox).toContainText('Welcome first');
+    await lightbox.getByRole('button', { name: 'Later' }).click();
+    await expect(lightbox).toHaveCount(0);
+    await page.waitForTimeout(1200); // two loop ticks
+    await expect(page.locator(panel)).toHaveCount(0);
+    await page.locator(badge).click();
+    await expect(page.locator(panel)).toBeVisible();
+  });
+
   test("the config's custom content, stylesheet and script (contentUrl, contentUrlCss, contentUrlJs); no script with preventCodeInjection", async ({ page, serverUrl, openHostPage }) => {
     const content = { type: 'div', props: { id: 'custom-help' }, children: [{ type: 'p', props: { class: 'hours' }, content: 'Help desk: 9 to 5' }] };
     await page.route(`${serverUrl}/e2e-content/launcher.json`, (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(content) }));
