@@ -8,10 +8,11 @@
  * For right-to-left languages (he, ar) the badge's corner is mirrored and the panel is laid out right to left.
  */
 import { autoUpdate, computePosition, flip, offset, shift } from '@floating-ui/dom';
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { LAUNCHER_SEARCH_PLACEHOLDER, LAUNCHER_STOP_TUTORIAL } from '../shared/constants';
 import { filterLauncherGuides, isWhatsNewSeenDue, launcherPanelSize, needsStopTutorialConfirm } from '../shared/surfaces/launcherPanel';
 import type { LauncherToShow, WhatsNewEntry } from '../shared/protocol';
+import { themeVars } from '../shared/surfaces/guideTheme';
 import { isAnnouncementInView, mirroredCorner } from '../shared/surfaces/resourceCenterPanel';
 import { actionsElsewhere } from './actionsElsewhere';
 import type { LauncherHandlers } from './api';
@@ -83,6 +84,8 @@ export function Launcher({ launcher, open, anchor, rtl, handlers }: LauncherProp
   const list = filterLauncherGuides(launcher.guides, search);
   const unseen = launcher.whatsnewUnseen;
   const percent = launcher.onboarding?.percent;
+  // The app's theme, as its steps wear it (docs/guide-theme.md).
+  const theme = themeVars(launcher.theme) as CSSProperties;
 
   return (
     <>
@@ -93,7 +96,7 @@ export function Launcher({ launcher, open, anchor, rtl, handlers }: LauncherProp
           className="wm-badge wm-launcher-badge"
           aria-label={unseen ? `Guides, ${unseen} unseen` : 'Guides'}
           aria-expanded={open}
-          style={{ top: 'auto', left: 'auto', [vertical]: EDGE, [horizontal]: EDGE, width: BADGE, height: BADGE }}
+          style={{ top: 'auto', left: 'auto', [vertical]: EDGE, [horizontal]: EDGE, width: BADGE, height: BADGE, ...theme }}
           onClick={toggle}
         >
           {launcher.badgeImageUrl && !imageFailed ? (
@@ -124,7 +127,7 @@ export function Launcher({ launcher, open, anchor, rtl, handlers }: LauncherProp
           tabIndex={-1}
           dir={rtl ? 'rtl' : undefined}
           onKeyDown={(event) => event.key === 'Escape' && close()}
-          style={{ width, height, ...(anchor ? { top: 0, left: 0 } : { [vertical]: EDGE + BADGE + 12, [horizontal]: EDGE }) }}
+          style={{ width, height, ...(anchor ? { top: 0, left: 0 } : { [vertical]: EDGE + BADGE + 12, [horizontal]: EDGE }), ...theme }}
         >
           <div className="wm-launcher-head">
             <h2>Guides</h2>

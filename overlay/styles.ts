@@ -39,7 +39,7 @@ export const OVERLAY_CSS = `
 .wm-step label { display: block; }
 .wm-step [data-poll-scale] { flex-wrap: nowrap; justify-content: space-between; gap: 4px; }
 .wm-step [data-poll-scale] label { flex-direction: column-reverse; gap: 2px; }
-.wm-step [data-poll-scale-labels] { display: flex; justify-content: space-between; gap: 12px; margin: -6px 0 12px; font-size: 12px; color: #6b7280; }
+.wm-step [data-poll-scale-labels] { display: flex; justify-content: space-between; gap: 12px; margin: -6px 0 12px; font-size: 12px; color: var(--wm-muted, #6b7280); }
 .wm-badge {
   position: fixed; top: 0; left: 0; z-index: 299999; display: inline-flex; align-items: center; justify-content: center;
   padding: 0; border: 2px solid #fff; border-radius: 50%; background: var(--wm-accent, #3b5bdb); color: var(--wm-on-accent, #fff);
@@ -81,7 +81,7 @@ export const OVERLAY_CSS = `
 .wm-launcher-badge img { border-radius: 50%; }
 .wm-bubble { position: absolute; top: -6px; right: -6px; min-width: 20px; padding: 0 5px; border-radius: 10px; background: #e03131; font: 700 12px/20px system-ui, sans-serif; }
 .wm-launcher { z-index: 299999; display: flex; flex-direction: column; padding: 0; overflow: hidden; }
-.wm-launcher-head, .wm-progress { padding-block: 14px 6px; padding-inline: 16px 48px; font-size: 12px; color: #6b7280; }
+.wm-launcher-head, .wm-progress { padding-block: 14px 6px; padding-inline: 16px 48px; font-size: 12px; color: var(--wm-muted, #6b7280); }
 .wm-progress { padding: 0 16px 6px; }
 .wm-progress div { height: 6px; margin-top: 4px; background: #e9ecef; }
 .wm-progress span { display: block; height: 100%; background: var(--wm-accent, #3b5bdb); }
@@ -110,7 +110,7 @@ export const OVERLAY_CSS = `
 .wm-rc-head h2 { margin: 0; }
 .wm-step button.wm-rc-back { margin: 0; padding: 2px 8px; color: var(--wm-accent, #3b5bdb); background: var(--wm-hover, #edf2ff); }
 .wm-rc input.wm-search:not([type=radio]) { width: auto; height: 31px; margin: 4px 16px 0; }
-.wm-rc-count { min-height: 18px; padding: 0 16px; font-size: 12px; color: #6b7280; }
+.wm-rc-count { min-height: 18px; padding: 0 16px; font-size: 12px; color: var(--wm-muted, #6b7280); }
 .wm-rc-view { flex: 1; min-height: 0; display: flex; flex-direction: column; overflow: auto; animation: wm-slide-in ${MODULE_SLIDE_MS}ms ease-out; }
 .wm-rc-home { animation-name: wm-slide-back; }
 [dir=rtl] .wm-rc-view { animation-name: wm-slide-back; } [dir=rtl] .wm-rc-home { animation-name: wm-slide-in; }
@@ -119,7 +119,7 @@ export const OVERLAY_CSS = `
 .wm-rc-news { padding: 10px 8px; border-bottom: 1px solid var(--wm-line, #e9ecef); }
 .wm-rc-news[data-unseen] { border-inline-start: 3px solid var(--wm-accent, #3b5bdb); }
 .wm-rc-dot { color: #e03131; font-size: 12px; }
-.wm-rc-empty { padding: 16px; color: #6b7280; }
+.wm-rc-empty { padding: 16px; color: var(--wm-muted, #6b7280); }
 .wm-rc-body { padding: 8px 16px; overflow: auto; }
 .wm-rc-intro { flex: none; border-bottom: 1px solid var(--wm-line, #e9ecef); }
 .wm-rc-frame { flex: 1; width: 100%; border: 0; }

@@ -15,7 +15,7 @@ import { HttpError } from './HttpError';
 import { parseJzb } from './parseJzb';
 import { eventsOfBody, requireApiKey, single } from './readDataRequest';
 import { SERVER_LIMITS } from './SERVER_LIMITS';
-import { applyTheme } from './guides/applyTheme';
+import { applyTheme, launcherWithTheme } from './guides/applyTheme';
 import type { Guide } from '../shared/guides/guides';
 import { matchesConditions, type SegmentSubject } from '../shared/segments/segmentConditions';
 
@@ -117,8 +117,9 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
       normalizedUrl: typeof url === 'string' ? url : undefined,
       features: features ? await features() : [],
       ...(assets ? await assets.urls() : {}),
-      // guides §3 Launcher config; wire-protocol.md names no field for it, `launcher` is ours.
-      ...(launcher !== undefined ? { launcher } : {}),
+      // guides §3 Launcher config; wire-protocol.md names no field for it, `launcher` is ours. The app's theme goes
+      // beside it (`launcher.theme`, ours): the launcher wears it as the steps do.
+      ...(launcher !== undefined ? { launcher: launcherWithTheme(launcher, site.theme) } : {}),
       // The app's guide settings (issue #14); `settings` is ours too (shared/guides/readSiteGuideSettings).
       ...(settings !== undefined ? { settings } : {}),
     };

@@ -76,6 +76,8 @@ export interface LauncherToShow {
   css?: string;
   /** guides §2 `data.contentUrlJs` from an allowed origin; the shim loads it unless preventCodeInjection. */
   scriptUrl?: string;
+  /** The app's step theme the server put beside the config (`launcher.theme`; shared/surfaces/guideTheme). */
+  theme?: unknown;
 }
 
 /** One what's-new item of the launcher's feed (guides §2). */

@@ -84,6 +84,7 @@ export function readLauncherConfig(raw: unknown): { settings: LauncherSettings }
       height: (data.height as number | undefined) ?? LAUNCHER_DEFAULTS.height,
       iframe: device.iframe === true,
       device: { desktop: device.desktop as boolean | undefined, mobile: device.mobile as boolean | undefined },
+      theme: raw.theme,
     },
   };
 }

@@ -94,6 +94,27 @@ test.describe('the app\'s guide theme (ours)', () => {
     expect(await lookOf(lightbox)).toMatchObject({ background: 'rgb(30, 41, 59)', border: '3px rgb(249, 115, 22)', radius: '0px', caret: null });
   });
 
+  test('the launcher (guide center) wears it too: its badge in the button colour, its panel in the background', async ({ page, serverUrl }) => {
+    const apiKey = uniqueId('e2e-theme-launcher');
+    const headers = { 'content-type': 'application/json' };
+    const put = await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`, { method: 'PUT', body: JSON.stringify({ theme: THEME, launcher: { enabled: true, data: {} } }), headers });
+    expect(put.status).toBe(200);
+    const content = { type: 'div', props: {}, children: [{ type: 'p', props: {}, content: 'Listed' }] };
+    await publishGuide(serverUrl, apiKey, { id: 'listed', name: 'Listed guide', launchMethod: 'launcher', steps: [{ id: 'listed-1', type: 'lightbox', domJson: content }] });
+    await page.route(`${serverUrl}/themed-launcher`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: '${uniqueId('themed')}' } });` }) }),
+    );
+    await page.goto(`${serverUrl}/themed-launcher`);
+    await agentReady(page);
+    const badge = page.locator('[data-waymark-overlay] .wm-launcher-badge');
+    await expect(badge).toHaveCSS('background-color', 'rgb(250, 204, 21)');
+    await expect(badge).toHaveCSS('color', 'rgb(17, 24, 39)');
+    await badge.click();
+    const panel = page.locator('[data-waymark-overlay] .wm-launcher').and(page.getByRole('dialog'));
+    await expect(panel).toHaveCSS('background-color', 'rgb(30, 41, 59)');
+    await expect(panel).toHaveCSS('border-top-color', 'rgb(249, 115, 22)');
+  });
+
   test.describe('in the designer', () => {
     // The designer asks the console whether this browser is signed in: Chromium logs the 401 as a failed load.
     test.use({ allowAgentErrors: [/status of 401 \(Unauthorized\)/] });

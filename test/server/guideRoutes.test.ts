@@ -339,6 +339,17 @@ describe('issue #17 the app\'s guide theme', () => {
     expect(preview.json().guide.steps[0].attributes.theme).toEqual({ ...theme, radius: 4 });
   });
 
+  it('puts the theme beside the launcher config, and leaves the config alone without one', async () => {
+    const launcher = { enabled: true, data: { position: 'bottom-left' } };
+    const theme = { accent: '#0f766e' };
+    await api('PUT', '/api/apps/themed-launcher/settings', { launcher, theme });
+    await api('PUT', '/api/apps/plain-launcher/settings', { launcher });
+    const jzb = nodeJzb({ visitorId: 'v1', url: 'http://127.0.0.1/' });
+    const read = async (apiKey: string) => (await server.app.inject({ method: 'GET', url: `/data/guide.json/${apiKey}?jzb=${jzb}` })).json().launcher;
+    expect(await read('themed-launcher')).toEqual({ ...launcher, theme });
+    expect(await read('plain-launcher')).toEqual(launcher);
+  });
+
   it('refuses a guide whose step theme is not one, naming the field', async () => {
     const response = await api('PUT', '/api/apps/themed-app/guides/bad-theme', { ...lightbox('bad-theme'), steps: [{ id: 'bad-theme-1', type: 'lightbox', attributes: { theme: { accent: 'url(x)' } } }] });
     expect(response.statusCode).toBe(400);

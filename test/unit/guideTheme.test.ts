@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TOOLTIP_DEFAULTS } from '../../shared/constants';
 import type { Guide } from '../../shared/guides/guides';
 import { chooseResourceCenter } from '../../shared/surfaces/chooseResourceCenter';
+import { readLauncherConfig } from '../../shared/surfaces/chooseLauncher';
 import { checkTheme, themeVars, tooltipCaret } from '../../shared/surfaces/guideTheme';
 
 describe('the app\'s guide theme (ours): checkTheme, themeVars, tooltipCaret', () => {
@@ -54,6 +55,11 @@ describe('the app\'s guide theme (ours): checkTheme, themeVars, tooltipCaret', (
     expect(tooltipCaret({ borderColor: '#000', borderWidth: 0 })).toEqual({ bordered: false, outset: 5.5 });
     expect(tooltipCaret({ borderColor: '#000', borderWidth: 1 })).toEqual({ bordered: true, outset: 6.5 });
     expect(tooltipCaret({ borderColor: '#000', borderWidth: 4 })).toEqual({ bordered: true, outset: 11 });
+  });
+
+  it('the launcher config carries the theme the server put beside it, for its badge and panel', () => {
+    const read = readLauncherConfig({ enabled: true, data: {}, theme: { accent: '#facc15' } });
+    expect(read && 'settings' in read ? read.settings.theme : null).toEqual({ accent: '#facc15' });
   });
 
   it('the resource center carries its first step\'s theme, for its badge and panel', () => {
