@@ -6,8 +6,9 @@
  * nothing here: a click anywhere on the badge opens the guide.
  */
 import { autoUpdate, computePosition, offset, type Placement } from '@floating-ui/dom';
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import type { BadgePosition, BadgeToShow } from '../shared/protocol';
+import { themeVars } from '../shared/surfaces/guideTheme';
 import { renderBlocks } from './renderBlocks';
 
 export interface BadgeProps {
@@ -70,7 +71,7 @@ export function Badge({ badge, target, onOpen }: BadgeProps): ReactNode {
       data-guide-id={badge.guideId}
       className={badge.content ? 'wm-badge wm-badge-blocks' : 'wm-badge'}
       // Building blocks size the badge themselves; the mark and the image are 22 px.
-      style={{ ...(badge.content ? {} : { width: SIZE, height: SIZE }), visibility: visible ? 'visible' : 'hidden' }}
+      style={{ ...(badge.content ? {} : { width: SIZE, height: SIZE }), visibility: visible ? 'visible' : 'hidden', ...(themeVars(badge.theme) as CSSProperties) }}
       onMouseEnter={() => badge.showOnHover && setHovered(true)}
       onMouseLeave={() => badge.showOnHover && setHovered(false)}
       onClick={() => onOpen(badge.guideId)}

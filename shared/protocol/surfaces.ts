@@ -21,6 +21,8 @@ export interface BadgeToShow {
   content?: DomNode;
   /** Shown only while the pointer is over the target. */
   showOnHover: boolean;
+  /** The app's step theme, as served on the guide's first step (shared/surfaces/guideTheme): the mark's colours. */
+  theme?: unknown;
 }
 
 export type BadgePosition = 'top-left' | 'top-right' | 'inline' | 'inline-left' | 'inline-right' | 'over';

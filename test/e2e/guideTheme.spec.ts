@@ -94,17 +94,20 @@ test.describe('the app\'s guide theme (ours)', () => {
     expect(await lookOf(lightbox)).toMatchObject({ background: 'rgb(30, 41, 59)', border: '3px rgb(249, 115, 22)', radius: '0px', caret: null });
   });
 
-  test('the launcher (guide center) wears it too: its badge in the button colour, its panel in the background', async ({ page, serverUrl }) => {
+  test('the launcher (guide center) and element badges wear it too: badges in the button colour, the panel in the background', async ({ page, serverUrl }) => {
     const apiKey = uniqueId('e2e-theme-launcher');
     const headers = { 'content-type': 'application/json' };
     const put = await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`, { method: 'PUT', body: JSON.stringify({ theme: THEME, launcher: { enabled: true, data: {} } }), headers });
     expect(put.status).toBe(200);
     const content = { type: 'div', props: {}, children: [{ type: 'p', props: {}, content: 'Listed' }] };
     await publishGuide(serverUrl, apiKey, { id: 'listed', name: 'Listed guide', launchMethod: 'launcher', steps: [{ id: 'listed-1', type: 'lightbox', domJson: content }] });
+    await publishGuide(serverUrl, apiKey, { id: 'badged', name: 'Badged guide', launchMethod: 'badge', steps: [{ id: 'badged-1', type: 'tooltip', elementPathRule: '#help', domJson: content }] });
     await page.route(`${serverUrl}/themed-launcher`, (route) =>
-      route.fulfill({ contentType: 'text/html', body: hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: '${uniqueId('themed')}' } });` }) }),
+      route.fulfill({ contentType: 'text/html', body: hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: '${uniqueId('themed')}' } });`, body: '<p style="margin:80px"><button id="help">Help</button></p>' }) }),
     );
     await page.goto(`${serverUrl}/themed-launcher`);
+    const elementBadge = page.locator('[data-waymark-overlay] .wm-badge[data-guide-id="badged"]');
+    await expect(elementBadge).toHaveCSS('background-color', 'rgb(250, 204, 21)');
     await agentReady(page);
     const badge = page.locator('[data-waymark-overlay] .wm-launcher-badge');
     await expect(badge).toHaveCSS('background-color', 'rgb(250, 204, 21)');

@@ -33,5 +33,5 @@ export function badgeOf(guide: Guide, checkAsset: AssetCheck, log: (level: LogLe
     if (checked.ok) content = checked.content;
     else log('warn', `guide ${guide.id} badge content: ${checked.message}`);
   }
-  return [{ guideId: guide.id, label: guide.name ?? guide.id, selector, position, showOnHover: badge.showOnHover === true, ...(imageUrl ? { imageUrl } : {}), ...(content ? { content } : {}) }];
+  return [{ guideId: guide.id, label: guide.name ?? guide.id, selector, position, showOnHover: badge.showOnHover === true, theme: guide.steps[0]?.attributes?.theme, ...(imageUrl ? { imageUrl } : {}), ...(content ? { content } : {}) }];
 }
