@@ -16,6 +16,7 @@ const SECTIONS = [
   { to: '/recordings', label: 'Recordings' },
   { to: '/guides', label: 'Guides' },
   { to: '/settings', label: 'Settings' },
+  { to: '/install', label: 'Install' },
 ];
 
 /** The sidebar and the routed view. */

@@ -52,6 +52,42 @@ test.describe('issue #14 console access', () => {
   });
 });
 
+test.describe('a new app', () => {
+  test('added from the Apps page (a bad key refused), its Install page gives the snippet to copy and sees its first event arrive', async ({ page, context, serverUrl }) => {
+    const apiKey = uniqueId('e2e-install');
+    await logIn(context, serverUrl);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto(`${serverUrl}/console/`);
+    const key = page.getByLabel('Add an app: its key (the apiKey its pages send with)');
+    await expect(key).toHaveValue(/^app-[a-z0-9]+$/);
+    await key.fill('my shop!');
+    await page.getByRole('button', { name: 'Install it' }).click();
+    await expect(page.getByRole('alert')).toHaveText("An app key is 1 to 64 letters, digits, '.', '-' or '_', starting with a letter or a digit");
+    await expect(key).toHaveAccessibleDescription(/^An app key is/);
+    await key.fill(apiKey);
+    await page.getByRole('button', { name: 'Install it' }).click();
+    await expect(page).toHaveURL(new RegExp(`/console/apps/${apiKey}/install$`));
+    const snippet = page.getByLabel('Install snippet');
+    await expect(snippet).toContainText(`'${serverUrl}/waymark.js'`);
+    await expect(snippet).toContainText(`waymark.initialize({ apiKey: '${apiKey}' });`);
+    const check = page.getByRole('status').filter({ hasText: /first event|Installed/ });
+    await expect(check).toContainText(`Waiting for the first event from ${apiKey}`);
+    await page.getByRole('button', { name: 'Copy' }).first().click();
+    await expect(page.getByText('Copied.')).toBeVisible();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+
+    // A page of the app with the copied snippet, as its developer pastes it.
+    const host = await context.newPage();
+    await host.route(`${serverUrl}/e2e/installed`, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><html><head>${copied}</head><body><h1>Shop</h1></body></html>` }));
+    await host.goto(`${serverUrl}/e2e/installed`);
+    await agentReady(host);
+    await host.evaluate(() => (window as any).waymark.flushNow());
+    await expect(check).toContainText(`Installed: ${apiKey} sent a load event`, { timeout: 15_000 });
+    await expect(check).toContainText(`from ${serverUrl}/e2e/installed`);
+    await page.screenshot({ path: 'test-results/screens/console-install.png', fullPage: true });
+  });
+});
+
 test.describe('issue #14 live events', () => {
   test('a click on a host page appears in the live view within 5 s of being stored, without reload, and opens as JSON', async ({ page, context, serverUrl }) => {
     const apiKey = uniqueId('e2e-console-live');

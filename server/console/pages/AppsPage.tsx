@@ -1,6 +1,11 @@
-/** Every app (api key) with data or guides: events, visitors, last seen, guides; a row opens its overview. */
+/**
+ * Every app (api key) with data or guides: events, visitors, last seen, guides; a row opens its overview. A new
+ * app is a key the console checks and an Install page with its snippet (an app is listed from its first event).
+ */
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { appKeyProblem } from '../installSnippet';
 import { api } from '../api';
 import { Empty, QueryState } from '../components/QueryState';
 import { formatAgo, formatCount } from '../format';
@@ -14,6 +19,7 @@ export function AppsPage() {
       <header className="view-head">
         <h1>Apps</h1>
       </header>
+      <AddApp />
       <QueryState isPending={apps.isPending} error={apps.error}>
         {apps.data?.length === 0 ? (
           <Empty>
@@ -51,5 +57,36 @@ export function AppsPage() {
         )}
       </QueryState>
     </>
+  );
+}
+
+/** A key for a new app (one is offered), checked, then its Install page. */
+function AddApp() {
+  const navigate = useNavigate();
+  const [key, setKey] = useState(() => `app-${Math.random().toString(36).slice(2, 8)}`);
+  const [problem, setProblem] = useState<string | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const wrong = appKeyProblem(key.trim());
+    setProblem(wrong);
+    if (!wrong) navigate(`/apps/${encodeURIComponent(key.trim())}/install`);
+  };
+  return (
+    <form className="card form add-app" onSubmit={submit} aria-label="Add an app">
+      <div className="row">
+        <label className="field">
+          <span>Add an app: its key (the apiKey its pages send with)</span>
+          <input value={key} spellCheck={false} aria-invalid={problem ? true : undefined} aria-describedby={problem ? 'app-key-problem' : undefined} onChange={(e) => setKey(e.target.value)} />
+        </label>
+        <button type="submit" className="primary">
+          Install it
+        </button>
+      </div>
+      {problem && (
+        <p id="app-key-problem" className="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+    </form>
   );
 }
