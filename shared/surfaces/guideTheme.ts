@@ -116,6 +116,15 @@ function mix(hex: string, factor: number): string {
   return `#${channels(hex).map((c) => Math.round(c * factor).toString(16).padStart(2, '0')).join('')}`;
 }
 
+/**
+ * The WCAG contrast ratio of two theme colours (`#rgb` or `#rrggbb`), 1 to 21; the console warns under 4.5 for
+ * text (AA) and 3 for links and buttons against the background.
+ */
+export function contrastRatio(a: string, b: string): number {
+  const [hi, lo] = [luminance(longHex(a)), luminance(longHex(b))].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
 /** Black-ish or white, whichever has the more contrast on `hex` (WCAG contrast ratio). */
 function onColor(hex: string): string {
   const l = luminance(hex);

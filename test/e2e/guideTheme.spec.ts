@@ -43,11 +43,14 @@ test.describe('the app\'s guide theme (ours)', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect(page.getByRole('alert')).toHaveText('theme.background must be a colour written #rgb or #rrggbb');
     await page.getByLabel('Background', { exact: true }).fill(THEME.background);
+    // Dark on dark until the text colour is set: the page says so.
+    await expect(page.getByText('Text on this background is hard to read (contrast 1.1:1; aim for 4.5:1 or more).')).toBeVisible();
     await page.getByLabel('Text', { exact: true }).fill(THEME.text);
     await page.getByLabel('Buttons and links', { exact: true }).fill(THEME.accent);
     await page.getByLabel('Border', { exact: true }).fill(THEME.borderColor);
     await page.getByLabel('Border width (px)').fill(String(THEME.borderWidth));
     await page.getByLabel('Corner radius (px)').fill(String(THEME.radius));
+    await expect(page.getByText(/hard to read|hardly stand out/)).toHaveCount(0);
     // The sample is drawn with the overlay's own stylesheet as the values are typed.
     await expect(sample).toHaveCSS('background-color', 'rgb(30, 41, 59)');
     await expect(sample).toHaveCSS('border-top-color', 'rgb(249, 115, 22)');

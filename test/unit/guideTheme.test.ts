@@ -74,3 +74,19 @@ describe('the app\'s guide theme (ours): checkTheme, themeVars, tooltipCaret', (
     expect(choice.resourceCenter?.theme).toEqual(theme);
   });
 });
+
+describe('the console\'s word on a theme hard to read (WCAG contrast)', () => {
+  it('measures contrast as WCAG does, and warns under 4.5:1 for text and 3:1 for buttons and links', async () => {
+    const { contrastRatio } = await import('../../shared/surfaces/guideTheme');
+    const { hardToRead } = await import('../../server/console/themeWarnings');
+    expect(contrastRatio('#000', '#fff')).toBeCloseTo(21, 5);
+    expect(contrastRatio('#777777', '#ffffff')).toBeCloseTo(4.48, 2);
+    expect(hardToRead({})).toEqual([]);
+    expect(hardToRead({ background: '#1e293b', text: '#f8fafc', accent: '#facc15' })).toEqual([]);
+    expect(hardToRead({ text: '#d1d5db' })).toEqual(['Text on this background is hard to read (contrast 1.5:1; aim for 4.5:1 or more).']);
+    expect(hardToRead({ background: '#1e293b' })).toEqual([
+      'Text on this background is hard to read (contrast 1.1:1; aim for 4.5:1 or more).',
+      'Buttons and links hardly stand out from this background (contrast 2.6:1; aim for 3:1 or more).',
+    ]);
+  });
+});

@@ -1,12 +1,14 @@
 /**
  * The Settings page's guide appearance: the colours, border and corners of every step of the app
  * (shared/surfaces/guideTheme), each empty for the agent's own. Beside them a sample step drawn with the
- * overlay's own stylesheet in a shadow root, as a visitor will see it, caret and border included.
+ * overlay's own stylesheet in a shadow root, as a visitor will see it, caret and border included, and a word when
+ * the colours chosen would be hard to read.
  */
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { createPortal } from 'react-dom';
 import { useFormContext } from 'react-hook-form';
 import { THEME_LIMITS, themeVars, tooltipCaret, type GuideTheme } from '../../../shared/surfaces/guideTheme';
+import { DEFAULT_COLORS, hardToRead } from '../themeWarnings';
 import { OVERLAY_CSS } from '../../../overlay/styles';
 
 /** What part of the Settings form this editor owns: every input is text, '' for the default. */
@@ -17,10 +19,10 @@ export interface ThemeForm {
 type ThemeKey = keyof Required<GuideTheme>;
 
 const COLORS: Array<{ key: ThemeKey; label: string; fallback: string }> = [
-  { key: 'background', label: 'Background', fallback: '#ffffff' },
-  { key: 'text', label: 'Text', fallback: '#1f2430' },
-  { key: 'accent', label: 'Buttons and links', fallback: '#3b5bdb' },
-  { key: 'borderColor', label: 'Border', fallback: '#cbd5e1' },
+  { key: 'background', label: 'Background', fallback: DEFAULT_COLORS.background },
+  { key: 'text', label: 'Text', fallback: DEFAULT_COLORS.text },
+  { key: 'accent', label: 'Buttons and links', fallback: DEFAULT_COLORS.accent },
+  { key: 'borderColor', label: 'Border', fallback: DEFAULT_COLORS.borderColor },
 ];
 const SIZES: Array<{ key: 'borderWidth' | 'radius'; label: string }> = [
   { key: 'borderWidth', label: 'Border width (px)' },
@@ -77,6 +79,11 @@ export function ThemeEditor({ errorAt }: { errorAt(prefix: string): string | und
         </div>
         <ThemeSample theme={themeOfForm(values)} />
       </div>
+      {hardToRead(themeOfForm(values)).map((warning) => (
+        <p key={warning} className="warn-note" role="status">
+          {warning}
+        </p>
+      ))}
       {error && <p className="field-error" role="alert">{error}</p>}
     </section>
   );
