@@ -66,6 +66,19 @@ describe('guides §4 auto display rules', () => {
     expect(choice.skipped.map((s) => s.reason.split(':')[0])).toEqual(['notDismissed', 'notDismissed', 'device']);
   });
 
+  it('guides §3 attributes.type all/desktop/mobile says the device when attributes.device does not; attributes.device wins', () => {
+    const guides = [
+      guide('for-mobile', { attributes: { type: 'mobile' } }),
+      guide('for-desktop', { attributes: { type: 'desktop' } }),
+      guide('for-all', { attributes: { type: 'all' } }),
+      guide('building-block', { attributes: { type: 'building-block' } }),
+      guide('device-wins', { attributes: { type: 'mobile', device: { desktop: true, mobile: false } } }),
+    ];
+    const on = (device: 'desktop' | 'mobile') => selectAutoSteps(load(guides), url, device).eligible.map((c) => c.guide.id).sort();
+    expect(on('desktop')).toEqual(['building-block', 'device-wins', 'for-all', 'for-desktop']);
+    expect(on('mobile')).toEqual(['building-block', 'for-all', 'for-mobile']);
+  });
+
   it("guides §5: content without type, children and props is 'Response from the guide was not in proper JSON format'", () => {
     expect(checkStepContent({ type: 'div', children: [] })).toBe(MESSAGES.contentNotJson);
     expect(MESSAGES.contentNotJson).toBe('Response from the guide was not in proper JSON format');
