@@ -69,6 +69,8 @@ export function checkGuideBody(body: unknown, guideId: string, options: GuideChe
       return { error: 'targetAccount must be an account id, or a list of account ids', field: 'targetAccount' };
     }
   }
+  const scheduleProblem = checkSchedule(body);
+  if (scheduleProblem) return scheduleProblem;
   if (!Array.isArray(body.steps)) return { error: `guide ${body.id} has no steps array`, field: 'steps' };
   const languageProblem = checkTranslations(body, body.id);
   if (languageProblem) return languageProblem;
@@ -132,6 +134,25 @@ function checkStepRules(step: Record<string, unknown>, id: string, options: Guid
     if (typeof rule !== 'string') return { error: `step ${id}: ${key} must be a string (a CSS selector)`, field: key };
     const { isSelector } = options;
     if (isSelector && !rule.split('>>>').every((part) => isSelector(part.trim()))) return { error: `step ${id}: ${key} "${rule}" is not a CSS selector`, field: key };
+  }
+  return null;
+}
+
+/**
+ * guides §4 Timebox: `showsAfter` and `expiresAfter` are times in epoch ms (a numeric string counts, as the agent
+ * reads it); anything else the agent would ignore, so the guide would show when its author meant it not to.
+ */
+function checkSchedule(body: Record<string, unknown>): GuideProblem | null {
+  const times: Partial<Record<'showsAfter' | 'expiresAfter', number>> = {};
+  for (const key of ['showsAfter', 'expiresAfter'] as const) {
+    const value = body[key];
+    if (value === undefined || value === null) continue;
+    const ms = typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+    if (!Number.isFinite(ms)) return { error: `${key} must be a time in epoch milliseconds (got ${JSON.stringify(value)})`, field: key };
+    times[key] = ms;
+  }
+  if (times.showsAfter !== undefined && times.expiresAfter !== undefined && times.expiresAfter < times.showsAfter) {
+    return { error: 'expiresAfter is before showsAfter: the guide would never show', field: 'expiresAfter' };
   }
   return null;
 }

@@ -182,6 +182,43 @@ test.describe('issue #14 guide management', () => {
     expect(served.guides).toEqual([]);
   });
 
+  test('a guide scheduled in the editor (show from, until) shows to visitors only inside its schedule; its page says where it is; an end before the start is refused at the field', async ({ page, context, serverUrl }) => {
+    const apiKey = uniqueId('e2e-console-schedule');
+    const headers = { 'content-type': 'application/json' };
+    const guide = { id: 'timed', name: 'Timed', launchMethod: 'auto', state: 'public', steps: [{ id: 'timed-1', type: 'lightbox', domJson: { type: 'div', props: {}, children: [{ type: 'p', props: {}, content: 'Only this week' }] } }] };
+    expect((await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/timed`, { method: 'PUT', body: JSON.stringify(guide), headers })).status).toBe(201);
+    await logIn(context, serverUrl);
+    const local = (ms: number) => page.evaluate((t) => { const d = new Date(t); const p = (n: number) => String(n).padStart(2, '0'); return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`; }, ms);
+    const day = 86_400_000;
+    const served = async () => (await (await fetch(`${serverUrl}/data/guide.json/${apiKey}?jzb=${jzbOf({ visitorId: uniqueId('v'), url: `${serverUrl}/` })}`)).json()).guides as Array<{ id: string }>;
+
+    // Ended yesterday: its page says so, and a visitor's page load gets nothing to show.
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/guides/timed/edit`);
+    await page.getByLabel('Until', { exact: true }).fill(await local(Date.now() - day));
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('guide-schedule')).toContainText('(ended: visitors no longer see it)');
+    const host = await openHost(context, serverUrl, '/e2e/console-schedule', apiKey, uniqueId('visitor'));
+    await host.waitForTimeout(1500);
+    await expect(host.locator(lightbox)).toHaveCount(0);
+
+    // An end before the start: named at the field as it is typed, and Save waits.
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/guides/timed/edit`);
+    await page.getByLabel('Show from', { exact: true }).fill(await local(Date.now() + day));
+    await expect(page.getByText('expiresAfter is before showsAfter: the guide would never show').first()).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+
+    // From yesterday until next week: showing now, and the visitor sees it.
+    await page.getByLabel('Show from', { exact: true }).fill(await local(Date.now() - day));
+    await page.getByLabel('Until', { exact: true }).fill(await local(Date.now() + 7 * day));
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('guide-schedule')).toContainText('(showing now)');
+    const stored = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/timed`)).json();
+    expect(stored.guide.expiresAfter - stored.guide.showsAfter).toBeGreaterThan(7 * day);
+    expect((await served()).map((g) => g.id)).toEqual(['timed']);
+    await host.reload();
+    await expect(host.locator(lightbox)).toContainText('Only this week');
+  });
+
   test('an NPS answered on a host page shows in the guide\'s poll results with its score', async ({ page, context, serverUrl }) => {
     const apiKey = uniqueId('e2e-console-nps');
     const visitor = uniqueId('promoter');

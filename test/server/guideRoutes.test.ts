@@ -399,6 +399,20 @@ describe('issue #17 guides §3 targetAccount and publishedAt', () => {
     }
   });
 
+  it('guides §4 Timebox: showsAfter and expiresAfter are stored as epoch ms (a numeric string too); a date in words or an end before the start is refused by name', async () => {
+    const ok = await api('PUT', '/api/apps/schedule-app/guides/timed', { ...lightbox('timed'), showsAfter: 1_790_000_000_000, expiresAfter: '1800000000000' });
+    expect(ok.statusCode).toBe(201);
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{ showsAfter: 'tomorrow' }, 'showsAfter', 'showsAfter must be a time in epoch milliseconds (got "tomorrow")'],
+      [{ expiresAfter: { at: 1 } }, 'expiresAfter', 'expiresAfter must be a time in epoch milliseconds (got {"at":1})'],
+      [{ showsAfter: 2_000, expiresAfter: 1_000 }, 'expiresAfter', 'expiresAfter is before showsAfter: the guide would never show'],
+    ];
+    for (const [fields, field, error] of cases) {
+      const refused = await api('PUT', '/api/apps/schedule-app/guides/bad-time', { ...lightbox('bad-time'), ...fields });
+      expect(refused.json(), JSON.stringify(fields)).toEqual({ error, field });
+    }
+  });
+
   it('sets publishedAt when a guide goes public, and keeps it when the guide is saved again without it', async () => {
     await api('PUT', '/api/apps/published-app/guides/news', lightbox('news'));
     expect((await api('GET', '/api/apps/published-app/guides/news')).json().guide.publishedAt).toBeUndefined();

@@ -1,5 +1,5 @@
 /**
- * Creating and editing a guide: a form for the common fields (name, launch method, priority, and per step its
+ * Creating and editing a guide: a form for the common fields (name, launch method, priority, schedule, and per step its
  * type, page rule, target element and texts) beside a JSON editor of the whole guide. Both are checked as you
  * type with the checks the server and the agent use (server/guides/checkGuideBody: the agent's
  * checkGuideLoadResponse and checkBuildingBlocks); Save puts the guide, and a 400's field is shown where it is.
@@ -14,6 +14,7 @@ import { QueryState } from '../components/QueryState';
 import { useLeaveGuard } from '../components/useLeaveGuard';
 import { isSelector } from '../isSelector';
 import { newGuide, readTexts, TEXT_SLOTS, writeTexts, type TextSlot } from '../guideTemplate';
+import { fromLocalInput, toLocalInput } from '../scheduleFields';
 import type { GuideBody, StoredGuide } from '../types';
 import { JsonEditor, parseJson } from './JsonEditor';
 
@@ -23,6 +24,9 @@ interface GuideForm {
   name: string;
   launchMethod: string;
   priority: string;
+  /** guides §4 Timebox, as datetime-local values ('' for none). */
+  showsAfter: string;
+  expiresAfter: string;
   steps: Array<{ type: string; regexUrlRule: string; elementPathRule: string; markdown: string } & Partial<Record<TextSlot, string>>>;
 }
 
@@ -33,6 +37,8 @@ function formOf(guide: GuideBody): GuideForm {
     name: guide.name ?? '',
     launchMethod: guide.launchMethod,
     priority: attributes.priority === undefined ? '' : String(attributes.priority),
+    showsAfter: toLocalInput(guide.showsAfter),
+    expiresAfter: toLocalInput(guide.expiresAfter),
     steps: guide.steps.map((step) => ({
       type: step.type,
       regexUrlRule: typeof step.regexUrlRule === 'string' ? step.regexUrlRule : '',
@@ -51,6 +57,12 @@ function applyForm(guide: GuideBody, form: GuideForm, isNew: boolean): GuideBody
   if (form.priority.trim() !== '' && Number.isFinite(priority)) attributes.priority = priority;
   else delete attributes.priority;
   next.attributes = attributes;
+  for (const key of ['showsAfter', 'expiresAfter'] as const) {
+    const ms = fromLocalInput(form[key]);
+    if (ms === undefined) delete next[key];
+    // A time the form shows as it was (to the minute) keeps its stored value, seconds and all.
+    else if (toLocalInput(guide[key]) !== form[key]) next[key] = ms;
+  }
   next.steps = guide.steps.map((step, i) => {
     const values = form.steps[i];
     if (!values) return step;
@@ -153,6 +165,14 @@ function Editor({ apiKey, start, isNew }: { apiKey: string; start: GuideBody; is
             </datalist>
           </Field>
           <Field label="Priority" hint="Lower shows first"><input type="number" {...form.register('priority')} /></Field>
+          <div className="row">
+            <Field label="Show from" hint="Your time zone; empty: as soon as it is published" error={fieldError('showsAfter')}>
+              <input type="datetime-local" {...form.register('showsAfter')} />
+            </Field>
+            <Field label="Until" hint="Empty: no end" error={fieldError('expiresAfter')}>
+              <input type="datetime-local" {...form.register('expiresAfter')} />
+            </Field>
+          </div>
           {steps.fields.map((field, i) => (
             <fieldset key={field.id} className="step">
               <legend>Step {i + 1}</legend>

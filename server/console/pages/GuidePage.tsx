@@ -14,6 +14,7 @@ import { StateBadge } from '../components/StateBadge';
 import { TimeChart } from '../components/TimeChart';
 import { fillBuckets } from '../fillBuckets';
 import { formatCount, formatTime } from '../format';
+import { scheduleInWords } from '../scheduleFields';
 import type { GuideBody, GuideState, GuideStats, StoredGuide } from '../types';
 import { useRange } from '../useRange';
 import { PollResults } from './PollResults';
@@ -75,6 +76,7 @@ export function GuidePage() {
     [points],
   );
   const top = s ? Math.max(1, ...s.funnel.map((f) => f.visitors)) : 1;
+  const schedule = guide.data ? scheduleInWords(guide.data.guide.showsAfter, guide.data.guide.expiresAfter, Date.now(), formatTime) : '';
   return (
     <QueryState isPending={guide.isPending} error={guide.error}>
       {guide.data && (
@@ -120,6 +122,7 @@ export function GuidePage() {
             <span className="muted">
               {guide.data.guide.launchMethod} · {guide.data.guide.steps.length} step{guide.data.guide.steps.length === 1 ? '' : 's'} · updated {formatTime(guide.data.updatedAt)}
               {typeof guide.data.guide.publishedAt === 'number' && <span data-testid="guide-published"> · published {formatTime(guide.data.guide.publishedAt)}</span>}
+              {schedule && <span data-testid="guide-schedule"> · {schedule}</span>}
               {' · '}
               <span data-testid="guide-audience">{audienceOf(guide.data.guide)}</span>
               {languagesOfGuide(guide.data.guide).length > 1 && <span data-testid="guide-languages"> · in {languagesOfGuide(guide.data.guide).join(', ')}</span>}
