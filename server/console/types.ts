@@ -91,6 +91,9 @@ export interface GuideRow {
   stepCount: number;
   /** A resource center's top-level guide, one of its modules, or a guide. */
   kind: 'guide' | 'resourceCenter' | 'module';
+  /** guides §4 Timebox, when the guide has one. */
+  showsAfter?: unknown;
+  expiresAfter?: unknown;
   updatedAt: number;
   stats: { seen: number; completed: number; dismissed: number };
 }

@@ -41,6 +41,9 @@ export function registerGuideRoutes(app: FastifyInstance, { db, guides, summarie
       stepCount: guide.steps.length,
       // A resource center is its top-level guide and its module guides (issue #15: the designer groups them).
       kind: resourceCenterKind(guide),
+      // guides §4 Timebox, for the list to say a guide has not started or has ended.
+      ...(guide.showsAfter !== undefined ? { showsAfter: guide.showsAfter } : {}),
+      ...(guide.expiresAfter !== undefined ? { expiresAfter: guide.expiresAfter } : {}),
       updatedAt,
       stats: stats[guide.id],
     }));

@@ -197,6 +197,8 @@ test.describe('issue #14 guide management', () => {
     await page.getByLabel('Until', { exact: true }).fill(await local(Date.now() - day));
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByTestId('guide-schedule')).toContainText('(ended: visitors no longer see it)');
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/guides`);
+    await expect(page.getByTestId('guide-row-schedule')).toHaveText('schedule ended');
     const host = await openHost(context, serverUrl, '/e2e/console-schedule', apiKey, uniqueId('visitor'));
     await host.waitForTimeout(1500);
     await expect(host.locator(lightbox)).toHaveCount(0);

@@ -8,6 +8,7 @@ import { api, appPath } from '../api';
 import { Empty, QueryState } from '../components/QueryState';
 import { StateBadge } from '../components/StateBadge';
 import { formatAgo, formatCount } from '../format';
+import { scheduleState } from '../scheduleFields';
 import type { GuideRow, GuideState } from '../types';
 
 const STATES: Array<{ state: GuideState; label: string }> = [
@@ -16,6 +17,9 @@ const STATES: Array<{ state: GuideState; label: string }> = [
   { state: 'draft', label: 'Draft' },
   { state: 'disabled', label: 'Disabled' },
 ];
+
+/** A guide's schedule beside its state: only what changes whether visitors see it. */
+const SCHEDULE_WORDS: Record<ReturnType<typeof scheduleState>, string> = { none: '', running: '', upcoming: 'scheduled: not started', ended: 'schedule ended' };
 
 const KIND_LABELS: Record<GuideRow['kind'], string> = { guide: '', resourceCenter: 'resource center', module: 'resource center module' };
 
@@ -64,6 +68,7 @@ function FoundGuides({ rows, base }: { rows: GuideRow[]; base: string }) {
     setParams(next, { replace: true });
   };
   const shown = findGuides(rows, query, state);
+  const now = Date.now();
   return (
     <>
       <div className="toolbar spaced">
@@ -102,26 +107,34 @@ function FoundGuides({ rows, base }: { rows: GuideRow[]; base: string }) {
             </tr>
           </thead>
           <tbody>
-            {shown.map((g) => (
-              <tr key={g.id}>
-                <td>
-                  <Link to={`${base}/${encodeURIComponent(g.id)}`}>{g.name}</Link>
-                  <div className="muted small">
-                    {g.id}
-                    {KIND_LABELS[g.kind] && ` · ${KIND_LABELS[g.kind]}`}
-                  </div>
-                </td>
-                <td>
-                  <StateBadge state={g.state} />
-                </td>
-                <td>{g.launchMethod}</td>
-                <td className="num">{g.stepCount}</td>
-                <td className="num">{formatCount(g.stats.seen)}</td>
-                <td className="num">{formatCount(g.stats.completed)}</td>
-                <td className="num">{formatCount(g.stats.dismissed)}</td>
-                <td>{formatAgo(g.updatedAt)}</td>
-              </tr>
-            ))}
+            {shown.map((g) => {
+              const schedule = SCHEDULE_WORDS[scheduleState(g.showsAfter, g.expiresAfter, now)];
+              return (
+                <tr key={g.id}>
+                  <td>
+                    <Link to={`${base}/${encodeURIComponent(g.id)}`}>{g.name}</Link>
+                    <div className="muted small">
+                      {g.id}
+                      {KIND_LABELS[g.kind] && ` · ${KIND_LABELS[g.kind]}`}
+                    </div>
+                  </td>
+                  <td>
+                    <StateBadge state={g.state} />
+                    {schedule && (
+                      <div className="muted small" data-testid="guide-row-schedule">
+                        {schedule}
+                      </div>
+                    )}
+                  </td>
+                  <td>{g.launchMethod}</td>
+                  <td className="num">{g.stepCount}</td>
+                  <td className="num">{formatCount(g.stats.seen)}</td>
+                  <td className="num">{formatCount(g.stats.completed)}</td>
+                  <td className="num">{formatCount(g.stats.dismissed)}</td>
+                  <td>{formatAgo(g.updatedAt)}</td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       )}
