@@ -284,7 +284,13 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
           const guide = (await guideStore.get(apiKey, guideId))?.guide ?? (await guideSource.list(apiKey)).find((g) => g.id === guideId);
           return guide?.steps.map((s) => s.id);
         },
+        all: async (apiKey) => {
+          const stored = (await guideStore.list(apiKey)).map((s) => s.guide);
+          const ids = new Set(stored.map((g) => g.id));
+          return [...stored, ...(await guideSource.list(apiKey)).filter((g) => !ids.has(g.id))];
+        },
       },
+      stepStates: (apiKey, visitorId) => store.latestStepStates(apiKey, visitorId),
     });
     registerSegmentFlagRoutes(
       app,

@@ -17,6 +17,9 @@ import { queryGuideStats } from './queries/queryGuideStats';
 import { queryOverview } from './queries/queryOverview';
 import { queryVisitor } from './queries/queryVisitor';
 import { queryVisitors } from './queries/queryVisitors';
+import { visitorGuides } from './queries/visitorGuides';
+import type { StepStateEvent } from './createEventStore';
+import type { Guide } from '../shared/guides/guides';
 
 /** What the console routes need to know about guides; the guides table provides it (issue #14). */
 export interface ConsoleGuideSource {
@@ -24,6 +27,8 @@ export interface ConsoleGuideSource {
   countsByApp(): Promise<Record<string, number>>;
   /** The step ids of a guide in order, undefined when the app has no such guide. */
   stepIds(apiKey: string, guideId: string): Promise<string[] | undefined>;
+  /** Every guide of the app in any state (a visitor may have met one since disabled). */
+  all(apiKey: string): Promise<Guide[]>;
 }
 
 /** What the console routes read. */
@@ -35,6 +40,8 @@ export interface ConsoleRoutesOptions {
    * every batch answered 2xx before the read (issue #19: the summaries are no longer written by the beacon).
    */
   summaries: Pick<Summarizer, 'flush'>;
+  /** A visitor's latest guide event per step (createEventStore.latestStepStates). */
+  stepStates(apiKey: string, visitorId: string): Promise<StepStateEvent[]>;
   /** The clock of default ranges. @default Date.now */
   now?: () => number;
 }
@@ -42,7 +49,7 @@ export interface ConsoleRoutesOptions {
 type AppRequest<P = object> = FastifyRequest<{ Params: { apiKey: string } & P; Querystring: ConsoleQuery }>;
 
 /** Registers the console's read routes under /api/apps. */
-export function registerConsoleRoutes(app: FastifyInstance, { db, guides, summaries, now = Date.now }: ConsoleRoutesOptions): void {
+export function registerConsoleRoutes(app: FastifyInstance, { db, guides, summaries, stepStates, now = Date.now }: ConsoleRoutesOptions): void {
   // After the access check (an onRequest hook): a refused request summarizes nothing.
   const fresh = { preHandler: async () => { await summaries.flush(); } };
 
@@ -77,6 +84,12 @@ export function registerConsoleRoutes(app: FastifyInstance, { db, guides, summar
     const visitor = await queryVisitor(db, request.params.apiKey, request.params.visitorId);
     if (!visitor) throw new HttpError(404, 'visitor not found');
     return visitor;
+  });
+
+  app.get('/api/apps/:apiKey/visitors/:visitorId/guides', async (request: AppRequest<{ visitorId: string }>) => {
+    const { apiKey, visitorId } = request.params;
+    const states = await stepStates(apiKey, visitorId);
+    return states.length ? visitorGuides(await guides.all(apiKey), states, visitorId) : [];
   });
 
   app.get('/api/apps/:apiKey/accounts', fresh, async (request: AppRequest) =>

@@ -174,6 +174,12 @@ test.describe('issue #14 guide management', () => {
     // What "completed" counts (guides §4 Guide completion): a dismissal of the last step completes the guide too.
     await expect(page.getByText('Completed: visitors who advanced or dismissed the last step.')).toBeVisible();
     await expect(page.getByTestId('dismissed')).toHaveText('1');
+    // The visitor's page says where they stand with it (a one-step guide dismissed is complete, guides §4).
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/visitors/${visitor}`);
+    const theirs = page.getByRole('list', { name: 'Guides of this visitor' });
+    await expect(theirs.getByRole('listitem')).toHaveCount(1);
+    await expect(theirs.getByRole('listitem')).toContainText('Hello from the console completed');
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/guides/hello-guide`);
 
     // Disabled: the next page load of the visitor gets no guide.
     await page.getByRole('button', { name: 'Disable' }).click();

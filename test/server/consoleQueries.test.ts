@@ -318,7 +318,8 @@ describe('registerConsoleRoutes with a given guide source', () => {
       registerConsoleRoutes(app, {
         db,
         summaries,
-        guides: { countsByApp: async () => ({ 'only-guides': 2 }), stepIds: async (_k, id) => (id === 'known' ? ['a'] : undefined) },
+        guides: { countsByApp: async () => ({ 'only-guides': 2 }), stepIds: async (_k, id) => (id === 'known' ? ['a'] : undefined), all: async () => [] },
+        stepStates: async () => [],
       });
       expect((await app.inject('/api/apps')).json()).toEqual([
         { apiKey: 'only-guides', events: 0, visitors: 0, firstSeen: null, lastSeen: null, guides: 2 },

@@ -1,7 +1,7 @@
 import { rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { guideEvent, nodeJzb, startTestServer, SERVER_TIMEOUT, wireEvent, type TestServer } from './testServer';
+import { ADMIN_HEADERS, guideEvent, nodeJzb, startTestServer, SERVER_TIMEOUT, wireEvent, type TestServer } from './testServer';
 
 const lightbox = {
   id: 'welcome',
@@ -362,5 +362,30 @@ describe('guides §3 Launcher config in guide.json (`launcher`, from launcher.js
     } finally {
       rmSync(join(server.guidesDir, 'launcher.odd-launcher.json'));
     }
+  });
+});
+
+describe('the console: a visitor\'s guides (GET /api/apps/{apiKey}/visitors/{visitorId}/guides)', () => {
+  it('says where the visitor stands with each guide they met, from the same history guide.json serves, the latest first', async () => {
+    const visitor = { visitor_id: 'v-history' };
+    const tour = (step: number) => ({ guide_id: 'tour', guide_step_id: `tour-${step}` });
+    await sendGuideEvents('history', [
+      guideEvent('guideSeen', { guide_id: 'welcome', guide_step_id: 'welcome-1', reason: 'auto' }, { ...visitor, browser_time: 1000 }),
+      guideEvent('guideSnoozed', { guide_id: 'welcome', guide_step_id: 'welcome-1', snooze_duration: 3_600_000 }, { ...visitor, browser_time: 2000 }),
+      guideEvent('guideSeen', { ...tour(1), reason: 'auto' }, { ...visitor, browser_time: 3000 }),
+      guideEvent('guideAdvanced', { ...tour(1), seen_reason: 'auto' }, { ...visitor, browser_time: 4000 }),
+      guideEvent('guideSeen', { ...tour(2), reason: 'auto' }, { ...visitor, browser_time: 5000 }),
+      guideEvent('guideSeen', { guide_id: 'gone', guide_step_id: 'gone-1', reason: 'auto' }, { ...visitor, browser_time: 500 }),
+    ]);
+    const read = async (visitorId: string) => (await server.app.inject({ method: 'GET', url: `/api/apps/history/visitors/${visitorId}/guides`, headers: ADMIN_HEADERS })).json();
+    expect(await read('v-history')).toEqual([
+      { guideId: 'tour', name: 'tour', status: 'in progress', step: 2, steps: 2, at: 5000 },
+      { guideId: 'welcome', name: 'Welcome', status: 'snoozed', step: 1, steps: 1, at: 2000, snoozedUntil: 3_602_000 },
+      { guideId: 'gone', name: 'gone', status: 'in progress', step: 0, steps: 0, at: 500, deleted: true },
+    ]);
+    await sendGuideEvents('history', [guideEvent('guideAdvanced', { ...tour(2), seen_reason: 'auto' }, { ...visitor, browser_time: 6000 })]);
+    expect((await read('v-history'))[0]).toMatchObject({ guideId: 'tour', status: 'completed', step: 2 });
+    expect(await read('nobody')).toEqual([]);
+    expect((await server.app.inject({ method: 'GET', url: '/api/apps/history/visitors/v-history/guides' })).statusCode).toBe(401);
   });
 });

@@ -1,4 +1,4 @@
-/** One visitor: metadata, sessions, and the latest events as a timeline. */
+/** One visitor: metadata, the guides they met and where they stand with each, sessions, and the latest events as a timeline. */
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { api, appPath } from '../api';
@@ -6,6 +6,7 @@ import { JsonView } from '../components/JsonView';
 import { QueryState } from '../components/QueryState';
 import { elementLabel, formatCounted, formatDuration, formatTime, pagePath } from '../format';
 import type { VisitorDetail } from '../types';
+import type { VisitorGuideRow } from '../../queries/visitorGuideRow';
 
 /** The page. */
 export function VisitorPage() {
@@ -65,10 +66,53 @@ export function VisitorPage() {
               <p>
                 <Link to={`/apps/${encodeURIComponent(apiKey)}/recordings?visitor=${encodeURIComponent(visitorId)}`}>Recordings of this visitor →</Link>
               </p>
+              <VisitorGuides apiKey={apiKey} visitorId={visitorId} />
             </section>
           </div>
         )}
       </QueryState>
     </>
   );
+}
+
+/** The guides the visitor met: completed, dismissed, snoozed (until), in progress (at which step). */
+function VisitorGuides({ apiKey, visitorId }: { apiKey: string; visitorId: string }) {
+  const guides = useQuery({
+    queryKey: ['visitor-guides', apiKey, visitorId],
+    queryFn: () => api<VisitorGuideRow[]>(appPath(apiKey, `/visitors/${encodeURIComponent(visitorId)}/guides`)),
+  });
+  return (
+    <>
+      <h3>Guides</h3>
+      <QueryState isPending={guides.isPending} error={guides.error}>
+        {guides.data?.length === 0 ? (
+          <p className="muted">No guide yet.</p>
+        ) : (
+          <ul className="visitor-guides" aria-label="Guides of this visitor">
+            {guides.data?.map((g) => (
+              <li key={g.guideId}>
+                {g.deleted ? g.name : <Link to={`/apps/${encodeURIComponent(apiKey)}/guides/${encodeURIComponent(g.guideId)}`}>{g.name}</Link>}{' '}
+                <span className={`guide-status status-${g.status.replace(' ', '-')}`}>{statusText(g)}</span>
+                <div className="muted small">{formatTime(g.at)}{g.deleted ? ' · guide deleted' : ''}</div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
+    </>
+  );
+}
+
+function statusText(g: VisitorGuideRow): string {
+  const at = g.steps > 1 && g.step > 0 ? ` at step ${g.step} of ${g.steps}` : '';
+  switch (g.status) {
+    case 'completed':
+      return 'completed';
+    case 'snoozed':
+      return `snoozed${at} until ${formatTime(g.snoozedUntil)}`;
+    case 'in progress':
+      return g.steps > 1 ? `in progress${at}` : 'seen';
+    default:
+      return `${g.status}${at}`;
+  }
 }
