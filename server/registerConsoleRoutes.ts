@@ -18,6 +18,7 @@ import { queryOverview } from './queries/queryOverview';
 import { queryVisitor } from './queries/queryVisitor';
 import { queryVisitors } from './queries/queryVisitors';
 import { visitorGuides } from './queries/visitorGuides';
+import { CSV_DEFAULT_ROWS, CSV_MAX_ROWS, eventsCsv } from './queries/eventsCsv';
 import type { StepStateEvent } from './createEventStore';
 import type { Guide } from '../shared/guides/guides';
 
@@ -67,6 +68,16 @@ export function registerConsoleRoutes(app: FastifyInstance, { db, guides, summar
       visitorId: queryParam(query, 'visitorId'),
       limit: limitParam(query),
     });
+  });
+
+  // The same list as a CSV file (docs/console-api.md): newest first, up to CSV_MAX_ROWS.
+  app.get('/api/apps/:apiKey/events.csv', async (request: AppRequest, reply) => {
+    const query = request.query;
+    const limit = integerParam(query, 'limit', `an integer from 1 to ${CSV_MAX_ROWS}`) ?? CSV_DEFAULT_ROWS;
+    if (limit < 1 || limit > CSV_MAX_ROWS) throw new HttpError(400, `limit must be an integer from 1 to ${CSV_MAX_ROWS}`, 'limit');
+    const { events } = await queryEvents(db, { apiKey: request.params.apiKey, type: queryParam(query, 'type'), visitorId: queryParam(query, 'visitorId'), limit });
+    const name = `${request.params.apiKey.replace(/[^\w.-]/g, '_')}-events.csv`;
+    return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`).send(eventsCsv(events));
   });
 
   app.get('/api/apps/:apiKey/events/:id', async (request: AppRequest<{ id: string }>) => {

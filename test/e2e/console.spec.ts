@@ -107,6 +107,19 @@ test.describe('issue #14 live events', () => {
     await row.locator('td').first().click();
     const drawer = page.getByRole('complementary', { name: 'Event' });
     await expect(drawer.getByLabel('Event JSON')).toContainText('"buy-now"');
+    // The list as filtered, downloaded as a CSV file.
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await page.getByLabel('Filter by type').fill('click');
+    await page.getByLabel('Filter by type').press('Enter');
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe(`${apiKey}-events.csv`);
+    const csv = readFileSync((await file.path())!, 'utf8').trimEnd().split('\r\n');
+    expect(csv[0]).toBe('id,received_at,time,kind,type,visitor_id,account_id,url,element_tag,element_id,element_text,name');
+    expect(csv.slice(1).every((line) => line.includes(',analytics,click,'))).toBe(true);
+    // The element's text is not captured unless the host asks (captureText): the cell is empty.
+    expect(csv.some((line) => line.includes(`,${visitor},`) && line.endsWith(',BUTTON,buy-now,,'))).toBe(true);
     // The visitor filter keeps only that visitor's events.
     await page.getByLabel('Filter by visitor').fill('someone-else');
     await page.getByLabel('Filter by visitor').press('Enter');

@@ -189,6 +189,24 @@ describe('issue #14 console: events', () => {
   });
 });
 
+describe('the console: events as a CSV file', () => {
+  it('the list as filtered, newest first, as a download; a bad limit is refused by name; nothing without the admin', async () => {
+    const response = await server.app.inject({ method: 'GET', url: `/api/apps/${KEY}/events.csv?type=click&limit=2`, headers: ADMIN_HEADERS });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe(`attachment; filename="${KEY}-events.csv"`);
+    const lines = response.body.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('id,received_at,time,kind,type,visitor_id,account_id,url,element_tag,element_id,element_text,name');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(`,${new Date(T0 + 2 * H + 2000).toISOString()},analytics,click,v2,acme,http://app/home,BUTTON,save,Save,`);
+    const all = await server.app.inject({ method: 'GET', url: `/api/apps/${KEY}/events.csv`, headers: ADMIN_HEADERS });
+    expect(all.body.trimEnd().split('\r\n')).toHaveLength(26);
+    const bad = await server.app.inject({ method: 'GET', url: `/api/apps/${KEY}/events.csv?limit=100001`, headers: ADMIN_HEADERS });
+    expect([bad.statusCode, bad.json().field]).toEqual([400, 'limit']);
+    expect((await server.app.inject({ method: 'GET', url: `/api/apps/${KEY}/events.csv` })).statusCode).toBe(401);
+  });
+});
+
 describe('issue #14 console: visitors and accounts', () => {
   it('lists and searches visitors', async () => {
     const all = await ok(`/api/apps/${KEY}/visitors`);

@@ -89,6 +89,10 @@ export function EventsPage() {
           <button type="button" className={live ? 'live on' : 'live'} onClick={() => setLive(!live)} aria-pressed={live}>
             {live ? '● Live' : 'Paused'}
           </button>
+          {/* The newest 10,000 events of this filter as a spreadsheet file (the session cookie rides the download). */}
+          <a className="button" href={csvHref(apiKey, type, visitor)} download>
+            Download CSV
+          </a>
         </div>
       </header>
       <QueryState isPending={first.isPending} error={first.error}>
@@ -170,4 +174,13 @@ function EventDrawer({ apiKey, id, row, onClose }: { apiKey: string; id: number;
 function sessionOf(body: unknown): string | undefined {
   const id = (body as { sessionId?: unknown } | null)?.sessionId;
   return typeof id === 'string' && id ? id : undefined;
+}
+
+/** The CSV of the list as filtered (GET /api/apps/{apiKey}/events.csv). */
+function csvHref(apiKey: string, type: string, visitor: string): string {
+  const q = new URLSearchParams();
+  if (type) q.set('type', type);
+  if (visitor) q.set('visitorId', visitor);
+  const query = q.toString();
+  return appPath(apiKey, `/events.csv${query ? `?${query}` : ''}`);
 }
