@@ -6,7 +6,7 @@
 import SNIPPET from '../../shim/snippet.html?raw';
 
 /** A JavaScript string literal in single quotes. */
-const quoted = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+export const quoted = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 export function installSnippet(apiKey: string, origin: string): string {
   return SNIPPET.replace(/^<!--[\s\S]*?-->\n/, '')

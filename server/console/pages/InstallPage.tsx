@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, appPath } from '../api';
 import { formatAgo } from '../format';
-import { installSnippet } from '../installSnippet';
+import { installSnippet, quoted } from '../installSnippet';
 import type { ConsoleEvent } from '../types';
 
 /** How often the check asks for the first event. */
@@ -17,7 +17,7 @@ const CHECK_MS = 3000;
 export function InstallPage() {
   const apiKey = useParams().apiKey!;
   const snippet = installSnippet(apiKey, location.origin);
-  const identify = `waymark.initialize({\n  apiKey: '${apiKey}',\n  visitor: { id: user.id, email: user.email },\n  account: { id: user.accountId },\n});`;
+  const identify = `waymark.initialize({\n  apiKey: ${quoted(apiKey)},\n  visitor: { id: user.id, email: user.email },\n  account: { id: user.accountId },\n});`;
   return (
     <>
       <header className="view-head">
