@@ -1,6 +1,7 @@
 /**
  * The three figures of each guide on the console's guide list (issue #14): visitors who saw it, who completed
- * it (guides §4 "Guide completion": its last step advanced or dismissed), and who dismissed it. All time.
+ * it (guides §4 "Guide completion": its last step advanced or dismissed), and who dismissed it. All time, or what
+ * happened in a range of time (the overview's guides).
  */
 import type { Database } from '../Database';
 
@@ -22,16 +23,21 @@ select w.guide_id,
 from wanted w join console_guide_visitors v on v.api_key = $1 and v.guide_id = w.guide_id
 group by w.guide_id`;
 
+// The same, counting only what happened in [$4, $5): the hours each visitor's state was recorded in.
+const STATS_IN_RANGE = STATS.replace('v.guide_id = w.guide_id', 'v.guide_id = w.guide_id and v.active && int8range($4, $5)');
+
 /** Figures for each of `guides` (id and last step id); a guide no visitor met gets zeros. */
 export async function guideListStats(
   db: Database,
   apiKey: string,
   guides: Array<{ id: string; lastStepId: string }>,
+  range?: { from: number; to: number },
 ): Promise<Record<string, GuideListStats>> {
   const stats: Record<string, GuideListStats> = {};
   for (const guide of guides) stats[guide.id] = { seen: 0, completed: 0, dismissed: 0 };
   if (guides.length === 0) return stats;
-  const result = await db.query<Record<string, string | number>>(STATS, [apiKey, guides.map((g) => g.id), guides.map((g) => g.lastStepId)]);
+  const wanted = [apiKey, guides.map((g) => g.id), guides.map((g) => g.lastStepId)];
+  const result = await db.query<Record<string, string | number>>(range ? STATS_IN_RANGE : STATS, range ? [...wanted, range.from, range.to] : wanted);
   // pg returns counts as strings, PGlite as numbers.
   for (const row of result.rows) {
     stats[String(row.guide_id)] = { seen: Number(row.seen), completed: Number(row.completed), dismissed: Number(row.dismissed) };

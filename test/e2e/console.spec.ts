@@ -192,6 +192,10 @@ test.describe('issue #14 guide management', () => {
     const theirs = page.getByRole('list', { name: 'Guides of this visitor' });
     await expect(theirs.getByRole('listitem')).toHaveCount(1);
     await expect(theirs.getByRole('listitem')).toContainText('Hello from the console completed');
+    // The overview lists it among the guides seen in its range.
+    await page.goto(`${serverUrl}/console/apps/${apiKey}`);
+    const seenHere = page.getByRole('table', { name: 'Guides seen in this range' });
+    await expect(seenHere.getByRole('row', { name: /Hello from the console/ })).toHaveText(/Hello from the console\s*1\s*1\s*1/);
     await page.goto(`${serverUrl}/console/apps/${apiKey}/guides/hello-guide`);
 
     // Disabled: the next page load of the visitor gets no guide.
