@@ -95,6 +95,14 @@ test.describe('the app\'s guide theme (ours)', () => {
     const lightbox = host.locator('[data-waymark-overlay] .wm-lightbox');
     await expect(lightbox).toBeVisible();
     expect(await lookOf(lightbox)).toMatchObject({ background: 'rgb(30, 41, 59)', border: '3px rgb(249, 115, 22)', radius: '0px', caret: null });
+
+    // Back to Waymark's look: every field emptied, saved as no theme at all.
+    await page.getByRole('button', { name: "Use Waymark's look" }).click();
+    await expect(page.getByLabel('Background', { exact: true })).toHaveValue('');
+    await expect(sample).toHaveCSS('background-color', 'rgb(255, 255, 255)');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+    expect((await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`)).json()).theme).toEqual({});
   });
 
   test('the launcher (guide center) and element badges wear it too: badges in the button colour, the panel in the background', async ({ page, serverUrl }) => {

@@ -85,6 +85,12 @@ export function ThemeEditor({ errorAt }: { errorAt(prefix: string): string | und
         </p>
       ))}
       {error && <p className="field-error" role="alert">{error}</p>}
+      <div className="toolbar">
+        {/* Every field emptied: Waymark's own look once saved. */}
+        <button type="button" onClick={() => setValue('theme', themeFormOf(), { shouldDirty: true })}>
+          Use Waymark&apos;s look
+        </button>
+      </div>
     </section>
   );
 }
