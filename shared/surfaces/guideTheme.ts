@@ -82,8 +82,11 @@ export function themeVars(raw: unknown): Record<string, string> {
     vars['--wm-accent-hover'] = mix(accent, 0.88);
     vars['--wm-on-accent'] = onColor(accent);
   }
-  if (borderColor) vars['--wm-bc'] = borderColor;
-  if (borderWidth !== undefined) vars['--wm-bw'] = `${borderWidth}px`;
+  // A border is a colour and a width over 0 together: half of one would only take room (a transparent border).
+  if (borderColor && borderWidth) {
+    vars['--wm-bc'] = borderColor;
+    vars['--wm-bw'] = `${borderWidth}px`;
+  }
   if (radius !== undefined) vars['--wm-radius'] = `${radius}px`;
   return vars;
 }
@@ -96,7 +99,7 @@ export function themeVars(raw: unknown): Record<string, string> {
  */
 export function tooltipCaret(raw: unknown): { bordered: boolean; outset: number } {
   const vars = themeVars(raw);
-  const border = vars['--wm-bc'] && vars['--wm-bw'] ? parseInt(vars['--wm-bw'], 10) : 0;
+  const border = vars['--wm-bw'] ? parseInt(vars['--wm-bw'], 10) : 0;
   return border
     ? { bordered: true, outset: (TOOLTIP_DEFAULTS.borderCaretSize + border) / 2 + border }
     : { bordered: false, outset: TOOLTIP_DEFAULTS.caretSize / 2 };

@@ -35,6 +35,9 @@ describe('the app\'s guide theme (ours): checkTheme, themeVars, tooltipCaret', (
       '--wm-bw': '2px',
       '--wm-radius': '0px',
     });
+    // A border is a colour and a width together: half of one draws nothing (and takes no room).
+    expect(themeVars({ borderWidth: 3 })).toEqual({});
+    expect(themeVars({ borderColor: '#000', borderWidth: 0 })).toEqual({});
     // A hand-written guide cannot write CSS through it.
     expect(themeVars({ background: 'red; position: fixed', accent: 'url(https://x)', borderWidth: 99, radius: '4px' })).toEqual({});
   });
