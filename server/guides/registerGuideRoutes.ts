@@ -10,7 +10,7 @@ import type { Guide } from '../../shared/guides/guides';
 import { checkGuideBody, MAX_GUIDE_ID_LENGTH, withStepGuideIds } from './checkGuideBody';
 import { GUIDE_STATES, type GuideState, type GuideStore, type StoredGuide } from './createGuideStore';
 import { guideListStats } from './guideListStats';
-import { integerParam, type ConsoleQuery } from '../queries/queryParams';
+import { integerParam, queryParam, type ConsoleQuery } from '../queries/queryParams';
 
 type GuideRequest = FastifyRequest<{ Params: { apiKey: string; guideId: string }; Body: unknown }>;
 
@@ -27,18 +27,20 @@ export interface GuideRoutesOptions {
 export function registerGuideRoutes(app: FastifyInstance, { db, guides, summaries, now = Date.now }: GuideRoutesOptions): void {
   app.get('/api/apps/:apiKey/guides', async (request: FastifyRequest<{ Params: { apiKey: string }; Querystring: ConsoleQuery }>) => {
     const { apiKey } = request.params;
-    // The figures of all time, or of `from` .. `to` (epoch ms, both or neither: the overview's guides).
+    // The figures of all time, or of `from` .. `to` (epoch ms, both or neither: the overview's guides); of every
+    // visitor, or of `accountId`'s (the account page).
     const from = integerParam(request.query, 'from');
     const to = integerParam(request.query, 'to');
     if ((from === undefined) !== (to === undefined)) throw new HttpError(400, 'from and to go together (epoch ms), or neither for all time', from === undefined ? 'from' : 'to');
     if (from !== undefined && to !== undefined && to <= from) throw new HttpError(400, 'to must be after from', 'to');
+    const accountId = queryParam(request.query, 'accountId');
     const stored = await guides.list(apiKey);
     await summaries.flush();
     const stats = await guideListStats(
       db,
       apiKey,
       stored.map(({ guide }) => ({ id: guide.id, lastStepId: guide.steps[guide.steps.length - 1]?.id ?? '' })),
-      from !== undefined && to !== undefined ? { from, to } : undefined,
+      { ...(from !== undefined && to !== undefined ? { range: { from, to } } : {}), ...(accountId !== undefined ? { accountId } : {}) },
     );
     return stored.map(({ guide, state, updatedAt }) => ({
       id: guide.id,

@@ -244,6 +244,27 @@ test.describe('issue #14 guide management', () => {
     await expect(host.locator(lightbox)).toContainText('Only this week');
   });
 
+  test('an account\'s page lists the guides its visitors saw, completed and dismissed', async ({ page, context, serverUrl }) => {
+    const apiKey = uniqueId('e2e-console-account');
+    const headers = { 'content-type': 'application/json' };
+    const guide = { id: 'hello', name: 'Hello, team', launchMethod: 'auto', state: 'public', steps: [{ id: 'hello-1', type: 'lightbox', domJson: { type: 'div', props: {}, children: [{ type: 'p', props: {}, content: 'Hello, team' }] } }] };
+    expect((await adminFetch(`${serverUrl}/api/apps/${apiKey}/guides/hello`, { method: 'PUT', body: JSON.stringify(guide), headers })).status).toBe(201);
+    const host = await context.newPage();
+    const visitor = uniqueId('member');
+    await host.route(`${serverUrl}/e2e/console-account`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: '${visitor}' }, account: { id: 'acme-corp' } });` }) }),
+    );
+    await host.goto(`${serverUrl}/e2e/console-account`);
+    await agentReady(host);
+    await host.locator(lightbox).getByRole('button', { name: 'close' }).click();
+    await host.evaluate(() => (window as any).waymark.flushNow());
+    await waitForEvents(serverUrl, { apiKey, visitorId: visitor }, (events) => events.some((e) => e.type === 'guideDismissed'));
+    await logIn(context, serverUrl);
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/accounts/acme-corp`);
+    const figures = page.getByRole('table', { name: "Guides of this account's visitors" });
+    await expect(figures.getByRole('row', { name: /Hello, team/ })).toHaveText(/Hello, team\s*1\s*1\s*1/);
+  });
+
   test('an NPS answered on a host page shows in the guide\'s poll results with its score', async ({ page, context, serverUrl }) => {
     const apiKey = uniqueId('e2e-console-nps');
     const visitor = uniqueId('promoter');

@@ -265,13 +265,17 @@ describe('issue #14 console: guide stats', () => {
     expect(recent.funnel[0].visitors).toBe(0);
   });
 
-  it('the guide list\'s figures in a range (the overview\'s guides): what happened in it; both ends or neither', async () => {
+  it('the guide list\'s figures in a range (the overview\'s guides): what happened in it; both ends or neither; of one account\'s visitors', async () => {
     const figures = async (query: string) => (await ok(`/api/apps/${KEY}/guides${query}`)).find((g: { id: string }) => g.id === 'g1').stats;
     expect(await figures('')).toEqual({ seen: 3, completed: 1, dismissed: 1 });
     expect(await figures(`?from=${T0 + 3 * D}&to=${T0 + 4 * D}`)).toEqual({ seen: 3, completed: 1, dismissed: 1 });
     expect(await figures(`?from=${T0}&to=${T0 + 3 * D}`)).toEqual({ seen: 0, completed: 0, dismissed: 0 });
     expect(await get(`/api/apps/${KEY}/guides?from=${T0}`)).toEqual({ status: 400, body: { error: 'from and to go together (epoch ms), or neither for all time', field: 'to' } });
     expect((await get(`/api/apps/${KEY}/guides?from=${T0}&to=${T0}`)).body.field).toBe('to');
+    // Of one account's visitors (the account page): acme's v1 completed, v2 dismissed; beta's v3 snoozed.
+    expect(await figures('?accountId=acme')).toEqual({ seen: 2, completed: 1, dismissed: 1 });
+    expect(await figures(`?accountId=beta&from=${T0 + 3 * D}&to=${T0 + 4 * D}`)).toEqual({ seen: 1, completed: 0, dismissed: 0 });
+    expect(await figures('?accountId=nobody')).toEqual({ seen: 0, completed: 0, dismissed: 0 });
   });
 
   it('404 for an unknown guide', async () => {

@@ -1,8 +1,9 @@
-/** One account: metadata and its visitors. */
+/** One account: metadata, its visitors, and the guides its visitors saw, completed and dismissed. */
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { api, appPath } from '../api';
 import { JsonView } from '../components/JsonView';
+import { GuideFigures } from '../components/GuideFigures';
 import { QueryState } from '../components/QueryState';
 import { formatAgo, formatCount } from '../format';
 import type { AccountDetail } from '../types';
@@ -53,6 +54,14 @@ export function AccountPage() {
               <JsonView label="Account metadata" value={a.metadata ?? {}} />
             </section>
           </div>
+        )}
+        {a && (
+          <GuideFigures
+            apiKey={apiKey}
+            query={`accountId=${encodeURIComponent(accountId)}`}
+            title="Guides of this account's visitors"
+            empty="None of this account's visitors has seen a guide."
+          />
         )}
       </QueryState>
     </>

@@ -4,15 +4,16 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { api, appPath } from '../api';
 import { BarList } from '../components/BarList';
+import { GuideFigures } from '../components/GuideFigures';
 import { QueryState } from '../components/QueryState';
 import { RangePicker } from '../components/RangePicker';
 import { TimeChart } from '../components/TimeChart';
 import { fillBuckets } from '../fillBuckets';
 import { formatCount, formatCounted, formatDuration, pagePath } from '../format';
-import type { GuideRow, Overview } from '../types';
+import type { Overview } from '../types';
 import { useRange } from '../useRange';
 
 /** The page. */
@@ -89,7 +90,7 @@ export function OverviewPage() {
                 />
               </section>
             </div>
-            <TopGuides apiKey={apiKey} from={range.from} to={range.to} />
+            <GuideFigures apiKey={apiKey} query={`from=${range.from}&to=${range.to}`} title="Guides seen in this range" empty="No visitor saw a guide in this range." />
           </>
         )}
       </QueryState>
@@ -104,57 +105,5 @@ export function Stat({ label, value }: { label: string; value: string }) {
       <div className="stat-value">{value}</div>
       <div className="stat-label">{label}</div>
     </div>
-  );
-}
-
-/** How many of the guides the overview lists. */
-const TOP_GUIDES = 5;
-
-/** The guides most seen in the range: visitors who saw, completed and dismissed each (resource center modules aside). */
-function TopGuides({ apiKey, from, to }: { apiKey: string; from: number; to: number }) {
-  const guides = useQuery({
-    queryKey: ['guides', apiKey, from, to],
-    queryFn: () => api<GuideRow[]>(appPath(apiKey, `/guides?from=${from}&to=${to}`)),
-  });
-  const top = (guides.data ?? [])
-    .filter((g) => g.kind !== 'module' && g.stats.seen > 0)
-    .sort((a, b) => b.stats.seen - a.stats.seen || a.name.localeCompare(b.name))
-    .slice(0, TOP_GUIDES);
-  const base = `/apps/${encodeURIComponent(apiKey)}/guides`;
-  return (
-    <section className="card">
-      <h2>Guides seen in this range</h2>
-      <QueryState isPending={guides.isPending} error={guides.error}>
-        {top.length === 0 ? (
-          <p className="muted">No visitor saw a guide in this range.</p>
-        ) : (
-          <table className="table" aria-label="Guides seen in this range">
-            <thead>
-              <tr>
-                <th>Guide</th>
-                <th className="num">Seen</th>
-                <th className="num">Completed</th>
-                <th className="num">Dismissed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {top.map((g) => (
-                <tr key={g.id}>
-                  <td>
-                    <Link to={`${base}/${encodeURIComponent(g.id)}`}>{g.name}</Link>
-                  </td>
-                  <td className="num">{formatCount(g.stats.seen)}</td>
-                  <td className="num">{formatCount(g.stats.completed)}</td>
-                  <td className="num">{formatCount(g.stats.dismissed)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </QueryState>
-      <p>
-        <Link to={base}>All guides →</Link>
-      </p>
-    </section>
   );
 }
