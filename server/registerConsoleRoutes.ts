@@ -73,8 +73,7 @@ export function registerConsoleRoutes(app: FastifyInstance, { db, guides, summar
   // The same list as a CSV file (docs/console-api.md): newest first, up to CSV_MAX_ROWS.
   app.get('/api/apps/:apiKey/events.csv', async (request: AppRequest, reply) => {
     const query = request.query;
-    const limit = integerParam(query, 'limit', `an integer from 1 to ${CSV_MAX_ROWS}`) ?? CSV_DEFAULT_ROWS;
-    if (limit < 1 || limit > CSV_MAX_ROWS) throw new HttpError(400, `limit must be an integer from 1 to ${CSV_MAX_ROWS}`, 'limit');
+    const limit = limitParam(query, CSV_MAX_ROWS, CSV_DEFAULT_ROWS);
     const { events } = await queryEvents(db, { apiKey: request.params.apiKey, type: queryParam(query, 'type'), visitorId: queryParam(query, 'visitorId'), limit });
     const name = `${request.params.apiKey.replace(/[^\w.-]/g, '_')}-events.csv`;
     return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`).send(eventsCsv(events));

@@ -28,10 +28,10 @@ export function integerParam(query: ConsoleQuery, name: string, what = 'a non-ne
   return value;
 }
 
-/** `limit`: 1 to `MAX_LIST_LIMIT`, default `DEFAULT_LIST_LIMIT`. */
-export function limitParam(query: ConsoleQuery): number {
-  const limit = integerParam(query, 'limit', `an integer from 1 to ${MAX_LIST_LIMIT}`) ?? DEFAULT_LIST_LIMIT;
-  if (limit < 1 || limit > MAX_LIST_LIMIT) throw new HttpError(400, `limit must be an integer from 1 to ${MAX_LIST_LIMIT}`, 'limit');
+/** `limit`: 1 to `max` (`MAX_LIST_LIMIT` for the lists), default `fallback`. */
+export function limitParam(query: ConsoleQuery, max = MAX_LIST_LIMIT, fallback = DEFAULT_LIST_LIMIT): number {
+  const limit = integerParam(query, 'limit', `an integer from 1 to ${max}`) ?? fallback;
+  if (limit < 1 || limit > max) throw new HttpError(400, `limit must be an integer from 1 to ${max}`, 'limit');
   return limit;
 }
 
