@@ -12,6 +12,7 @@ import { checkGuideLoadResponse } from '../../shared/guides/validateGuidePayload
 import { checkConditions } from '../../shared/segments/segmentConditions';
 import { isLanguageTag } from '../../shared/guides/languageTags';
 import { checkTheme } from '../../shared/surfaces/guideTheme';
+import { epochMsOf } from '../../shared/eligibility/isInTimebox';
 import { checkStepMarkdown } from '../markdown/checkStepMarkdown';
 
 /** What is wrong with a guide, and where (`steps[1].domJson`); `field` is '' for the whole body. */
@@ -147,8 +148,8 @@ function checkSchedule(body: Record<string, unknown>): GuideProblem | null {
   for (const key of ['showsAfter', 'expiresAfter'] as const) {
     const value = body[key];
     if (value === undefined || value === null) continue;
-    const ms = typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
-    if (!Number.isFinite(ms)) return { error: `${key} must be a time in epoch milliseconds (got ${JSON.stringify(value)})`, field: key };
+    const ms = epochMsOf(value);
+    if (ms === null) return { error: `${key} must be a time in epoch milliseconds (got ${JSON.stringify(value)})`, field: key };
     times[key] = ms;
   }
   if (times.showsAfter !== undefined && times.expiresAfter !== undefined && times.expiresAfter < times.showsAfter) {

@@ -16,8 +16,11 @@ export function isInTimebox(guide: Pick<Guide, 'showsAfter' | 'expiresAfter'>, n
   return true;
 }
 
-/** A bound as epoch ms, or `null` when it is not a number (JSON may carry it as a numeric string). */
-function epochMsOf(value: unknown): number | null {
+/**
+ * A bound as epoch ms, or `null` when it is not a number (JSON may carry it as a numeric string): how the agent
+ * reads showsAfter and expiresAfter, so the server's check and the console read them alike.
+ */
+export function epochMsOf(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
   return null;
