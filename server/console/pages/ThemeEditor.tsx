@@ -49,6 +49,7 @@ export function themeOfForm(form: ThemeForm['theme']): GuideTheme {
 export function ThemeEditor({ errorAt }: { errorAt(prefix: string): string | undefined }) {
   const { register, setValue, watch } = useFormContext<ThemeForm>();
   const values = watch('theme');
+  const theme = themeOfForm(values);
   const error = errorAt('theme');
   return (
     <section className="card form">
@@ -77,9 +78,9 @@ export function ThemeEditor({ errorAt }: { errorAt(prefix: string): string | und
             </label>
           ))}
         </div>
-        <ThemeSample theme={themeOfForm(values)} />
+        <ThemeSample theme={theme} />
       </div>
-      {hardToRead(themeOfForm(values)).map((warning) => (
+      {hardToRead(theme).map((warning) => (
         <p key={warning} className="warn-note" role="status">
           {warning}
         </p>
