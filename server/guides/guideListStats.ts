@@ -13,14 +13,14 @@ export interface GuideListStats {
 }
 
 // From the console's summary of guide events per guide, step, type and visitor (kept at ingest,
-// server/summaries), so the list costs the same on a million events as on ten.
-const STATS = `
+// server/summaries), so the list costs the same on a million events as on ten. `also`: the filter's conditions.
+const statsSql = (also: string[]) => `
 with wanted as (select * from unnest($2::text[], $3::text[]) as w(guide_id, last_step_id))
 select w.guide_id,
        count(distinct v.visitor_id) filter (where v.type = 'guideSeen') as seen,
        count(distinct v.visitor_id) filter (where v.type in ('guideAdvanced', 'guideDismissed') and v.step_id = w.last_step_id) as completed,
        count(distinct v.visitor_id) filter (where v.type = 'guideDismissed') as dismissed
-from wanted w join console_guide_visitors v on v.api_key = $1 and v.guide_id = w.guide_id
+from wanted w join console_guide_visitors v on v.api_key = $1 and v.guide_id = w.guide_id${also.map((c) => ` and ${c}`).join('')}
 group by w.guide_id`;
 
 /** Which figures: of what happened in [from, to) (the hours each visitor's state was recorded in), of one account's visitors. */
@@ -49,8 +49,7 @@ export async function guideListStats(
     params.push(filter.accountId);
     where.push(`v.visitor_id in (select visitor_id from console_visitors where api_key = $1 and account_id = $${params.length})`);
   }
-  const sql = where.length ? STATS.replace('v.guide_id = w.guide_id', `v.guide_id = w.guide_id and ${where.join(' and ')}`) : STATS;
-  const result = await db.query<Record<string, string | number>>(sql, params);
+  const result = await db.query<Record<string, string | number>>(statsSql(where), params);
   // pg returns counts as strings, PGlite as numbers.
   for (const row of result.rows) {
     stats[String(row.guide_id)] = { seen: Number(row.seen), completed: Number(row.completed), dismissed: Number(row.dismissed) };
