@@ -1,6 +1,7 @@
 /**
- * The page-hide beacon (analytics §4 durable delivery): what the page still holds goes out with sendBeacon as
- * plain JSON POSTs (`{"events":[...]}`, source=pagehide), prepared exactly as the worker prepares events.
+ * The page-hide beacon (analytics §4 durable delivery): what the page still holds goes out as plain JSON POSTs
+ * (`{"events":[...]}`, source=pagehide), prepared exactly as the worker prepares events, by the spec's transports
+ * in order (analytics §7): fetch with keepalive, else sendBeacon, else XHR.
  */
 import { AGENT_VERSION, BEACON_SOURCE } from '../shared/constants';
 import type { EnvelopeContext } from '../shared/events/enrichEvent';
@@ -11,6 +12,29 @@ import { beaconUrl } from '../shared/wire/beaconUrl';
 
 /** Largest page-hide beacon body; sendBeacon and keepalive share a 64 KiB in-flight quota. */
 const TAIL_BODY_LIMIT = 60_000;
+
+/**
+ * spec: analytics §7 — "Transports in order: fetch with keepalive, beacon send, XHR". The next is tried when one
+ * is missing or refuses (a keepalive fetch over the browser's quota rejects; sendBeacon answers false). A string
+ * body goes as text/plain: no CORS preflight, which a page being unloaded could not wait for.
+ */
+export function postTail(url: string, body: string): void {
+  const beaconElseXhr = () => {
+    if (navigator.sendBeacon?.(url, body)) return;
+    try {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', url);
+      xhr.send(body);
+    } catch {
+      // Nothing left to try here; what the worker received waits in IndexedDB for the next page.
+    }
+  };
+  try {
+    fetch(url, { method: 'POST', body, keepalive: true, credentials: 'omit', mode: 'no-cors' }).catch(beaconElseXhr);
+  } catch {
+    beaconElseXhr();
+  }
+}
 
 /** Sends held events as plain JSON POSTs (`{"events":[...]}`), in pieces within the beacon quota. */
 export function sendTail(
@@ -27,10 +51,7 @@ export function sendTail(
     while (end < jsons.length && (end === start || size + jsons[end]!.length + 1 <= TAIL_BODY_LIMIT)) size += jsons[end++]!.length + 1;
     const body = `{"events":[${jsons.slice(start, end).join(',')}]}`;
     const url = beaconUrl(init.dataHost, 'ptm.gif', init.apiKey, { v: AGENT_VERSION, ct: Date.now(), s: body.length, source: BEACON_SOURCE.pageHide });
-    // A string body goes as text/plain: no CORS preflight, which a page being unloaded could not wait for.
-    if (!navigator.sendBeacon?.(url, body)) {
-      void fetch(url, { method: 'POST', body, keepalive: true, credentials: 'omit', mode: 'no-cors' }).catch(() => undefined);
-    }
+    postTail(url, body);
     start = end;
   }
 }

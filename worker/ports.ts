@@ -67,24 +67,32 @@ export function nativeDeflate(): ((data: Uint8Array) => Promise<Uint8Array>) | u
 }
 
 /**
- * fetch with keepalive first (spec: analytics §7, transports in order); keepalive bodies are limited to
- * 64 KiB by browsers, which the send silo (65536 characters) respects. Credentials are never sent: the
- * collector identifies visitors by the payload, not by cookies.
+ * fetch with keepalive first, then XHR (spec: analytics §7, transports in order; a worker has no sendBeacon, the
+ * shim uses it at page hide). Keepalive bodies share a 64 KiB in-flight quota in browsers: a fetch refused over
+ * it, or a fetch the page has broken (in-page mode runs beside the host's wrappers), goes again by XHR at once
+ * rather than waiting out a retry. Credentials are never sent: the collector identifies visitors by the payload,
+ * not by cookies.
  */
 export const fetchTransport: Transport = {
   async request(req) {
     if (typeof fetch !== 'function') return xhrRequest(req);
     const { method, url, contentType } = req;
     const body = req.bytes ?? req.body;
-    const response = await fetch(url, {
-      method,
-      body,
-      headers: contentType ? { 'Content-Type': contentType } : undefined,
-      // Browsers refuse keepalive requests whose bodies exceed their 64 KiB in-flight quota.
-      keepalive: (body?.length ?? 0) <= KEEPALIVE_BODY_LIMIT,
-      credentials: 'omit',
-      mode: 'cors',
-    });
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        body,
+        headers: contentType ? { 'Content-Type': contentType } : undefined,
+        // Browsers refuse keepalive requests whose bodies exceed their 64 KiB in-flight quota.
+        keepalive: (body?.length ?? 0) <= KEEPALIVE_BODY_LIMIT,
+        credentials: 'omit',
+        mode: 'cors',
+      });
+    } catch (err) {
+      // Both refused: the network's answer is fetch's (the one a reader of the log knows).
+      return xhrRequest(req).catch(() => Promise.reject(err));
+    }
     return { status: response.status, statusText: response.statusText, retryAfter: response.headers.get('retry-after'), text: () => response.text() };
   },
 };
@@ -92,7 +100,7 @@ export const fetchTransport: Transport = {
 /** Room left under the keepalive quota for other in-flight beacons. */
 const KEEPALIVE_BODY_LIMIT = 60_000;
 
-/** spec: analytics §7 — XHR is the last transport; a worker has no sendBeacon (the shim uses it at page hide). */
+/** spec: analytics §7 — XHR, the last transport. */
 function xhrRequest({ method, url, body, bytes, contentType }: TransportRequest): Promise<TransportResponse> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();

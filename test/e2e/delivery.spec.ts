@@ -139,6 +139,39 @@ test.describe('analytics §7, §9 delivery under faults', () => {
     await exactlyOnce(serverUrl, visitor);
   });
 
+  test.describe('transports in order', () => {
+    // The page's own refused fetch is one line in its console, as Chromium writes any refused request.
+    test.use({ allowAgentErrors: [/Failed to load resource: net::ERR_CONNECTION_REFUSED/] });
+
+    test('page hide with fetch and sendBeacon refused: XHR, the last transport, delivers what the page holds', async ({ page: p, serverUrl, openHostPage }) => {
+      const visitor = uniqueId('pagehide-xhr');
+      await openHostPage('/e2e/pagehide-xhr', page(visitor));
+      await agentReady(p);
+      await p.evaluate(() => (window as any).waymark.flushNow());
+      // analytics §7 transports in order: the worker's beacons fail, the page's keepalive fetch is refused and its
+      // sendBeacon refuses (a full beacon quota answers false); only an XHR can bring the click.
+      const tried: string[] = [];
+      await p.route('**/data/ptm.gif/**', (route: Route) => {
+        const request = route.request();
+        if (request.method() === 'GET') return route.abort('connectionrefused');
+        tried.push(request.resourceType());
+        return request.resourceType() === 'xhr' ? route.continue() : route.abort('connectionrefused');
+      });
+      await p.evaluate(() => {
+        const beacons: string[] = [];
+        (window as any).refusedBeacons = beacons;
+        navigator.sendBeacon = (url: string | URL) => (beacons.push(String(url)), false);
+        document.getElementById('b')!.click();
+        setTimeout(() => window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false })), 30);
+      });
+      const clicks = await waitForEvents(serverUrl, { apiKey: 'e2e-delivery', visitorId: visitor, type: 'click', source: 'pagehide' }, (e) => e.length === 1);
+      expect(clicks[0]!.props.target.id).toBe('b');
+      expect(tried).toEqual(['fetch', 'xhr']);
+      expect(await p.evaluate(() => (window as any).refusedBeacons.length)).toBe(1);
+      await exactlyOnce(serverUrl, visitor);
+    });
+  });
+
   test('click, then leave within 50 ms for a page without the agent: both clicks stored once (by the page-hide beacon or the worker)', async ({ page: p, serverUrl, openHostPage }) => {
     const visitor = uniqueId('leave');
     await p.route(`${serverUrl}/e2e/elsewhere`, (route) => route.fulfill({ contentType: 'text/html', body: '<p>No agent here</p>' }));
