@@ -26,12 +26,15 @@ export const BUDGETS = {
   // 2xx, back-off, restore after a reload: ~1.55 KB gzip); the in-page copy was 604 bytes under 36 KB before it.
   // 37 -> 38 KB for guides §9's step-state time-to-live (a step change kept 10 s and laid over the next page's
   // guide.json: ~330 bytes gzip): without it a guide dismissed just before a page change showed again. The build
-  // was 6 bytes under 37 KB before it.
-  'dist/agent/waymark.worker.js': 38 * 1024,
+  // was 6 bytes under 37 KB before it. 38 -> 39 KB for analytics §9's health report (the monitoring flush: counts
+  // of sent, failed and dropped beacons, guide loads and logged errors sent every 300,000 ms and at page hide, so a
+  // product team sees in the console whether its installs deliver) and §7's XHR after a refused fetch: ~450 bytes
+  // gzip; the in-page copy was 21 bytes under 38 KB before them.
+  'dist/agent/waymark.worker.js': 39 * 1024,
   // The worker code for the main thread, fetched only where no worker can start (issue #7). Raised 37 -> 38 KB for
   // issue #18's frames (merging another frame's throttling timestamps): it was 37 bytes under 37 KB before them;
-  // the worker's own copy stays within 37 KB.
-  'dist/agent/waymark.inpage.js': 38 * 1024,
+  // the worker's own copy stays within 37 KB. 38 -> 39 KB with the worker's, for the same health report.
+  'dist/agent/waymark.inpage.js': 39 * 1024,
   // React with every surface; raised 80 -> 92 KB for the resource center (issue #6).
   'dist/agent/waymark.overlay.js': 92 * 1024,
   'dist/agent/waymark.privacy.js': 8 * 1024,

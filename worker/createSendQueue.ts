@@ -175,6 +175,7 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
         } else {
           log('error', `Dropped an event of ${length} characters after compression: over the ${SEND_SILO_LIMIT} limit`);
           dropped.push(item);
+          ports.tally?.add('eventsDropped');
         }
       }
       if (dropped.length) {
@@ -202,16 +203,19 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
             if (!error) {
               batches.shift();
               sentSinceFlush += head.items.length;
+              ports.tally?.add('eventsSent', head.items.length);
               done(head.items);
               if (raw.length) await encodeRaw();
               continue;
             }
             errors.push(error);
             head.failures += 1;
+            ports.tally?.add('beaconsFailed');
             const delay = nextRetryDelay(head.failures, policy);
             if (delay === null) {
               batches.shift();
               log('error', `Dropped a beacon of ${head.items.length} events after ${head.failures} failures`);
+              ports.tally?.add('eventsDropped', head.items.length);
               done(head.items);
               continue;
             }

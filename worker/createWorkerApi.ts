@@ -26,6 +26,7 @@ export function createWorkerApi(ports: WorkerPorts, toPage: (message: DeliveredM
   let guideSequence = 0;
 
   const log = (level: LogLevel, message: string): void => {
+    if (level === 'error' || level === 'warn') running?.monitor.add(level === 'error' ? 'errors' : 'warnings');
     // The shim's logger owns the console and the log history; a dropped callback must not break sending.
     tell(callbacks?.log, level, message);
   };
@@ -119,7 +120,9 @@ export function createWorkerApi(ports: WorkerPorts, toPage: (message: DeliveredM
     },
 
     reportError(error) {
-      if (running) void running.errors.report(error);
+      if (!running) return;
+      running.monitor.add('errors');
+      void running.errors.report(error);
     },
 
     setSession(session) {
@@ -145,11 +148,13 @@ export function createWorkerApi(ports: WorkerPorts, toPage: (message: DeliveredM
       if (!running) return notInitialized();
       // A flush is asked for now: clicks still waiting for a verdict go as they are.
       hold.release(true);
-      // The recorder's chunks go too (issue #18: at once on flushNow); they are not events, so not counted.
+      // The recorder's chunks go too (issue #18: at once on flushNow); they are not events, so not counted. The
+      // health report follows the events, so it counts what this flush sent.
       const [reports] = await Promise.all([
         Promise.all([running.analytics.flush(), running.guides.events.flush(), running.guides.pollEvents.flush()]),
         recorder?.flush(),
       ]);
+      void running.monitor.flush();
       return ok({
         sent: reports.reduce((n, r) => n + r.sent, 0),
         pending: reports.reduce((n, r) => n + r.pending, 0),

@@ -3,6 +3,7 @@
  * never touches `fetch` or timers directly.
  */
 import { createStore, del, entries, set } from 'idb-keyval';
+import type { Tally } from './createMonitor';
 import { createRecordingStore, type RecordingStore } from './recording/recordingStore';
 
 export interface TransportRequest {
@@ -47,6 +48,8 @@ export interface WorkerPorts {
   recordings?: RecordingStore;
   /** For sampling decisions. @default Math.random */
   random?: () => number;
+  /** Where the worker's parts count for the health report (worker/createMonitor.ts). @default none */
+  tally?: Tally;
 }
 
 /**

@@ -76,8 +76,10 @@ export async function requestGuideList(ports: WorkerPorts, req: GuideListRequest
       return { kind: 'failed', message: (err as Error)?.message ?? String(err) };
     }
   })();
-  if (!req.timeoutMs || req.timeoutMs <= 0 || !Number.isFinite(req.timeoutMs)) return attempt;
   // spec: guides §8 — the guide load timeout aborts the load: a late answer is ignored.
-  const answer = await raceTimeout(ports.clock, attempt, req.timeoutMs);
-  return answer === TIMED_OUT ? { kind: 'timeout', message: `guide.json did not answer within ${req.timeoutMs} ms (guideTimeout)` } : answer;
+  const timed = req.timeoutMs && req.timeoutMs > 0 && Number.isFinite(req.timeoutMs) ? await raceTimeout(ports.clock, attempt, req.timeoutMs) : await attempt;
+  const answer: GuideListAnswer = timed === TIMED_OUT ? { kind: 'timeout', message: `guide.json did not answer within ${req.timeoutMs} ms (guideTimeout)` } : timed;
+  // The health report (worker/createMonitor.ts); a 451 is the collector's answer, not a failed load.
+  if (answer.kind !== 'denied') ports.tally?.add(answer.kind === 'ok' ? 'guideLoads' : 'guideLoadFailures');
+  return answer;
 }

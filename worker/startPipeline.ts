@@ -1,6 +1,6 @@
 /**
  * What `init` builds in the worker: the page's traffic source, the signed-metadata decision, the event send
- * queue, the guide engine, segment flags, the error reporter and the event preparer, wired to the shim's
+ * queue, the guide engine, segment flags, the error reporter, the health report and the event preparer, wired to the shim's
  * callbacks (spec: analytics §3, §4, §5, §7, §9; guides §7, §8). Then what earlier page loads left unsent is
  * restored, and segment flags are asked for.
  */
@@ -18,6 +18,7 @@ import { createSegmentFlags, type SegmentFlags } from './createSegmentFlags';
 import { createSendQueue, type SendQueue } from './createSendQueue';
 import type { WorkerPorts } from './ports';
 import { createCollectorPause } from './createCollectorPause';
+import { createMonitor, type Monitor } from './createMonitor';
 
 /** The worker's state after init. */
 export interface Pipeline {
@@ -29,6 +30,8 @@ export interface Pipeline {
   sending: boolean;
   prepare(captured: CapturedEvent, ctx: EnvelopeContext): string;
   errors: ErrorReporter;
+  /** The health report's counts (analytics §9 monitoring flush). */
+  monitor: Monitor;
   segments: SegmentFlags;
   /** The page the latest event came from, for segment flag requests. */
   url: string;
@@ -49,8 +52,17 @@ export function tell<A extends unknown[]>(fn: ((...args: A) => unknown) | undefi
   void Promise.resolve(fn?.(...args)).catch(() => undefined);
 }
 
-export function startPipeline(options: WorkerInit, { ports, callbacks, delivered, log, nextGuideSequence }: PipelineOptions): Pipeline {
+export function startPipeline(options: WorkerInit, { ports: given, callbacks, delivered, log, nextGuideSequence }: PipelineOptions): Pipeline {
   const config: WorkerInit = { ...options };
+  const monitor = createMonitor({
+    apiKey: config.apiKey,
+    dataHost: config.dataHost,
+    agentVersion: config.agentVersion,
+    current: () => ({ visitorId: config.identity.visitorId, sessionId: config.session.sessionId }),
+    ports: given,
+  });
+  // Every part below counts into the health report through its ports.
+  const ports: WorkerPorts = { ...given, tally: monitor };
   if (config.campaign) {
     // analytics §3, §4: a session's source is set when it starts, or when a page brings a campaign or
     // comes from another site; a direct page view mid-session keeps the session's source.
@@ -106,6 +118,7 @@ export function startPipeline(options: WorkerInit, { ports, callbacks, delivered
     config,
     context: { identity: config.identity, session: config.session, utm: config.utm },
     analytics,
+    monitor,
     guides: createGuideEngine({
       config,
       ports,

@@ -1,0 +1,80 @@
+/**
+ * The agent's health report (spec: analytics §9 "monitoring flush 300000 ms"; shared/wire/monitorReport.ts):
+ * the worker's parts count what they do (events sent, beacons failed, events given up, guide loads, errors and
+ * warnings logged) and the counts go to `POST {dataHost}/data/monitor?apiKey=` every 300,000 ms and at each
+ * flush (page hide, flushNow), when there is something to report. One attempt each: a report that does not
+ * arrive is added to the next, and a collector without the endpoint (404, 405: one made for the original
+ * agent) is not asked again by this page.
+ */
+import { MONITOR_FLUSH_MS, type MonitorCounts, type MonitorReport } from '../shared/wire/monitorReport';
+import type { WorkerPorts } from './ports';
+
+/** Where the worker's parts count (ports.tally). */
+export interface Tally {
+  add(name: keyof MonitorCounts, n?: number): void;
+}
+
+export interface Monitor extends Tally {
+  /** Sends what was counted since the last report, if anything; never rejects. */
+  flush(): Promise<void>;
+}
+
+export interface MonitorOptions {
+  apiKey: string;
+  dataHost: string;
+  agentVersion: string;
+  /** The visitor and session of the page, read at each report (identify and a new session change them). */
+  current(): { visitorId: string; sessionId: string };
+  ports: WorkerPorts;
+}
+
+const zero = (): MonitorCounts => ({ eventsSent: 0, beaconsFailed: 0, eventsDropped: 0, guideLoads: 0, guideLoadFailures: 0, errors: 0, warnings: 0 });
+
+export function createMonitor({ apiKey, dataHost, agentVersion, current, ports }: MonitorOptions): Monitor {
+  const { clock } = ports;
+  let counts = zero();
+  let from = clock.now();
+  let sending: Promise<void> | null = null;
+  /** The collector has no such endpoint: nothing more is counted or sent. */
+  let stopped = false;
+
+  const send = async (): Promise<void> => {
+    const taken = counts;
+    const report: MonitorReport = { version: agentVersion, ...current(), from, to: clock.now(), counts: taken };
+    counts = zero();
+    from = report.to;
+    let status = 0;
+    try {
+      status = (await ports.transport.request({
+        method: 'POST',
+        url: `${dataHost}/data/monitor?apiKey=${encodeURIComponent(apiKey)}`,
+        body: JSON.stringify(report),
+        contentType: 'application/json',
+      })).status;
+    } catch {
+      // The network refused it: counted again below.
+    }
+    if (status === 404 || status === 405) stopped = true;
+    else if (status < 200 || status >= 300) {
+      // Not delivered: the next report carries these counts over the longer period.
+      for (const name of Object.keys(taken) as Array<keyof MonitorCounts>) counts[name] += taken[name];
+      from = report.from;
+    }
+  };
+
+  const monitor: Monitor = {
+    add(name, n = 1) {
+      if (!stopped && n > 0) counts[name] += n;
+    },
+    flush() {
+      if (stopped || !Object.values(counts).some(Boolean)) return sending ?? Promise.resolve();
+      return (sending ??= send().finally(() => (sending = null)));
+    },
+  };
+  const tick = () => {
+    void monitor.flush();
+    if (!stopped) clock.setTimeout(tick, MONITOR_FLUSH_MS);
+  };
+  clock.setTimeout(tick, MONITOR_FLUSH_MS);
+  return monitor;
+}
