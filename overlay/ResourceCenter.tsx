@@ -5,10 +5,12 @@
  * list with progress), announcements (marked seen when scrolled into view), iframe, sandbox and custom
  * (building blocks, rendered as every step is: no innerHTML, no eval) and integrations (the provider's own
  * widget). The shim owns whether it is open and which module is
- * active; this component owns the search box and the slide between views. Launched by dom or api only (no
- * badge), the panel opens in the badge's corner.
+ * active; this component owns the search box and the slide between views. Opened by its element (launch method
+ * dom) the panel is anchored to that element, below it or above where there is no room, and follows it as the
+ * page scrolls (floating-ui's autoUpdate); launched by api without a badge, it opens in the badge's corner.
  */
-import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { autoUpdate, computePosition, flip, offset, shift } from '@floating-ui/dom';
+import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { ANNOUNCEMENT_SEEN_CHECK_MS, SEARCH_ANNOUNCE_DEBOUNCE_MS } from '../shared/constants';
 import type { GuideAction } from '../shared/guides/guides';
 import type { ResourceCenterItem, ResourceCenterModule, ResourceCenterToShow } from '../shared/protocol';
@@ -44,6 +46,18 @@ export function ResourceCenter({ resourceCenter, state, rtl, handlers }: Resourc
   const single = modules.length === 1 ? modules[0]! : null;
   const active = single ?? modules.find((m) => m.guideId === state.activeModule) ?? null;
   const [vertical, horizontal] = mirroredCorner(resourceCenter.position, rtl).split('-') as [string, string];
+
+  // guides §2 "anchored to an element": beside the element that opened it, kept in the window.
+  const anchor = state.open && !state.nativeOpen && state.anchor?.isConnected ? state.anchor : null;
+  useLayoutEffect(() => {
+    const floating = panel.current;
+    if (!anchor || !floating) return;
+    const update = () =>
+      computePosition(anchor, floating, { strategy: 'fixed', placement: rtl ? 'bottom-end' : 'bottom-start', middleware: [offset(8), flip(), shift({ padding: 8, crossAxis: true })] }).then(({ x, y }) => {
+        floating.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
+      });
+    return autoUpdate(anchor, floating, update);
+  }, [anchor, rtl]);
 
   // A new view starts with an empty search.
   useEffect(() => setSearch(''), [active?.guideId, state.open]);
@@ -114,8 +128,10 @@ export function ResourceCenter({ resourceCenter, state, rtl, handlers }: Resourc
           dir={rtl ? 'rtl' : undefined}
           data-active-module={active?.guideId ?? ''}
           onKeyDown={(event) => event.key === 'Escape' && close()}
-          // Without a badge (launched by dom or api) the panel takes the badge's corner.
-          style={{ [vertical]: resourceCenter.badge ? EDGE + BADGE + 12 : EDGE, [horizontal]: EDGE, ...theme }}
+          data-anchored={anchor ? '' : undefined}
+          // Anchored, floating-ui places it from the top left; else without a badge (launched by api) the panel
+          // takes the badge's corner.
+          style={anchor ? { top: 0, left: 0, right: 'auto', bottom: 'auto', ...theme } : { [vertical]: resourceCenter.badge ? EDGE + BADGE + 12 : EDGE, [horizontal]: EDGE, ...theme }}
         >
           <div className="wm-launcher-head wm-rc-head">
             {active && !single && (

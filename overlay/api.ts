@@ -43,6 +43,8 @@ export interface ResourceCenterState {
   activeModule: string | null;
   /** A native integration's widget is open: the resource center's badge is hidden meanwhile. */
   nativeOpen: boolean;
+  /** guides §2 "anchored to an element": the page's element that opened the panel (launch method dom). */
+  anchor?: Element | null;
 }
 
 /** What the visitor does with the resource center (guides §2 Resource center). */

@@ -21,7 +21,7 @@ import type { DisplayContext } from './displayContext';
 import type { GuideDisplayOptions } from './guideDisplayTypes';
 import { TICK_MS, type Ticker } from '../createTicker';
 import { openPermalink } from './openPermalink';
-import { watchActivations, type Activation } from './watchActivations';
+import { watchActivations, type Activation, type ActivationWatch } from './watchActivations';
 
 export interface GuideLoop {
   /** Runs the loop now (and every 500 ms after). */
@@ -82,7 +82,7 @@ export function createGuideLoop(
   const slow = new Set<string>();
   /** When each candidate's target was first missing, for the step seen timeout. */
   const waitingSince = new Map<string, number>();
-  let undoActivations = () => undefined as void;
+  let activationWatch: ActivationWatch = { rescan() {}, undo() {} };
   /** guides §2 badges of the last load, and the targets they were last drawn on. */
   let badges: BadgeToShow[] = [];
   let drawnBadges: Array<{ badge: BadgeToShow; target: Element }> = [];
@@ -108,8 +108,8 @@ export function createGuideLoop(
       // guides §4 a resource center launched by dom: the visitor's event on its element opens or closes it.
       const rc = result.ok ? result.value.resourceCenter : undefined;
       if (rc?.activation) activations.push({ guideId: rc.guideId, ...rc.activation, run: resourceCenter.toggle });
-      undoActivations();
-      undoActivations = watchActivations(activations, log);
+      activationWatch.undo();
+      activationWatch = watchActivations(activations, log);
       badges = result.ok ? result.value.badges : [];
       if (result.ok) {
         const rules = result.value.eventPropertyRules;
@@ -229,6 +229,10 @@ export function createGuideLoop(
     if (location.href === loadedUrl && sameVisitor) {
       flow.follow();
       placeBadges();
+      // guides §4 resource center phase: elements that activate it (or a dom guide) that the app drew since, and
+      // the panel kept beside the element that opened it.
+      activationWatch.rescan();
+      resourceCenter.follow();
       launcher.follow();
       // guides §9: a guide list is stale after an hour on the same page; ask again.
       if (Date.now() - loadedAt > GUIDE_REQUEST_STALE_MS && !shown) {
@@ -275,7 +279,7 @@ export function createGuideLoop(
       stopTicks();
       clearTimeout(timer!);
       timer = null;
-      undoActivations();
+      activationWatch.undo();
     },
   };
 }

@@ -13,8 +13,13 @@ export interface ResourceCenterView {
   /** Asks the worker for the resource center as the guides stand now, and redraws it. */
   refresh(): Promise<void>;
   draw(): void;
-  /** The top-level guide's activation (launch method dom): the visitor's event toggles the panel. */
-  toggle(): void;
+  /** The top-level guide's activation (launch method dom): the visitor's event on `element` toggles the panel there. */
+  toggle(element?: Element): void;
+  /**
+   * The guide loop's resource center phase (guides §4), each tick: a panel whose element the app drew again
+   * moves to the new one (or to its corner when there is none).
+   */
+  follow(): void;
   command(command: ResourceCenterCommand): void;
   has(): boolean;
 }
@@ -23,7 +28,7 @@ export interface ResourceCenterView {
 export function createResourceCenterView(ctx: DisplayContext, refreshLauncher: () => void): ResourceCenterView {
   const { bridge, log } = ctx;
   let resourceCenter: ResourceCenterToShow | null = null;
-  const state: ResourceCenterState = { open: false, activeModule: null, nativeOpen: false };
+  const state: ResourceCenterState = { open: false, activeModule: null, nativeOpen: false, anchor: null };
 
   function draw(): void {
     const here = ctx.frame.leader ? resourceCenter : null;
@@ -44,6 +49,7 @@ export function createResourceCenterView(ctx: DisplayContext, refreshLauncher: (
       // guides §2: closing clears the active module.
       state.open = open;
       state.activeModule = null;
+      if (!open) state.anchor = null;
       draw();
     },
     onOpenModule(moduleId) {
@@ -79,13 +85,28 @@ export function createResourceCenterView(ctx: DisplayContext, refreshLauncher: (
     set(rc) {
       const next = rc ?? null;
       // Another page's resource center (or none) starts closed.
-      if (next?.guideId !== resourceCenter?.guideId) Object.assign(state, { open: false, activeModule: null, nativeOpen: false });
+      if (next?.guideId !== resourceCenter?.guideId) Object.assign(state, { open: false, activeModule: null, nativeOpen: false, anchor: null });
       resourceCenter = next;
       draw();
     },
     refresh,
     draw,
-    toggle: () => handlers.onToggle(!state.open),
+    toggle(element) {
+      state.anchor = element ?? null;
+      handlers.onToggle(!state.open);
+    },
+    follow() {
+      if (!state.open || !state.anchor || state.anchor.isConnected) return;
+      const selector = resourceCenter?.activation?.selector;
+      let replacement: Element | null = null;
+      try {
+        replacement = selector ? document.querySelector(selector) : null;
+      } catch {
+        // The selector was refused at the guide load already (watchActivations logs it).
+      }
+      state.anchor = replacement;
+      draw();
+    },
     command(command) {
       if (!resourceCenter) return log('warn', 'there is no resource center on this page');
       handlers.onToggle(command === 'toggle' ? !state.open : command === 'open');

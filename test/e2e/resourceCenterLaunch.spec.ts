@@ -54,6 +54,43 @@ test.describe('guides §4 Resource center launch methods: badge, dom, api', () =
     await page.click('#help-link');
     await expect(page.locator(panel)).toHaveCount(0);
   });
+
+  test('guides §2, §4: an element the app draws after the guide load opens it (the loop judges the resource center each tick); the panel is anchored below it and follows it when the app draws it again', async ({ page, openHostPage }, testInfo) => {
+    const uid = uniqueId('rc-late');
+    const path = resourceCenter(uid, ['guideList'], {}, '', { guide: { launchMethod: 'dom', attributes: { activation: { event: 'click', selector: '.help-button' } } } });
+    await openHostPage(path, rcPage(uniqueId('e2e-rc'), uniqueId('rc-visitor')));
+    await expect.poll(() => page.evaluate(() => (window as any).waymark.isReady())).toBe(true);
+    await page.waitForTimeout(800);
+    // The app's toolbar arrives with its data, after guide.json.
+    await page.evaluate(`(() => {
+      const bar = document.createElement('nav');
+      bar.id = 'toolbar';
+      bar.style.cssText = 'position:absolute;top:120px;left:300px';
+      bar.innerHTML = '<button class="help-button">Help</button>';
+      document.body.append(bar);
+    })()`);
+    // Within a tick or two (500 ms idle) the new element opens the panel.
+    await expect(async () => {
+      await page.click('.help-button');
+      await expect(page.locator(panel)).toBeVisible({ timeout: 300 });
+    }).toPass({ timeout: 3000 });
+    const help = await box(page, '.help-button');
+    const open = await box(page, panel);
+    expect(open.y).toBeCloseTo(help.y + help.height + 8, 0);
+    expect(open.x).toBeCloseTo(help.x, 0);
+    await shot(page, testInfo, 'resource-center-anchored.png');
+
+    // The app draws its toolbar again (a re-render): the panel moves to the new button.
+    await page.evaluate(`(() => {
+      const bar = document.getElementById('toolbar');
+      bar.style.left = '600px';
+      bar.innerHTML = '<button class="help-button">Help</button>';
+    })()`);
+    await expect.poll(async () => (await box(page, panel)).x, { timeout: 3000 }).toBeCloseTo((await box(page, '.help-button')).x, 0);
+    // And the new button closes it, as the first did.
+    await page.click('.help-button');
+    await expect(page.locator(panel)).toHaveCount(0);
+  });
 });
 
 test.describe('guides §4 Resource center content that fails validation', () => {
