@@ -49,7 +49,8 @@ export function createWorkerApi(ports: WorkerPorts, toPage: (message: DeliveredM
       const { x, y } = captured.props as { x?: unknown; y?: unknown };
       if (typeof x !== 'number' || typeof y !== 'number') return captured;
       const verdict = rage.observe({ time: captured.time, x, y, sequence: captured.sequence });
-      return verdict.rage ? { ...captured, props: annotateFrustration(captured.props, 'rageClick') } : captured;
+      // One rage click per burst: the click that makes it (a visitor's six furious clicks are one, not three).
+      return verdict.rage && verdict.newBurst ? { ...captured, props: annotateFrustration(captured.props, 'rageClick') } : captured;
     }
     if (captured.type === 'load') {
       const verdict = uTurn.observe({ time: captured.time, url: captured.url });

@@ -81,6 +81,20 @@ test.describe('analytics §1 capture of form and page events', () => {
 });
 
 test.describe('analytics §4 frustration', () => {
+  test('six quick clicks on one spot are one rage click, the one that makes the burst (the console counts bursts)', async ({ page, serverUrl, openHostPage }) => {
+    const visitor = uniqueId('rage-burst');
+    await openHostPage(
+      '/e2e/rage-burst',
+      `<!doctype html><html><head><script src="/waymark.js"></script><script>waymark.initialize({ apiKey: 'e2e-frustration', visitor: { id: '${visitor}' }, initializeImmediately: true });</script></head><body><button id="stuck" style="margin:40px">Stuck</button></body></html>`,
+    );
+    await agentReady(page);
+    for (let i = 0; i < 6; i++) await page.click('#stuck', { delay: 0 });
+    await page.waitForTimeout(1000);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const clicks = await storedEvents(serverUrl, { apiKey: 'e2e-frustration', visitorId: visitor, type: 'click' });
+    expect(clicks.map((c) => (c.props.frustrationTypes ?? []).includes('rageClick'))).toEqual([false, false, false, true, false, false]);
+  });
+
   test('four quick clicks on one spot are rage clicks; a slower fifth is not', async ({ page, serverUrl, openHostPage }) => {
     const visitor = uniqueId('rage');
     await openHostPage(
