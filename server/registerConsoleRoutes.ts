@@ -2,6 +2,7 @@
  * The console's read API (docs/console-api.md "Apps and analytics", and the guide stats route): thin routes
  * over the queries of server/queries/. Access is checked before them by auth/registerAuth.ts (every /api route).
  */
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from './Database';
 import type { Summarizer } from './summaries/createSummarizer';
@@ -18,7 +19,7 @@ import { queryOverview } from './queries/queryOverview';
 import { queryVisitor } from './queries/queryVisitor';
 import { queryVisitors } from './queries/queryVisitors';
 import { visitorGuides } from './queries/visitorGuides';
-import { CSV_DEFAULT_ROWS, CSV_MAX_ROWS, eventsCsv } from './queries/eventsCsv';
+import { CSV_DEFAULT_ROWS, CSV_MAX_ROWS, eventsCsvStream } from './queries/eventsCsv';
 import type { StepStateEvent } from './createEventStore';
 import type { Guide } from '../shared/guides/guides';
 
@@ -74,9 +75,17 @@ export function registerConsoleRoutes(app: FastifyInstance, { db, guides, summar
   app.get('/api/apps/:apiKey/events.csv', async (request: AppRequest, reply) => {
     const query = request.query;
     const limit = limitParam(query, CSV_MAX_ROWS, CSV_DEFAULT_ROWS);
-    const { events } = await queryEvents(db, { apiKey: request.params.apiKey, type: queryParam(query, 'type'), visitorId: queryParam(query, 'visitorId'), limit });
+    const filter = { apiKey: request.params.apiKey, type: queryParam(query, 'type'), visitorId: queryParam(query, 'visitorId'), limit };
     const name = `${request.params.apiKey.replace(/[^\w.-]/g, '_')}-events.csv`;
-    return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`).send(eventsCsv(events));
+    // Written as it is read. The first page is read before the answer starts, so a database that fails answers an
+    // error; one failing later ends the download short.
+    const pages = eventsCsvStream(db, filter);
+    const first = await pages.next();
+    const body = Readable.from((async function* () {
+      if (!first.done) yield first.value;
+      yield* pages;
+    })());
+    return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`).send(body);
   });
 
   app.get('/api/apps/:apiKey/events/:id', async (request: AppRequest<{ id: string }>) => {

@@ -10,6 +10,8 @@ export interface EventListFilter {
   apiKey: string;
   /** Only ids above this one, oldest first. */
   after?: number;
+  /** Only ids below this one (the next page of a newest-first read). */
+  before?: number;
   type?: string;
   visitorId?: string;
   limit: number;
@@ -32,6 +34,7 @@ export async function queryEvents(db: Database, filter: EventListFilter): Promis
   if (filter.type !== undefined) add('type = ?', filter.type);
   if (filter.visitorId !== undefined) add('visitor_id = ?', filter.visitorId);
   if (filter.after !== undefined) add('id > ?', filter.after);
+  if (filter.before !== undefined) add('id < ?', filter.before);
   params.push(filter.limit);
   const order = filter.after !== undefined ? 'id asc' : 'id desc';
   const sql = `select ${CONSOLE_EVENT_COLUMNS} from events where ${where.join(' and ')} order by ${order} limit $${params.length}`;
