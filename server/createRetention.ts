@@ -5,8 +5,9 @@
  *
  * Months received wholly before the cutoff are dropped (server/partitions: events are partitioned by month);
  * the rest of the older rows, in the month the cutoff falls in and in the default partition, are deleted in
- * batches; so are the exactly-once keys (event_keys) of events received before the cutoff. Session recordings
- * (issue #18) go whole once their last chunk was received before the cutoff.
+ * batches; so are the exactly-once keys (event_keys) of events received before the cutoff, and the agents' health
+ * reports (health_reports) received before it. Session recordings (issue #18) go whole once their last chunk was
+ * received before the cutoff.
  *
  * At least 7 days: an agent keeps unsent events up to 6 days (its IndexedDB chunk store) and a replay must still
  * find its first copy's key to be stored once.
@@ -26,6 +27,9 @@ delete from events where (id, received_at) in (select id, received_at from event
 returning id`;
 const DELETE_KEYS_BATCH = `
 delete from event_keys where ctid in (select ctid from event_keys where received_at < $1 limit ${RETENTION_BATCH})
+returning 1`;
+const DELETE_HEALTH_BATCH = `
+delete from health_reports where ctid in (select ctid from health_reports where received_at < $1 limit ${RETENTION_BATCH})
 returning 1`;
 
 /** What is wrong with a retention setting, or null (undefined: keep everything). */
@@ -51,6 +55,7 @@ export async function applyRetention(db: Database, days: number, now: number = D
   const partitions = await dropPartitionsBefore(db, cutoff);
   const deleted = await deleteInBatches(db, DELETE_BATCH, cutoff);
   await deleteInBatches(db, DELETE_KEYS_BATCH, cutoff);
+  await deleteInBatches(db, DELETE_HEALTH_BATCH, cutoff);
   // Session recordings (issue #18) whose last chunk arrived before the cutoff, with their chunks.
   await createRecordingStore(db).deleteReceivedBefore(cutoff);
   return { partitions, deleted };

@@ -24,6 +24,7 @@ import { registerDataRoutes } from './registerDataRoutes';
 import { registerDesignerPluginRoutes } from './registerDesignerPluginRoutes';
 import { registerGuideAssetRoutes } from './registerGuideAssetRoutes';
 import { registerLogRoutes } from './registerLogRoutes';
+import { registerMonitorRoutes } from './registerMonitorRoutes';
 import { registerSegmentFlagRoutes } from './registerSegmentFlagRoutes';
 import { SERVER_LIMITS } from './SERVER_LIMITS';
 import { registerAuth } from './auth/registerAuth';
@@ -274,6 +275,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     registerSettingsRoutes(app, settingsStore);
     registerRecordingRoutes(app, { db, settings: settingsStore });
     registerLogRoutes(app, logStore);
+    registerMonitorRoutes(app, { db });
     registerConsoleRoutes(app, {
       db,
       summaries: summarizer,

@@ -3,8 +3,9 @@
  * the worker's parts count what they do (events sent, beacons failed, events given up, guide loads, errors and
  * warnings logged) and the counts go to `POST {dataHost}/data/monitor?apiKey=` every 300,000 ms and at each
  * flush (page hide, flushNow), when there is something to report. One attempt each: a report that does not
- * arrive is added to the next, and a collector without the endpoint (404, 405: one made for the original
- * agent) is not asked again by this page.
+ * arrive (the network, a 5xx or 429) is added to the next; one the collector refuses (another 4xx) is dropped,
+ * as sending it again would not change the answer; a collector without the endpoint (404, 405: one made for the
+ * original agent) is not asked again by this page.
  */
 import { MONITOR_FLUSH_MS, type MonitorCounts, type MonitorReport } from '../shared/wire/monitorReport';
 import type { WorkerPorts } from './ports';
@@ -40,7 +41,8 @@ export function createMonitor({ apiKey, dataHost, agentVersion, current, ports }
 
   const send = async (): Promise<void> => {
     const taken = counts;
-    const report: MonitorReport = { version: agentVersion, ...current(), from, to: clock.now(), counts: taken };
+    // A clock set back since the period began must not make a report whose end comes before its start.
+    const report: MonitorReport = { version: agentVersion, ...current(), from, to: Math.max(from, clock.now()), counts: taken };
     counts = zero();
     from = report.to;
     let status = 0;
@@ -55,7 +57,7 @@ export function createMonitor({ apiKey, dataHost, agentVersion, current, ports }
       // The network refused it: counted again below.
     }
     if (status === 404 || status === 405) stopped = true;
-    else if (status < 200 || status >= 300) {
+    else if (status === 0 || status === 429 || status >= 500) {
       // Not delivered: the next report carries these counts over the longer period.
       for (const name of Object.keys(taken) as Array<keyof MonitorCounts>) counts[name] += taken[name];
       from = report.from;

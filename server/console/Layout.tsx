@@ -17,6 +17,7 @@ const SECTIONS = [
   { to: '/guides', label: 'Guides' },
   { to: '/settings', label: 'Settings' },
   { to: '/install', label: 'Install' },
+  { to: '/health', label: 'Health' },
 ];
 
 /** The sidebar and the routed view. */

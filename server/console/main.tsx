@@ -19,6 +19,7 @@ const EventsPage = lazy(() => import('./pages/EventsPage').then((m) => ({ defaul
 const GuideEditorPage = lazy(() => import('./pages/GuideEditorPage').then((m) => ({ default: m.GuideEditorPage })));
 const GuidePage = lazy(() => import('./pages/GuidePage').then((m) => ({ default: m.GuidePage })));
 const GuidesPage = lazy(() => import('./pages/GuidesPage').then((m) => ({ default: m.GuidesPage })));
+const HealthPage = lazy(() => import('./pages/HealthPage').then((m) => ({ default: m.HealthPage })));
 const InstallPage = lazy(() => import('./pages/InstallPage').then((m) => ({ default: m.InstallPage })));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage').then((m) => ({ default: m.NotFoundPage })));
 const OverviewPage = lazy(() => import('./pages/OverviewPage').then((m) => ({ default: m.OverviewPage })));
@@ -63,6 +64,7 @@ const router = createBrowserRouter(
         { path: 'apps/:apiKey/guides/:guideId/translations', element: <TranslationsPage /> },
         { path: 'apps/:apiKey/settings', element: <SettingsPage /> },
         { path: 'apps/:apiKey/install', element: <InstallPage /> },
+        { path: 'apps/:apiKey/health', element: <HealthPage /> },
         { path: '*', element: <NotFoundPage /> },
       ],
     },

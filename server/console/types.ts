@@ -2,6 +2,7 @@
 import type { FormField } from '../../shared/forms/formValidation';
 import type { GuideTheme } from '../../shared/surfaces/guideTheme';
 import type { RecordingSummary } from '../recordings/recordingSummary';
+import type { AgentHealth } from '../queries/agentHealth';
 
 export interface AppRow {
   apiKey: string;
@@ -156,3 +157,6 @@ export interface RecordingDetail extends RecordingRow {
   events: Array<{ type: number; data: unknown; timestamp: number }>;
   marks: RecordingMark[];
 }
+
+/** What an app's agents reported about themselves over a range, and the errors they logged (GET .../health). */
+export type HealthAnswer = AgentHealth;

@@ -6,6 +6,7 @@
 import type { Database } from '../Database';
 import { EVENTS_SCHEMA } from '../createEventStore';
 import { LOGS_SCHEMA } from '../createLogStore';
+import { HEALTH_REPORTS_SCHEMA } from '../createMonitorStore';
 import { GUIDES_SCHEMA } from '../guides/createGuideStore';
 import { SETTINGS_SCHEMA } from '../settings/createSettingsStore';
 import { migrateToPartitions } from '../partitions/migrateToPartitions';
@@ -32,6 +33,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'summary queue', up: SUMMARY_QUEUE_SCHEMA },
   // The console's top pages: a page is its address without query and fragment, kept so in the summaries.
   { version: 10, name: 'pages without query', up: PAGES_WITHOUT_QUERY },
+  // The agent's health reports (POST /data/monitor), read by the console's Health view.
+  { version: 11, name: 'agent health reports', up: HEALTH_REPORTS_SCHEMA },
 ];
 
 /** Brings `db` to the current schema; answers the versions applied now. */

@@ -81,7 +81,7 @@ describe('issue #19 schema migrations', () => {
           ('app', 'https://a.example/reports#top', 'v2', int8multirange(${hour(2)})),
           ('app', 'https://a.example/settings', 'v1', int8multirange(${hour(0)}));
       `);
-      expect(await migrateSchema(db)).toEqual([10]);
+      expect(await runMigrations(db, MIGRATIONS.slice(0, 10))).toEqual([10]);
       const pages = await db.query('select grain, t::int as t, url, events::int as events from console_pages order by grain, t, url');
       expect(pages.rows).toEqual([
         { grain: 'day', t: 0, url: 'https://a.example/settings', events: 5 },

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyRetention, checkRetentionDays, RETENTION_BATCH } from '../../server/createRetention';
 import { createServer } from '../../server/createServer';
 import { createEventStore } from '../../server/createEventStore';
+import { createMonitorStore } from '../../server/createMonitorStore';
 import { openDatabase } from '../../server/openDatabase';
 import { migrateSchema } from '../../server/migrations/MIGRATIONS';
 import { ensurePartitions, listPartitions } from '../../server/partitions/eventPartitions';
@@ -45,6 +46,16 @@ describe('issue #19 retention', () => {
     expect(Number(keys.rows[0]!.n)).toBe(2);
     expect(await applyRetention(db, 7, NOW)).toEqual({ partitions: [], deleted: 1 });
     expect(await applyRetention(db, 7, NOW)).toEqual({ partitions: [], deleted: 0 });
+  }, SERVER_TIMEOUT);
+
+  it("the agents' health reports received before the cutoff go too", async () => {
+    const reports = createMonitorStore(db);
+    const report = (at: number) => ({ version: '0.1.0', visitorId: 'v1', sessionId: 's1', from: at, to: at, counts: { eventsSent: 1, beaconsFailed: 0, eventsDropped: 0, guideLoads: 0, guideLoadFailures: 0, errors: 0, warnings: 0 } });
+    await reports.insert('ret-health', report(NOW - 30 * DAY), NOW - 30 * DAY);
+    await reports.insert('ret-health', report(NOW - DAY), NOW - DAY);
+    await applyRetention(db, 20, NOW);
+    const left = await db.query<{ received_at: unknown }>("select received_at from health_reports where api_key = 'ret-health'");
+    expect(left.rows.map((r) => Number(r.received_at))).toEqual([NOW - DAY]);
   }, SERVER_TIMEOUT);
 
   it('deletes old rows that landed in the default partition (no month was made for them)', async () => {

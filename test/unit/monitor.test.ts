@@ -88,6 +88,22 @@ describe('analytics §9 monitoring flush', () => {
     expect(bodies()[2]!.counts.eventsSent).toBe(1);
   });
 
+  it('a report the collector refuses (400) is dropped, not sent again; the clock set back never makes to before from', async () => {
+    const { clock, transport, monitor, bodies } = setup();
+    transport.statuses = [400];
+    monitor.add('errors', 4);
+    await monitor.flush();
+    monitor.add('errors', 1);
+    await monitor.flush();
+    expect(bodies().map((b) => b.counts.errors)).toEqual([4, 1]);
+    const stepped = clock.now;
+    clock.now = () => stepped() - 60_000;
+    monitor.add('errors');
+    await monitor.flush();
+    const last = bodies()[2]!;
+    expect(last.to).toBe(last.from);
+  });
+
   it('a network refusal keeps the counts too', async () => {
     const { clock, transport, monitor, bodies } = setup();
     const request = transport.request;

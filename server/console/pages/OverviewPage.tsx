@@ -10,6 +10,7 @@ import { BarList } from '../components/BarList';
 import { GuideFigures } from '../components/GuideFigures';
 import { QueryState } from '../components/QueryState';
 import { RangePicker } from '../components/RangePicker';
+import { Stat } from '../components/Stat';
 import { TimeChart } from '../components/TimeChart';
 import { fillBuckets } from '../fillBuckets';
 import { formatCount, formatCounted, formatDuration, pagePath } from '../format';
@@ -95,15 +96,5 @@ export function OverviewPage() {
         )}
       </QueryState>
     </>
-  );
-}
-
-/** One figure with its label. */
-export function Stat({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="stat">
-      <div className="stat-value">{value}</div>
-      <div className="stat-label">{label}</div>
-    </div>
   );
 }
