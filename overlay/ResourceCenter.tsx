@@ -16,6 +16,7 @@ import type { GuideAction } from '../shared/guides/guides';
 import type { ResourceCenterItem, ResourceCenterModule, ResourceCenterToShow } from '../shared/protocol';
 import { isAnnouncementInView, mirroredCorner, resultsLabel, searchResourceCenter } from '../shared/surfaces/resourceCenterPanel';
 import { themeVars } from '../shared/surfaces/guideTheme';
+import { bubbleVars } from '../shared/surfaces/notificationBubble';
 import type { ResourceCenterHandlers, ResourceCenterState } from './api';
 import { actionsElsewhere } from './actionsElsewhere';
 import { hasIntegration, openIntegration } from './openIntegration';
@@ -112,7 +113,7 @@ export function ResourceCenter({ resourceCenter, state, rtl, handlers }: Resourc
         >
           ?
           {count ? (
-            <span className={`wm-bubble wm-rc-bubble${horizontal === 'left' ? ' wm-rc-bubble-left' : ''}`} aria-label={`${count} unseen`}>
+            <span className={`wm-bubble wm-rc-bubble${horizontal === 'left' ? ' wm-rc-bubble-left' : ''}`} aria-label={`${count} unseen`} style={bubbleVars(resourceCenter.bubble) as CSSProperties}>
               {count}
             </span>
           ) : null}

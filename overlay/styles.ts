@@ -79,7 +79,7 @@ export const OVERLAY_CSS = `
 .wm-bordered[data-side=left] .wm-caret { border-top-width: var(--wm-bw); border-right-width: var(--wm-bw); }
 .wm-launcher-badge { overflow: visible; font-size: 22px; }
 .wm-launcher-badge img { border-radius: 50%; }
-.wm-bubble { position: absolute; top: -6px; right: -6px; min-width: 20px; padding: 0 5px; border-radius: 10px; background: #e03131; font: 700 12px/20px system-ui, sans-serif; }
+.wm-bubble { position: absolute; top: -6px; right: -6px; min-width: 20px; padding: 0 5px; border-radius: 10px; background: var(--wm-bubble, #e03131); color: var(--wm-on-bubble, #fff); font: 700 12px/20px system-ui, sans-serif; }
 .wm-launcher { z-index: 299999; display: flex; flex-direction: column; padding: 0; overflow: hidden; }
 .wm-launcher-head, .wm-progress { padding-block: 14px 6px; padding-inline: 16px 48px; font-size: 12px; color: var(--wm-muted, #6b7280); }
 .wm-progress { padding: 0 16px 6px; }
@@ -104,7 +104,7 @@ export const OVERLAY_CSS = `
 .wm-rc { width: min(360px, calc(100vw - 40px)); height: min(480px, calc(100vh - ${80 + 20 + RC.heightMargin}px)); }
 .wm-rc-bubble { top: -8px; height: ${RC.bubbleHeight}px; min-width: ${RC.bubbleHeight}px; border-radius: ${RC.bubbleHeight / 2}px; font: 700 ${RC.badgeSize}px/${RC.bubbleHeight}px system-ui, sans-serif; text-align: center; animation: wm-pulse ${RC.pulseMs}ms ease-in-out infinite; }
 .wm-rc-bubble-left { right: auto; left: -8px; }
-@keyframes wm-pulse { 0%, 100% { box-shadow: 0 0 0 0 rgba(224, 49, 49, .6); } 50% { box-shadow: 0 0 0 6px rgba(224, 49, 49, 0); } }
+@keyframes wm-pulse { 0%, 100% { box-shadow: 0 0 0 0 color-mix(in srgb, var(--wm-bubble, #e03131) 60%, transparent); } 50% { box-shadow: 0 0 0 6px transparent; } }
 @media (prefers-reduced-motion: reduce) { .wm-rc-bubble, .wm-rc-view { animation: none; } }
 .wm-rc-head { display: flex; align-items: center; gap: 8px; padding-inline: 16px 48px; }
 .wm-rc-head h2 { margin: 0; }

@@ -12,6 +12,7 @@ import { checkGuideLoadResponse } from '../../shared/guides/validateGuidePayload
 import { checkConditions } from '../../shared/segments/segmentConditions';
 import { isLanguageTag } from '../../shared/guides/languageTags';
 import { checkTheme } from '../../shared/surfaces/guideTheme';
+import { checkNotificationBubble } from '../../shared/surfaces/notificationBubble';
 import { epochMsOf } from '../../shared/eligibility/isInTimebox';
 import { checkStepMarkdown } from '../markdown/checkStepMarkdown';
 
@@ -52,6 +53,8 @@ export function checkGuideBody(body: unknown, guideId: string, options: GuideChe
   const idProblem = checkId(body.id, 'id');
   if (idProblem) return idProblem;
   if (body.name !== undefined && typeof body.name !== 'string') return { error: 'name must be a string', field: 'name' };
+  const bubbleProblem = body.notificationBubble === undefined ? null : checkNotificationBubble(body.notificationBubble);
+  if (bubbleProblem) return bubbleProblem;
   if (typeof body.launchMethod !== 'string' || body.launchMethod.trim() === '') {
     return { error: `launchMethod must be a string: a combination of ${LAUNCH_METHODS.join(', ')}`, field: 'launchMethod' };
   }

@@ -136,6 +136,11 @@ export interface Guide {
   control?: boolean;
   /** The app the guide was made for (an imported guide's): kept and shown; one api key is one app here. */
   appId?: string | number;
+  /**
+   * guides §3, a top-level resource center's: the colours of its badge's unseen-count bubble, `{ background, color }`
+   * (the spec names the field only; shared/surfaces/notificationBubble).
+   */
+  notificationBubble?: unknown;
   /** Ours to define: the account (or accounts) whose visitors alone are served the guide. */
   targetAccount?: string | number | Array<string | number>;
   /** Epoch ms: outside the timebox before this (guides §4 Timebox). */

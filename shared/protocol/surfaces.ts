@@ -148,5 +148,7 @@ export interface ResourceCenterToShow {
   unseenCount: number;
   /** The app's step theme (shared/surfaces/guideTheme), as served on the resource center's first step. */
   theme?: unknown;
+  /** The top-level guide's `notificationBubble`: the bubble's colours (shared/surfaces/notificationBubble). */
+  bubble?: unknown;
 }
 

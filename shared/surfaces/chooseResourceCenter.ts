@@ -83,6 +83,8 @@ export interface ResourceCenterChoice {
     unseenCount: number;
     /** The app's step theme as served on its first step (shared/surfaces/guideTheme): the badge and panel wear it. */
     theme?: unknown;
+    /** guides §3 the top-level guide's notificationBubble: the bubble's colours (shared/surfaces/notificationBubble). */
+    bubble?: unknown;
   } | null;
   /** guides §8: a module could not load; the resource center is skipped. Says which and why. */
   moduleProblem?: string;
@@ -170,6 +172,7 @@ export function chooseResourceCenter(response: GuideLoadResponse, options: Resou
       modules,
       unseenCount: modules.reduce((n, m) => n + (m.unseen ?? 0), 0),
       theme: top.steps[0]!.attributes?.theme,
+      bubble: top.notificationBubble,
     },
     skipped,
   };

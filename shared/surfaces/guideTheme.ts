@@ -26,7 +26,8 @@ export const THEME_LIMITS = { borderWidth: 8, radius: 24 } as const;
 
 const COLORS = ['background', 'text', 'accent', 'borderColor'] as const;
 const SIZES = ['borderWidth', 'radius'] as const;
-const COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
+/** A colour as themes write it: `#rgb` or `#rrggbb`. */
+export const COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 
 /** What is wrong with a theme, naming the field under `at` (`theme.accent`), or null when it is one. */
 export function checkTheme(raw: unknown, at: string): { error: string; field: string } | null {
@@ -106,7 +107,7 @@ export function tooltipCaret(raw: unknown): { bordered: boolean; outset: number 
 }
 
 /** `#abc` -> `#aabbcc`. */
-function longHex(hex: string): string {
+export function longHex(hex: string): string {
   return hex.length === 4 ? `#${hex[1]}${hex[1]}${hex[2]}${hex[2]}${hex[3]}${hex[3]}`.toLowerCase() : hex.toLowerCase();
 }
 
@@ -129,7 +130,7 @@ export function contrastRatio(a: string, b: string): number {
 }
 
 /** Black-ish or white, whichever has the more contrast on `hex` (WCAG contrast ratio). */
-function onColor(hex: string): string {
+export function onColor(hex: string): string {
   const l = luminance(hex);
   const dark = luminance('#111827');
   return 1.05 / (l + 0.05) >= (l + 0.05) / (dark + 0.05) ? '#ffffff' : '#111827';

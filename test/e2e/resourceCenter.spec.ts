@@ -11,6 +11,17 @@ test.afterEach(removeWrittenGuides);
 
 
 test.describe('guides §2 Resource center', () => {
+  test("guides §3 notificationBubble: the top-level guide's colours on the unseen-count bubble, the count readable on them", async ({ page, openHostPage }, testInfo) => {
+    const uid = uniqueId('rc-bubble');
+    const path = resourceCenter(uid, ['announcements'], {}, '', { guide: { launchMethod: 'badge', notificationBubble: { background: '#ffd43b' } } });
+    await openHostPage(path, rcPage(uniqueId('e2e-rc'), uniqueId('rc-visitor')));
+    await expect(page.locator(bubble)).toHaveText('3');
+    await expect(page.locator(bubble)).toHaveCSS('background-color', 'rgb(255, 212, 59)');
+    // A light background gets the dark text (WCAG contrast), as the theme's buttons do.
+    await expect(page.locator(bubble)).toHaveCSS('color', 'rgb(17, 24, 39)');
+    await shot(page, testInfo, 'resource-center-bubble.png');
+  });
+
   test('a badge at bottom-right with the unseen bubble opens the home view; modules switch with a 200 ms slide; closing clears the active module', async ({ page, openHostPage }, testInfo) => {
     const uid = uniqueId('rc-home');
     const path = resourceCenter(uid, ['guideList', 'onboarding', 'announcements']);
@@ -26,6 +37,10 @@ test.describe('guides §2 Resource center', () => {
     expect(b.height).toBe(26);
     expect(b.x + b.width).toBeGreaterThan(1280 - 20);
     expect(b.y).toBeLessThan(800 - 20 - 48);
+
+    // Without a notificationBubble: red, the count in white.
+    await expect(page.locator(bubble)).toHaveCSS('background-color', 'rgb(224, 49, 49)');
+    await expect(page.locator(bubble)).toHaveCSS('color', 'rgb(255, 255, 255)');
 
     await page.locator(badge).click();
     await expect(page.locator(panel)).toBeVisible();

@@ -358,6 +358,15 @@ describe('issue #17 the app\'s guide theme', () => {
       field: 'steps[0].attributes.theme.accent',
     });
   });
+
+  it('guides §3 notificationBubble: kept and served as given when it is one, refused naming the field when not', async () => {
+    const bubble = { background: '#0b7285', color: '#ffffff' };
+    expect((await api('PUT', '/api/apps/bubble-app/guides/rc-bubble', { ...lightbox('rc-bubble'), notificationBubble: bubble })).statusCode).toBe(201);
+    expect((await api('GET', '/api/apps/bubble-app/guides/rc-bubble')).json().guide.notificationBubble).toEqual(bubble);
+    const bad = await api('PUT', '/api/apps/bubble-app/guides/rc-bubble', { ...lightbox('rc-bubble'), notificationBubble: { background: 'tomato' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ error: 'notificationBubble.background must be a colour written #rgb or #rrggbb', field: 'notificationBubble.background' });
+  });
 });
 
 describe('issue #15 guides §7 preview endpoints', () => {

@@ -1,3 +1,4 @@
+import { bubbleVars, checkNotificationBubble } from '../../shared/surfaces/notificationBubble';
 import { describe, expect, it } from 'vitest';
 import { TOOLTIP_DEFAULTS } from '../../shared/constants';
 import type { Guide } from '../../shared/guides/guides';
@@ -91,5 +92,23 @@ describe('the console\'s word on a theme hard to read (WCAG contrast)', () => {
       'Text on this background is hard to read (contrast 1.1:1; aim for 4.5:1 or more).',
       'Buttons and links hardly stand out from this background (contrast 2.6:1; aim for 3:1 or more).',
     ]);
+  });
+});
+
+describe('guides §3 notificationBubble: the resource center bubble\'s colours', () => {
+  it('is checked naming the field', () => {
+    expect(checkNotificationBubble({ background: '#0b7285', color: '#fff' })).toBeNull();
+    expect(checkNotificationBubble({})).toBeNull();
+    expect(checkNotificationBubble('red')).toEqual({ error: 'notificationBubble must be an object { background, color }', field: 'notificationBubble' });
+    expect(checkNotificationBubble({ background: 'red' })).toEqual({ error: 'notificationBubble.background must be a colour written #rgb or #rrggbb', field: 'notificationBubble.background' });
+    expect(checkNotificationBubble({ fontSize: 12 })).toEqual({ error: 'unknown notificationBubble field notificationBubble.fontSize (known: background, color)', field: 'notificationBubble.fontSize' });
+  });
+
+  it('becomes CSS custom properties; the count is written in what reads on the background; what is not a colour is dropped', () => {
+    expect(bubbleVars({ background: '#0b7285', color: '#fde68a' })).toEqual({ '--wm-bubble': '#0b7285', '--wm-on-bubble': '#fde68a' });
+    expect(bubbleVars({ background: '#ffd43b' })).toEqual({ '--wm-bubble': '#ffd43b', '--wm-on-bubble': '#111827' });
+    expect(bubbleVars({ background: '#123' })).toEqual({ '--wm-bubble': '#112233', '--wm-on-bubble': '#ffffff' });
+    expect(bubbleVars({ background: 'red; display: none' })).toEqual({});
+    expect(bubbleVars(undefined)).toEqual({});
   });
 });
