@@ -4,11 +4,15 @@
  * agent's next tick. A page error in that time: an error click, with its message cut to 1500 characters.
  *
  * One MutationObserver serves every click being watched, and it is connected only while some click is:
- * the first effect disconnects it, so a busy page pays for one callback, not for every mutation. At most
- * 9 clicks are watched at once (analytics §9 click buffer, max 9 entries): a burst beyond that is a rage
- * matter, judged in the worker, and watching it click by click would cost the host for nothing.
+ * the first effect disconnects it, so a busy page pays for one callback, not for every mutation.
+ *
+ * The watched clicks are a buffer (analytics §9 "click buffer 100 ms window, max 9 entries"): a click on the same
+ * element within 100 ms of the last one joins its entry (a double or triple click is one gesture: its watch runs
+ * 500 ms from its last click, and every click of it gets the one verdict, so an app that answers the second
+ * click of a double click does not get its first called dead); at most 9 entries at once: a burst beyond that is
+ * a rage matter, judged in the worker, and watching it click by click would cost the host for nothing.
  */
-import { CLICK_BUFFER_MAX, DEAD_CLICK_MS, ERROR_CLICK_MESSAGE_LIMIT } from '../shared/constants';
+import { CLICK_BUFFER_MAX, CLICK_BUFFER_WINDOW_MS, DEAD_CLICK_MS, ERROR_CLICK_MESSAGE_LIMIT } from '../shared/constants';
 import type { Ticker } from './createTicker';
 
 /**
@@ -18,7 +22,7 @@ import type { Ticker } from './createTicker';
 export type ClickVerdict = (sequence: number, frustrationTypes: string[], errorMessage?: string) => void;
 
 export interface ClickEffectWatcher {
-  /** Starts watching after a click on `target`; with 9 watched already, it is not: its verdict is `[]` at once. */
+  /** Starts watching after a click on `target` (or joins the entry of its gesture); with 9 entries already, it is not: its verdict is `[]` at once. */
   watch(sequence: number, target: Element): void;
   /** An effect seen elsewhere (the URL changed, the page is going away). */
   effect(): void;
@@ -29,7 +33,8 @@ const SCROLL_OPTIONS = { capture: true, passive: true };
 const OBSERVED: MutationObserverInit = { subtree: true, childList: true, attributes: true, characterData: true };
 
 export function watchClickEffects(report: ClickVerdict, errorClickLogging: boolean, ticker: Ticker): ClickEffectWatcher {
-  let pending: Array<{ sequence: number; target: Element; deadline: number; error?: string }> = [];
+  /** The buffer's entries: the clicks of one gesture on `target`, the last at `last`. */
+  let pending: Array<{ sequences: number[]; target: Element; last: number; deadline: number; error?: string }> = [];
   let listening = false;
   const observer = typeof MutationObserver === 'function' ? new MutationObserver(() => effect()) : null;
   // Listened to from the start, not per click: adding or removing a scroll listener makes Chromium commit a
@@ -55,7 +60,7 @@ export function watchClickEffects(report: ClickVerdict, errorClickLogging: boole
       const types = p.deadline <= now ? ['deadClick'] : [];
       // Errors already seen make their clicks error clicks, dead or alive.
       if (p.error !== undefined) types.push('errorClick');
-      report(p.sequence, types, p.error);
+      for (const sequence of p.sequences) report(sequence, types, p.error);
     }
   }
 
@@ -91,8 +96,16 @@ export function watchClickEffects(report: ClickVerdict, errorClickLogging: boole
 
   return {
     watch(sequence, target) {
+      const now = Date.now();
+      const gesture = pending.find((p) => p.target === target && now - p.last <= CLICK_BUFFER_WINDOW_MS);
+      if (gesture) {
+        gesture.sequences.push(sequence);
+        gesture.last = now;
+        gesture.deadline = now + DEAD_CLICK_MS;
+        return;
+      }
       if (pending.length >= CLICK_BUFFER_MAX) return report(sequence, []);
-      pending.push({ sequence, target, deadline: Date.now() + DEAD_CLICK_MS });
+      pending.push({ sequences: [sequence], target, last: now, deadline: now + DEAD_CLICK_MS });
       listen();
       // A click inside a component's shadow root changes that root, which the document's observer does not
       // see (issue #7): watch the root as well, until the verdict.
