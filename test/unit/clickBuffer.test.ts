@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CLICK_BUFFER_MAX, CLICK_BUFFER_WINDOW_MS, DEAD_CLICK_MS } from '../../shared/constants';
+import type { Ticker } from '../../shim/createTicker';
 import { watchClickEffects } from '../../shim/watchClickEffects';
 
 /** An element as the watcher uses it. */
@@ -14,10 +15,11 @@ const element = () => ({ getRootNode: () => ({}), contains: () => false }) as un
 function setup() {
   const verdicts: Array<[number, string[]]> = [];
   let job = () => undefined as unknown;
-  const watcher = watchClickEffects((sequence, types) => void verdicts.push([sequence, types]), true, {
+  const ticker: Ticker = {
     every: (_period, fn) => ((job = fn), () => undefined),
     stop: () => undefined,
-  } as never);
+  };
+  const watcher = watchClickEffects((sequence, types) => void verdicts.push([sequence, types]), true, ticker);
   const tick = () => job();
   return { watcher, verdicts, tick };
 }
