@@ -3,6 +3,7 @@
  * default), the public API (`window.waymark` and the npm entry's exports), and where the agent's files are.
  * Types only: nothing here reaches a bundle.
  */
+import type { AgentInstallType } from '../shared/frames/electLeaderFrame';
 import type { ToolReport } from '../shared/validation/finding';
 import type { FlushReport, GuideDiagnostics } from '../shared/protocol';
 import type { HookName } from '../shared/guides/applyGuideTransition';
@@ -286,6 +287,8 @@ export interface AgentEnvironment {
   agentUrl?: string;
   /** The agent's global (the snippet's `data-waymark-global`). @default 'waymark' */
   globalKey?: string;
+  /** How the agent came to be on the page (analytics §3 Frame record agentInstallType). @default 'snippet' */
+  installType?: AgentInstallType;
 }
 
 /** Guides off for this page (disableGuides, or guides.disabled): only session recording starts of the guides chunk. */

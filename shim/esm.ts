@@ -30,7 +30,7 @@ const assets = {
  * The page's one agent. Its waymark.js is unknown here (the host's bundler inlined this module), so it joins
  * the tab's frames but installs into none (analytics §8 'Unable to find agent url to install agent in frames').
  */
-export const waymark = createAgent({ assetBase: import.meta.url, assets });
+export const waymark = createAgent({ assetBase: import.meta.url, assets, installType: 'npm' });
 
 export const initialize = waymark.initialize;
 export const identify = waymark.identify;

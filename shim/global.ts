@@ -27,7 +27,9 @@ function findOwnScript(): HTMLScriptElement | null {
   }
   const src = script?.src || location.href;
   // analytics §7: the agent installs this very file into child frames, under the same global.
-  const agent = createAgent({ assetBase: new URL('.', src).href, agentUrl: script?.src || undefined, globalKey: key });
+  // A parent frame's agent marks the script it installs (shim/frames/installAgentIntoFrame.ts).
+  const installType = script?.getAttribute('data-waymark-install') === 'frame' ? 'frame' : 'snippet';
+  const agent = createAgent({ assetBase: new URL('.', src).href, agentUrl: script?.src || undefined, globalKey: key, installType });
   host[key] = agent;
   for (const [method, args] of existing?._q ?? []) {
     const fn = (agent as unknown as Record<string, unknown>)[method];

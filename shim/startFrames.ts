@@ -38,6 +38,8 @@ export interface Frames extends FrameGuides {
   hideGuides(): void;
   /** teardown: leaves the tab's frames, stops the rescan, the observer and the listeners. */
   stop(): void;
+  /** The tab's frames as this one knows them, itself first, then by joining time (the environment check lists them). */
+  records(): FrameRecord[];
 }
 
 /** What waymark.frames.js exports. */
@@ -76,6 +78,7 @@ export function startFrames(
     isTop: state.isTop,
     joinedAt: Date.now(),
     visibility: state.visibility,
+    agentInstallType: env.installType ?? 'snippet',
   };
   const leaderKeys = Array.isArray(options.frames?.leaderKeys) ? options.frames.leaderKeys.filter((k) => typeof k === 'string') : [];
   /** The other frames of the tab, by id, with the window to answer them at and whether it is of this origin. */
@@ -282,6 +285,7 @@ export function startFrames(
     hideGuides() {
       broadcast({ type: 'receiveHideGuides', frameId: self.id });
     },
+    records: () => [self, ...[...peers.values()].map((p) => p.record).sort((a, b) => a.joinedAt - b.joinedAt)],
     stop() {
       if (stopped) return;
       leave();

@@ -9,8 +9,15 @@
 export type FrameVisibility = 'unknown' | 'hidden' | 'visible';
 
 /**
- * spec: analytics §3 Frame record (id, apiKey, leaderKey, isTop, joinedAt, visibility; the spec's guides, shown
- * map and agentInstallType are kept elsewhere or not used by Waymark).
+ * spec: analytics §3 Frame record "agentInstallType" (its values are ours): how the frame's agent came to be on its
+ * page: the page's own snippet (waymark.js), the npm package in the page's bundle, or installed into the frame by
+ * its parent frame's agent (analytics §7). 'unknown' for a frame whose agent does not say.
+ */
+export type AgentInstallType = 'snippet' | 'npm' | 'frame' | 'unknown';
+
+/**
+ * spec: analytics §3 Frame record (id, apiKey, leaderKey, isTop, joinedAt, visibility, agentInstallType; the
+ * spec's guides and shown map travel as messages of their own).
  */
 export interface FrameRecord {
   /** The frame's frameId (shim/loadIdentity.ts loadTabFacts: new per page load). */
@@ -23,6 +30,7 @@ export interface FrameRecord {
   /** Epoch ms when the frame's agent joined the tab's frames (one clock for a tab's frames). */
   joinedAt: number;
   visibility: FrameVisibility;
+  agentInstallType: AgentInstallType;
 }
 
 /**

@@ -83,7 +83,8 @@ export function readFrameMessage(data: unknown, apiKey: string): { ok: true; mes
     case 'receiveFrame': {
       const f = data.frame;
       if (!isObject(f) || !str(f.id) || !f.id || f.apiKey !== apiKey || !str(f.leaderKey) || typeof f.isTop !== 'boolean' || typeof f.joinedAt !== 'number' || !isVisibility(f.visibility)) return null;
-      return ok({ type: 'receiveFrame', frame: { id: f.id, apiKey, leaderKey: f.leaderKey, isTop: f.isTop, joinedAt: f.joinedAt, visibility: f.visibility } });
+      const installType = f.agentInstallType === 'snippet' || f.agentInstallType === 'npm' || f.agentInstallType === 'frame' ? f.agentInstallType : 'unknown';
+      return ok({ type: 'receiveFrame', frame: { id: f.id, apiKey, leaderKey: f.leaderKey, isTop: f.isTop, joinedAt: f.joinedAt, visibility: f.visibility, agentInstallType: installType } });
     }
     case 'removeFrame':
     case 'receiveHideGuides':

@@ -57,6 +57,7 @@ export function installAgentIntoFrame(el: HTMLIFrameElement, install: FrameInsta
   script.async = true;
   script.src = install.trustedScriptUrl(env.agentUrl);
   script.setAttribute('data-waymark-global', globalKey);
+  script.setAttribute('data-waymark-install', 'frame');
   (doc.head ?? doc.documentElement).appendChild(script);
   log('debug', `agent installed into the frame ${doc.URL}`);
 }

@@ -7,6 +7,15 @@ import { AGENT_VERSION } from '../../shared/constants';
 import type { Finding } from '../../shared/validation/finding';
 import { guidesOff } from '../agentOptions';
 import type { ToolsHost } from './toolsApi';
+import type { AgentInstallType } from '../../shared/frames/electLeaderFrame';
+
+/** How a frame's agent came to be on its page, as the findings say it. */
+const INSTALLED: Record<AgentInstallType, string> = {
+  snippet: "came with the page's snippet",
+  npm: "is bundled in the page's code (npm)",
+  frame: "was installed by its parent frame's agent",
+  unknown: 'does not say how it was installed',
+};
 
 export function environmentFindings(host: ToolsHost): Finding[] {
   const r = host.running();
@@ -21,7 +30,13 @@ export function environmentFindings(host: ToolsHost): Finding[] {
     } else {
       out.push({ level: 'ok', message: `the agent's pipeline runs in a worker (${mode ?? 'starting'})` });
     }
-    out.push({ level: 'info', message: `frame: ${r.frame.isTop ? 'top' : 'child'}, ${r.frame.leader ? 'leader' : 'follower'}` });
+    out.push({ level: 'info', message: `frame: ${r.frame.isTop ? 'top' : 'child'}, ${r.frame.leader ? 'leader' : 'follower'}; its agent ${INSTALLED[host.env.installType ?? 'snippet']}` });
+    // analytics §3 Frame record agentInstallType: how each frame of the tab came by its agent.
+    const frames = r.frames?.records() ?? [];
+    if (frames.length > 1) {
+      const each = frames.map((f, i) => `${i ? '' : 'this one, '}${f.isTop ? 'top' : 'child'}${f.leaderKey ? ` "${f.leaderKey}"` : ''}: ${INSTALLED[f.agentInstallType]}`);
+      out.push({ level: 'info', message: `the tab's frames running Waymark for this app: ${frames.length} (${each.join('; ')})` });
+    }
     out.push(guidesOff(r.options) ? { level: 'info', message: 'guides are off (disableGuides)' } : { level: 'info', message: `guides are on${r.guides ? '' : ', their module still loading'}` });
   }
   if (!isSecureContext) out.push({ level: 'warn', message: 'the page is not a secure context (http)', advice: 'Cookies are not Secure, and some browsers refuse storage to such pages: serve the app over https.' });

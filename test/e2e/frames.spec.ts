@@ -55,6 +55,18 @@ test.describe('analytics §4 Frames, §7 installs into child iframes', () => {
     expect(new URL(inner[0]!.url).pathname).toBe('/e2e/frames-child');
     // The child did not take itself for a cloned tab (watchTabClones skips frames): the tab id stayed the top's.
     expect(await child.evaluate(() => sessionStorage.getItem('_wm_tabId'))).toBe(inner[0]!.tabId);
+
+    // analytics §3 Frame record agentInstallType: each frame's record says how its agent came, and the environment
+    // check lists the tab's frames with it, in either frame.
+    const environment = (frame: typeof page | typeof child) => frame.evaluate(async () => ((await (window as any).waymark.validateEnvironment()) as { findings: Array<{ message: string }> }).findings.map((f) => f.message));
+    await expect.poll(() => environment(page)).toEqual(expect.arrayContaining([
+      "frame: top, leader; its agent came with the page's snippet",
+      "the tab's frames running Waymark for this app: 2 (this one, top: came with the page's snippet; child: was installed by its parent frame's agent)",
+    ]));
+    await expect.poll(() => environment(child)).toEqual(expect.arrayContaining([
+      "frame: child, follower; its agent was installed by its parent frame's agent",
+      "the tab's frames running Waymark for this app: 2 (this one, child: was installed by its parent frame's agent; top: came with the page's snippet)",
+    ]));
   });
 
   test('identify in the top frame (the leader) reaches the child: its later click carries the new visitor', async ({ page, serverUrl, openHostPage }) => {

@@ -28,6 +28,7 @@ const frame = (id: string, over: Partial<FrameRecord> = {}): FrameRecord => ({
   isTop: false,
   joinedAt: 1000,
   visibility: 'unknown',
+  agentInstallType: 'snippet',
   ...over,
 });
 
@@ -95,6 +96,13 @@ describe('analytics §7, §8 frame messages', () => {
     expect(readFrameMessage({ waymark: 'k', type: 'receiveFrame', frame: { ...record, extra: 1 } }, 'k')).toEqual({ ok: true, message: { type: 'receiveFrame', frame: record } });
     expect(readFrameMessage({ waymark: 'k', type: 'receiveFrame', frame: { ...record, apiKey: 'other' } }, 'k')).toBeNull();
     expect(readFrameMessage({ waymark: 'k', type: 'receiveFrame', frame: { ...record, visibility: 'maybe' } }, 'k')).toBeNull();
+    // analytics §3 agentInstallType: each of ours kept; a frame whose agent does not say (or says something else) is 'unknown'.
+    for (const agentInstallType of ['snippet', 'npm', 'frame'] as const) {
+      expect(readFrameMessage({ waymark: 'k', type: 'receiveFrame', frame: { ...record, agentInstallType } }, 'k')).toEqual({ ok: true, message: { type: 'receiveFrame', frame: { ...record, agentInstallType } } });
+    }
+    const { agentInstallType: _, ...older } = record;
+    expect(readFrameMessage({ waymark: 'k', type: 'receiveFrame', frame: older }, 'k')).toEqual({ ok: true, message: { type: 'receiveFrame', frame: { ...record, agentInstallType: 'unknown' } } });
+    expect(readFrameMessage({ waymark: 'k', type: 'receiveFrame', frame: { ...record, agentInstallType: 'extension' } }, 'k')).toMatchObject({ message: { frame: { agentInstallType: 'unknown' } } });
     expect(readFrameMessage({ waymark: 'k', type: 'removeFrame', frameId: 'f1' }, 'k')).toEqual({ ok: true, message: { type: 'removeFrame', frameId: 'f1' } });
     expect(readFrameMessage({ waymark: 'k', type: 'receiveIdentity', frameId: 'f1', visitorId: 'v', accountId: '' }, 'k'))
       .toEqual({ ok: true, message: { type: 'receiveIdentity', frameId: 'f1', visitorId: 'v', accountId: '' } });
