@@ -9,6 +9,8 @@
  */
 import { MONITOR_FLUSH_MS, type MonitorCounts, type MonitorReport } from '../shared/wire/monitorReport';
 import type { WorkerPorts } from './ports';
+import { raceTimeout, TIMED_OUT } from './raceTimeout';
+import { ERROR_REPORT_TIMEOUT_MS } from './createErrorReporter';
 
 /** Where the worker's parts count (ports.tally). */
 export interface Tally {
@@ -47,12 +49,15 @@ export function createMonitor({ apiKey, dataHost, agentVersion, current, ports }
     from = report.to;
     let status = 0;
     try {
-      status = (await ports.transport.request({
+      const request = ports.transport.request({
         method: 'POST',
         url: `${dataHost}/data/monitor?apiKey=${encodeURIComponent(apiKey)}`,
         body: JSON.stringify(report),
         contentType: 'application/json',
-      })).status;
+      });
+      // A collector that never answers must not hold every later report of the page (the error log's limit).
+      const answer = await raceTimeout(clock, request, ERROR_REPORT_TIMEOUT_MS);
+      if (answer !== TIMED_OUT) status = answer.status;
     } catch {
       // The network refused it: counted again below.
     }

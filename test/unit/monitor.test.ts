@@ -116,6 +116,20 @@ describe('analytics §9 monitoring flush', () => {
     expect(bodies().map((b) => b.counts.eventsDropped)).toEqual([3]);
   });
 
+  it('a collector that never answers does not hold the page\'s later reports: after 10 s the counts wait for the next', async () => {
+    const { clock, transport, monitor, bodies } = setup();
+    const request = transport.request;
+    let hang = true;
+    transport.request = (req) => (hang ? new Promise(() => undefined) : request(req));
+    monitor.add('eventsSent', 2);
+    void monitor.flush();
+    await clock.advance(10_000);
+    hang = false;
+    monitor.add('eventsSent', 1);
+    await monitor.flush();
+    expect(bodies().map((b) => b.counts.eventsSent)).toEqual([3]);
+  });
+
   it('a collector without the endpoint (404, one made for the original agent) is not asked again by this page', async () => {
     const { clock, transport, monitor, reports } = setup();
     transport.bodies.push({ match: '/data/monitor', body: 'Not Found', status: 404 });
