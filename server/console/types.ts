@@ -3,6 +3,7 @@ import type { FormField } from '../../shared/forms/formValidation';
 import type { GuideTheme } from '../../shared/surfaces/guideTheme';
 import type { RecordingSummary } from '../recordings/recordingSummary';
 import type { AgentHealth } from '../queries/agentHealth';
+import type { AppHealthGlance } from '../queries/queryApps';
 
 export interface AppRow {
   apiKey: string;
@@ -11,6 +12,7 @@ export interface AppRow {
   firstSeen: number | null;
   lastSeen: number | null;
   guides: number;
+  health24h: AppHealthGlance;
 }
 
 export interface Range {

@@ -1,5 +1,6 @@
 /**
- * GET /api/apps: every api key with events or guides, from the per-app summaries.
+ * GET /api/apps: every api key with events or guides, from the per-app summaries, with what its agents' health
+ * reports said over the last 24 hours (the Health page's figures, at a glance).
  */
 import type { Database } from '../Database';
 
@@ -12,7 +13,28 @@ export interface ConsoleApp {
   firstSeen: number | null;
   lastSeen: number | null;
   guides: number;
+  /** The agents' health reports received in the last 24 hours (server/queries/queryHealth for the whole view). */
+  health24h: AppHealthGlance;
 }
+
+/** What an app's agents reported in the last 24 hours: how many reports, and the figures that mean trouble. */
+export interface AppHealthGlance {
+  reports: number;
+  beaconsFailed: number;
+  eventsDropped: number;
+  guideLoadFailures: number;
+  errors: number;
+}
+
+const DAY_MS = 86_400_000;
+
+const HEALTH = `
+select api_key, count(*) as reports, sum(beacons_failed) as beacons_failed, sum(events_dropped) as events_dropped,
+       sum(guide_load_failures) as guide_load_failures, sum(errors) as errors
+from health_reports where received_at >= $1
+group by api_key`;
+
+const NO_REPORT: AppHealthGlance = { reports: 0, beaconsFailed: 0, eventsDropped: 0, guideLoadFailures: 0, errors: 0 };
 
 const APPS = `
 select a.api_key, a.events, a.first_seen, a.last_seen,
@@ -21,8 +43,17 @@ from console_apps a
 order by a.api_key`;
 
 /** Apps with events, joined with `guideCounts` (apps with guides only are listed with zero events). */
-export async function queryApps(db: Database, guideCounts: Record<string, number>): Promise<ConsoleApp[]> {
-  const { rows } = await db.query<Record<string, unknown>>(APPS);
+export async function queryApps(db: Database, guideCounts: Record<string, number>, now: number = Date.now()): Promise<ConsoleApp[]> {
+  const [{ rows }, reported] = await Promise.all([db.query<Record<string, unknown>>(APPS), db.query<Record<string, unknown>>(HEALTH, [now - DAY_MS])]);
+  // pg returns sums as strings, PGlite as numbers.
+  const health = new Map(reported.rows.map((r) => [String(r.api_key), {
+    reports: Number(r.reports),
+    beaconsFailed: Number(r.beacons_failed),
+    eventsDropped: Number(r.events_dropped),
+    guideLoadFailures: Number(r.guide_load_failures),
+    errors: Number(r.errors),
+  }]));
+  const healthOf = (apiKey: string) => health.get(apiKey) ?? NO_REPORT;
   const apps = new Map<string, ConsoleApp>();
   for (const row of rows) {
     const apiKey = String(row.api_key);
@@ -33,10 +64,11 @@ export async function queryApps(db: Database, guideCounts: Record<string, number
       firstSeen: Number(row.first_seen),
       lastSeen: Number(row.last_seen),
       guides: guideCounts[apiKey] ?? 0,
+      health24h: healthOf(apiKey),
     });
   }
   for (const [apiKey, guides] of Object.entries(guideCounts)) {
-    if (!apps.has(apiKey) && guides > 0) apps.set(apiKey, { apiKey, events: 0, visitors: 0, firstSeen: null, lastSeen: null, guides });
+    if (!apps.has(apiKey) && guides > 0) apps.set(apiKey, { apiKey, events: 0, visitors: 0, firstSeen: null, lastSeen: null, guides, health24h: healthOf(apiKey) });
   }
   return [...apps.values()].sort((a, b) => (a.apiKey < b.apiKey ? -1 : a.apiKey > b.apiKey ? 1 : 0));
 }

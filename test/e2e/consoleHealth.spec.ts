@@ -131,7 +131,12 @@ test.describe('the console\'s agent health view', () => {
     }, { timeout: 10_000 }).toEqual({ sessions: 1, failed: 1, sent: true });
 
     await logIn(context, serverUrl);
-    await page.goto(`${serverUrl}/console/apps/${apiKey}/health`);
+    // The Apps list says it at a glance, and leads to the Health page of the last 24 hours.
+    await page.goto(`${serverUrl}/console/`);
+    const row = page.locator('tbody tr', { has: page.getByRole('link', { name: apiKey, exact: true }) });
+    await expect(row.locator('td').last()).toHaveText('1 failed beacon attempt');
+    await row.getByRole('link', { name: '1 failed beacon attempt' }).click();
+    await expect(page).toHaveURL(new RegExp(`/console/apps/${apiKey}/health\\?range=24h$`));
     const totals = page.getByRole('region', { name: 'Agent health totals' });
     await expect(tile(totals, 'Sessions reporting').locator('.stat-value')).toHaveText('1');
     await expect(tile(totals, 'Failed beacon attempts').locator('.stat-value')).toHaveText('1');

@@ -11,6 +11,8 @@ import { createSummarizer } from '../../server/summaries/createSummarizer';
 import { ADMIN_HEADERS, guideEvent, nodeJzb, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
 
 const H = 3_600_000;
+/** An app's health at a glance (GET /api/apps) when its agents sent no report in the last 24 hours. */
+const NO_HEALTH_REPORT = { reports: 0, beaconsFailed: 0, eventsDropped: 0, guideLoadFailures: 0, errors: 0 };
 const D = 24 * H;
 /** A UTC midnight: the range tests below use whole days. */
 const T0 = Date.UTC(2026, 0, 10);
@@ -104,7 +106,7 @@ describe('issue #14 console: apps and overview', () => {
     const apps = await ok('/api/apps');
     const app = apps.find((a: { apiKey: string }) => a.apiKey === KEY);
     // The seed app got the folder's guide.
-    expect(app).toEqual({ apiKey: KEY, events: 10 + 15, visitors: 5, firstSeen: T0 + 1000, lastSeen: G + 15, guides: 1 });
+    expect(app).toEqual({ apiKey: KEY, events: 10 + 15, visitors: 5, firstSeen: T0 + 1000, lastSeen: G + 15, guides: 1, health24h: NO_HEALTH_REPORT });
     // An app with guides and no events yet is listed too.
     const put = await server.app.inject({ method: 'PUT', url: '/api/apps/guides-only/guides/g1', headers: ADMIN_HEADERS, payload: GUIDE });
     expect(put.statusCode).toBe(201);
@@ -353,8 +355,17 @@ describe('registerConsoleRoutes with a given guide source', () => {
         stepStates: async () => [],
       });
       expect((await app.inject('/api/apps')).json()).toEqual([
-        { apiKey: 'only-guides', events: 0, visitors: 0, firstSeen: null, lastSeen: null, guides: 2 },
+        { apiKey: 'only-guides', events: 0, visitors: 0, firstSeen: null, lastSeen: null, guides: 2, health24h: NO_HEALTH_REPORT },
       ]);
+      // The agents' health reports of the last 24 hours, summed per app; an older one is left out.
+      const { createMonitorStore } = await import('../../server/createMonitorStore');
+      const reports = createMonitorStore(db);
+      const counts = (over: Record<string, number>) => ({ eventsSent: 5, beaconsFailed: 0, eventsDropped: 0, guideLoads: 1, guideLoadFailures: 0, errors: 0, warnings: 0, ...over });
+      const report = (over: Record<string, number>) => ({ version: '0.1.0', visitorId: 'v', sessionId: 's', from: 0, to: 0, counts: counts(over) });
+      await reports.insert('only-guides', report({ beaconsFailed: 2, errors: 1 }), Date.now() - 60_000);
+      await reports.insert('only-guides', report({ eventsDropped: 1 }), Date.now() - 3_600_000);
+      await reports.insert('only-guides', report({ beaconsFailed: 50 }), Date.now() - 25 * 3_600_000);
+      expect((await app.inject('/api/apps')).json()[0].health24h).toEqual({ reports: 2, beaconsFailed: 2, eventsDropped: 1, guideLoadFailures: 0, errors: 1 });
       expect((await app.inject('/api/apps/k/guides/unknown/stats')).statusCode).toBe(404);
       const known = (await app.inject('/api/apps/k/guides/known/stats')).json();
       expect(known.funnel).toEqual([{ label: 'seen', stepId: 'a', visitors: 0 }, { label: 'step 1 advanced', stepId: 'a', visitors: 0 }, { label: 'completed', visitors: 0 }]);

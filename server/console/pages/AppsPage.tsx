@@ -1,5 +1,6 @@
 /**
- * Every app (api key) with data or guides: events, visitors, last seen, guides; a row opens its overview. A new
+ * Every app (api key) with data or guides: events, visitors, last seen, guides, and what its agents reported in the
+ * last 24 hours (OK, or the failures, linking to its Health page); a row opens its overview. A new
  * app is a key the console checks and an Install page with its snippet (an app is listed from its first event).
  */
 import { useQuery } from '@tanstack/react-query';
@@ -38,6 +39,7 @@ export function AppsPage() {
                 <th className="num">Visitors</th>
                 <th className="num">Guides</th>
                 <th>Last event</th>
+                <th>Agent health, 24 h</th>
               </tr>
             </thead>
             <tbody>
@@ -50,6 +52,9 @@ export function AppsPage() {
                   <td className="num">{formatCount(app.visitors)}</td>
                   <td className="num">{formatCount(app.guides)}</td>
                   <td>{formatAgo(app.lastSeen)}</td>
+                  <td>
+                    <HealthGlance apiKey={app.apiKey} health={app.health24h} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -57,6 +62,26 @@ export function AppsPage() {
         )}
       </QueryState>
     </>
+  );
+}
+
+/** What the app's agents reported in the last 24 hours, in words, linking to its Health page. */
+function HealthGlance({ apiKey, health }: { apiKey: string; health: AppRow['health24h'] }) {
+  const to = `/apps/${encodeURIComponent(apiKey)}/health?range=24h`;
+  if (!health.reports) return <span className="muted">no report</span>;
+  const trouble: Array<[number, string, string]> = [
+    [health.beaconsFailed, 'failed beacon attempt', 'failed beacon attempts'],
+    [health.eventsDropped, 'event given up', 'events given up'],
+    [health.guideLoadFailures, 'failed guide load', 'failed guide loads'],
+    [health.errors, 'error', 'errors'],
+  ];
+  const said = trouble.filter(([n]) => n > 0).map(([n, one, many]) => `${formatCount(n)} ${n === 1 ? one : many}`);
+  return said.length ? (
+    <Link to={to} className="warn-figure">
+      {said.join(', ')}
+    </Link>
+  ) : (
+    <Link to={to}>OK</Link>
   );
 }
 
