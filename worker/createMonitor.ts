@@ -28,12 +28,17 @@ export interface MonitorOptions {
   agentVersion: string;
   /** The visitor and session of the page, read at each report (identify and a new session change them). */
   current(): { visitorId: string; sessionId: string };
+  /**
+   * False while the agent writes nothing for this visitor (analytics §1 lock, a 451, refused signed metadata): a
+   * report names the visitor, so it waits, counts kept, until writing resumes. @default always
+   */
+  mayReport?(): boolean;
   ports: WorkerPorts;
 }
 
 const zero = (): MonitorCounts => ({ eventsSent: 0, beaconsFailed: 0, eventsDropped: 0, guideLoads: 0, guideLoadFailures: 0, errors: 0, warnings: 0 });
 
-export function createMonitor({ apiKey, dataHost, agentVersion, current, ports }: MonitorOptions): Monitor {
+export function createMonitor({ apiKey, dataHost, agentVersion, current, mayReport = () => true, ports }: MonitorOptions): Monitor {
   const { clock } = ports;
   let counts = zero();
   let from = clock.now();
@@ -74,7 +79,7 @@ export function createMonitor({ apiKey, dataHost, agentVersion, current, ports }
       if (!stopped && n > 0) counts[name] += n;
     },
     flush() {
-      if (stopped || !Object.values(counts).some(Boolean)) return sending ?? Promise.resolve();
+      if (stopped || !mayReport() || !Object.values(counts).some(Boolean)) return sending ?? Promise.resolve();
       return (sending ??= send().finally(() => (sending = null)));
     },
   };

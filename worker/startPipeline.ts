@@ -59,6 +59,8 @@ export function startPipeline(options: WorkerInit, { ports: given, callbacks, de
     dataHost: config.dataHost,
     agentVersion: config.agentVersion,
     current: () => ({ visitorId: config.identity.visitorId, sessionId: config.session.sessionId }),
+    // The pipeline's lock: a visitor whose tracking is stopped is not named in a report either.
+    mayReport: () => pipeline?.sending !== false,
     ports: given,
   });
   // Every part below counts into the health report through its ports.

@@ -184,6 +184,23 @@ describe('what the worker counts into it', () => {
     expect(counted).toEqual({ guideLoads: 1, guideLoadFailures: 1 });
   });
 
+  it('nothing is reported while the agent writes nothing for the visitor (analytics §1 lock): the counts wait for unlock', async () => {
+    const clock = createFakeClock();
+    const transport = createFakeTransport();
+    const api = createWorkerApi({ clock, transport });
+    api.init(engineInit(), { log() {}, campaign() {}, segmentFlags() {}, guideState() {} });
+    const reports = () => transport.requests.filter((r) => r.url.includes('/data/monitor'));
+    api.setSending(false);
+    api.reportError({ message: 'while locked' });
+    await api.flush();
+    await clock.advance(MONITOR_FLUSH_MS);
+    expect(reports()).toHaveLength(0);
+    api.setSending(true);
+    await api.flush();
+    expect(reports()).toHaveLength(1);
+    expect((JSON.parse(reports()[0]!.body!) as MonitorReport).counts.errors).toBe(1);
+  });
+
   it("the worker's errors and warnings and the shim's reported errors, sent with the page's events at flush", async () => {
     const clock = createFakeClock();
     const transport = createFakeTransport();
