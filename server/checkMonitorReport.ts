@@ -5,6 +5,7 @@
  */
 import { MONITOR_COUNT_NAMES, type MonitorCounts, type MonitorReport } from '../shared/wire/monitorReport';
 import { HttpError } from './HttpError';
+import { jsonObjectOf } from './readDataRequest';
 
 /** Limits of a report's fields. */
 export const MONITOR_LIMITS = {
@@ -25,7 +26,7 @@ const REPORT_KEYS: ReadonlyArray<keyof MonitorReport> = ['version', 'visitorId',
 
 /** The body (parsed JSON, or JSON text as sendBeacon sends it) as a report; a 400 naming the field when it is not one. */
 export function checkMonitorReport(body: unknown): MonitorReport {
-  const report = objectOf(body);
+  const report = jsonObjectOf(body, MONITOR_SHAPE, 'body');
   const unknown = Object.keys(report).filter((key) => !(REPORT_KEYS as readonly string[]).includes(key));
   if (unknown.length) throw refusal(unknown[0], `unknown field${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}`);
   const version = text(report, 'version', MONITOR_LIMITS.maxVersionLength);
@@ -35,19 +36,6 @@ export function checkMonitorReport(body: unknown): MonitorReport {
   const to = epochMs(report, 'to');
   if (from > to) throw refusal('from', `from (${from}) must not be after to (${to})`);
   return { version, visitorId, sessionId, from, to, counts: countsOf(report.counts) };
-}
-
-function objectOf(body: unknown): Record<string, unknown> {
-  let parsed = body;
-  if (typeof body === 'string') {
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      throw refusal('body', 'body is not JSON');
-    }
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new HttpError(400, MONITOR_SHAPE, 'body');
-  return parsed as Record<string, unknown>;
 }
 
 /** A string of 1 to `max` characters without NUL (PostgreSQL's text refuses it). */

@@ -21,6 +21,23 @@ export function single(value: string | string[] | undefined, name: string): stri
 }
 
 /**
+ * A POST body as a JSON object: parsed by Fastify (application/json) or, from sendBeacon, JSON sent as text/plain.
+ * Not JSON, or not an object: a 400 that quotes `shape` (the body expected), naming `field` when given.
+ */
+export function jsonObjectOf(body: unknown, shape: string, field?: string): Record<string, unknown> {
+  let parsed = body;
+  if (typeof body === 'string') {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw new HttpError(400, `body is not JSON: ${shape}`, field);
+    }
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new HttpError(400, shape, field);
+  return parsed as Record<string, unknown>;
+}
+
+/**
  * The payload of a POST body `{"events": "<jzb>"}` (decoded) or `{"events": <payload>}`, given as parsed
  * JSON or, from sendBeacon, as text/plain JSON. `jwt` and `signingKeyName` are accepted and not checked
  * yet. `shape` describes the expected body in the 400 messages; with it, the messages say it after a colon.

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LogKind, LogStore } from './createLogStore';
 import { HttpError } from './HttpError';
-import { listLimit, requireApiKey } from './readDataRequest';
+import { jsonObjectOf, listLimit, requireApiKey } from './readDataRequest';
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -29,7 +29,7 @@ export function registerLogRoutes(app: FastifyInstance, store: LogStore): void {
   app.post('/data/errorlog', async (request: FastifyRequest<{ Querystring: Query }>) => {
     const apiKey = one(request.query, 'apiKey');
     if (!apiKey) throw new HttpError(400, 'apiKey is required: /data/errorlog?apiKey=...');
-    const body = objectOf(request.body);
+    const body = jsonObjectOf(request.body, ERRORLOG_SHAPE);
     const { error, version, visitorId } = body as { error?: unknown; version?: unknown; visitorId?: unknown };
     if (typeof error !== 'string' || error === '') throw new HttpError(400, `error must be a non-empty string: ${ERRORLOG_SHAPE}`);
     if (version !== undefined && typeof version !== 'string') throw new HttpError(400, `version must be a string: ${ERRORLOG_SHAPE}`);
@@ -63,16 +63,3 @@ function one(query: Query, name: string): string | undefined {
   return value === '' ? undefined : value;
 }
 
-/** The body as a JSON object: parsed by Fastify (application/json) or, from sendBeacon, JSON sent as text/plain. */
-function objectOf(body: unknown): object {
-  let parsed = body;
-  if (typeof body === 'string') {
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      throw new HttpError(400, `body is not JSON: ${ERRORLOG_SHAPE}`);
-    }
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new HttpError(400, ERRORLOG_SHAPE);
-  return parsed;
-}
