@@ -2,7 +2,9 @@
  * GET /api/apps: every api key with events or guides, from the per-app summaries, with what its agents' health
  * reports said over the last 24 hours (the Health page's figures, at a glance).
  */
+import type { MonitorCounts } from '../../shared/wire/monitorReport';
 import type { Database } from '../Database';
+import { countsOf, sums } from './queryHealth';
 
 /** One app of the list. */
 export interface ConsoleApp {
@@ -17,20 +19,16 @@ export interface ConsoleApp {
   health24h: AppHealthGlance;
 }
 
+/** The counts that mean trouble. */
+const TROUBLE = ['beaconsFailed', 'eventsDropped', 'guideLoadFailures', 'errors'] as const satisfies ReadonlyArray<keyof MonitorCounts>;
+
 /** What an app's agents reported in the last 24 hours: how many reports, and the figures that mean trouble. */
-export interface AppHealthGlance {
-  reports: number;
-  beaconsFailed: number;
-  eventsDropped: number;
-  guideLoadFailures: number;
-  errors: number;
-}
+export type AppHealthGlance = { reports: number } & Pick<MonitorCounts, (typeof TROUBLE)[number]>;
 
 const DAY_MS = 86_400_000;
 
 const HEALTH = `
-select api_key, count(*) as reports, sum(beacons_failed) as beacons_failed, sum(events_dropped) as events_dropped,
-       sum(guide_load_failures) as guide_load_failures, sum(errors) as errors
+select api_key, count(*) as reports, ${sums(TROUBLE)}
 from health_reports where received_at >= $1
 group by api_key`;
 
@@ -45,14 +43,7 @@ order by a.api_key`;
 /** Apps with events, joined with `guideCounts` (apps with guides only are listed with zero events). */
 export async function queryApps(db: Database, guideCounts: Record<string, number>, now: number = Date.now()): Promise<ConsoleApp[]> {
   const [{ rows }, reported] = await Promise.all([db.query<Record<string, unknown>>(APPS), db.query<Record<string, unknown>>(HEALTH, [now - DAY_MS])]);
-  // pg returns sums as strings, PGlite as numbers.
-  const health = new Map(reported.rows.map((r) => [String(r.api_key), {
-    reports: Number(r.reports),
-    beaconsFailed: Number(r.beacons_failed),
-    eventsDropped: Number(r.events_dropped),
-    guideLoadFailures: Number(r.guide_load_failures),
-    errors: Number(r.errors),
-  }]));
+  const health = new Map(reported.rows.map((r) => [String(r.api_key), { reports: Number(r.reports), ...countsOf(r, TROUBLE) }]));
   const healthOf = (apiKey: string) => health.get(apiKey) ?? NO_REPORT;
   const apps = new Map<string, ConsoleApp>();
   for (const row of rows) {

@@ -15,7 +15,8 @@ export const HEALTH_ERRORS_MAX = 50;
 
 const SERIES_COUNTS = ['eventsSent', 'beaconsFailed', 'eventsDropped', 'guideLoadFailures', 'errors'] as const satisfies ReadonlyArray<keyof HealthSeriesCounts>;
 
-const sums = (names: ReadonlyArray<keyof MonitorCounts>) =>
+/** SQL of each named count summed over the rows, as its column's name (read back with `countsOf`). */
+export const sums = (names: ReadonlyArray<keyof MonitorCounts>) =>
   names.map((name) => `coalesce(sum(${HEALTH_COUNT_COLUMNS[name]}), 0) as ${HEALTH_COUNT_COLUMNS[name]}`).join(', ');
 
 // $1 api key, $2 from, $3 to.
@@ -79,7 +80,7 @@ export async function queryHealth(db: Database, apiKey: string, range: ConsoleRa
 }
 
 /** The named counts of a row of sums, as numbers. */
-function countsOf<N extends keyof MonitorCounts>(row: Row, names: readonly N[]): Pick<MonitorCounts, N> {
+export function countsOf<N extends keyof MonitorCounts>(row: Row, names: readonly N[]): Pick<MonitorCounts, N> {
   const counts = {} as Pick<MonitorCounts, N>;
   for (const name of names) counts[name] = Number(row[HEALTH_COUNT_COLUMNS[name]] ?? 0);
   return counts;
