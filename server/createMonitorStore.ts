@@ -3,7 +3,7 @@
  * shared/wire/monitorReport.ts), read by the console's Health view (queries/queryHealth.ts). Plain SQL that
  * PGlite and PostgreSQL both run.
  *
- * Reports are kept like the error log they sit beside (logs): no retention deletes them.
+ * `WAYMARK_RETENTION_DAYS` deletes reports received before its cutoff, with the raw events (createRetention).
  */
 import type { MonitorCounts, MonitorReport } from '../shared/wire/monitorReport';
 import type { Database } from './Database';
