@@ -59,7 +59,7 @@ export function themeVars(raw: unknown): Record<string, string> {
   const vars: Record<string, string> = {};
   if (typeof raw !== 'object' || raw === null) return vars;
   const theme = raw as Record<string, unknown>;
-  const color = (key: string) => (typeof theme[key] === 'string' && COLOR.test(theme[key] as string) ? longHex(theme[key] as string) : undefined);
+  const color = (key: string) => colorOf(theme, key);
   const size = (key: keyof typeof THEME_LIMITS) => {
     const value = theme[key];
     return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= THEME_LIMITS[key] ? (value as number) : undefined;
@@ -106,8 +106,14 @@ export function tooltipCaret(raw: unknown): { bordered: boolean; outset: number 
     : { bordered: false, outset: TOOLTIP_DEFAULTS.caretSize / 2 };
 }
 
+/** `given[key]` as `#rrggbb` when it is a colour as themes write it, else undefined. */
+export function colorOf(given: Record<string, unknown>, key: string): string | undefined {
+  const value = given[key];
+  return typeof value === 'string' && COLOR.test(value) ? longHex(value) : undefined;
+}
+
 /** `#abc` -> `#aabbcc`. */
-export function longHex(hex: string): string {
+function longHex(hex: string): string {
   return hex.length === 4 ? `#${hex[1]}${hex[1]}${hex[2]}${hex[2]}${hex[3]}${hex[3]}`.toLowerCase() : hex.toLowerCase();
 }
 

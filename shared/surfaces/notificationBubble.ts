@@ -5,7 +5,7 @@
  * white, whichever reads better on the background (WCAG contrast). The server checks it naming the field; the
  * overlay reads it into CSS custom properties and drops what is not a colour, so a guide cannot write CSS through it.
  */
-import { COLOR, longHex, onColor } from './guideTheme';
+import { COLOR, colorOf, onColor } from './guideTheme';
 
 const KEYS = ['background', 'color'] as const;
 
@@ -24,8 +24,7 @@ export function checkNotificationBubble(raw: unknown, at = 'notificationBubble')
 export function bubbleVars(raw: unknown): Record<string, string> {
   if (typeof raw !== 'object' || raw === null) return {};
   const given = raw as Record<string, unknown>;
-  const color = (key: string) => (typeof given[key] === 'string' && COLOR.test(given[key] as string) ? longHex(given[key] as string) : undefined);
-  const background = color('background');
-  const text = color('color') ?? (background && onColor(background));
+  const background = colorOf(given, 'background');
+  const text = colorOf(given, 'color') ?? (background && onColor(background));
   return { ...(background && { '--wm-bubble': background }), ...(text && { '--wm-on-bubble': text }) };
 }
