@@ -7,6 +7,7 @@ import type { ResourceCenterToShow } from '../../shared/protocol';
 import type { ResourceCenterHandlers, ResourceCenterState } from '../../overlay/api';
 import type { DisplayContext } from './displayContext';
 import type { ResourceCenterCommand } from './guideDisplayTypes';
+import { queryDeep } from '../queryDeep';
 
 export interface ResourceCenterView {
   set(rc: ResourceCenterToShow | undefined): void;
@@ -98,13 +99,7 @@ export function createResourceCenterView(ctx: DisplayContext, refreshLauncher: (
     follow() {
       if (!state.open || !state.anchor || state.anchor.isConnected) return;
       const selector = resourceCenter?.activation?.selector;
-      let replacement: Element | null = null;
-      try {
-        replacement = selector ? document.querySelector(selector) : null;
-      } catch {
-        // The selector was refused at the guide load already (watchActivations logs it).
-      }
-      state.anchor = replacement;
+      state.anchor = selector ? queryDeep(selector) : null;
       draw();
     },
     command(command) {
