@@ -7,15 +7,15 @@
  * The seed's summaries are built by the summarizer (a flush after the last batch), as a collector builds them.
  * Env: BENCH_CONSOLE_EVENTS (default 1000000), BENCH_CONSOLE_RUNS (timed runs per route, default 30).
  */
-import { migrateSchema } from '../server/migrations/MIGRATIONS';
-import { ensurePartitions, monthOf } from '../server/partitions/eventPartitions';
+import { migrateSchema } from '../server/storage/migrations/MIGRATIONS';
+import { ensurePartitions, monthOf } from '../server/storage/partitions/eventPartitions';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { createEventStore } from '../server/createEventStore';
-import { createPgliteDatabase } from '../server/createPgliteDatabase';
+import { createEventStore } from '../server/ingest/createEventStore';
+import { createPgliteDatabase } from '../server/storage/createPgliteDatabase';
 import { createServer } from '../server/createServer';
 import { createSummarizer } from '../server/summaries/createSummarizer';
 import { SEED_GUIDES, seedConsoleEvents } from './seedConsoleEvents';

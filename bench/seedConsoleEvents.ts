@@ -6,8 +6,8 @@
  * through the real EventStore.insertBatch, so the summaries are built the way ingest builds them (queued there,
  * then added by a summarizer: the caller flushes one).
  */
-import type { ReceivedEvent } from '../server/checkEventBatch';
-import type { EventStore } from '../server/createEventStore';
+import type { ReceivedEvent } from '../server/ingest/checkEventBatch';
+import type { EventStore } from '../server/ingest/createEventStore';
 
 /** What to seed. */
 export interface SeedOptions {

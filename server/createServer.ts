@@ -2,31 +2,31 @@
  * The Waymark reference server: collector, guide server, read-back API, and host of the built agent and
  * demo app. Fastify over PGlite (or PostgreSQL with DATABASE_URL).
  */
-import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from './isDatabaseUnavailable';
-import { migrateSchema } from './migrations/MIGRATIONS';
-import { checkRetentionDays, startRetention } from './createRetention';
-import { ensurePartitions } from './partitions/eventPartitions';
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from './storage/isDatabaseUnavailable';
+import { migrateSchema } from './storage/migrations/MIGRATIONS';
+import { checkRetentionDays, startRetention } from './storage/createRetention';
+import { ensurePartitions } from './storage/partitions/eventPartitions';
 import { createSummarizer } from './summaries/createSummarizer';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
-import { createEventStore } from './createEventStore';
-import { createGuideCatalog } from './createGuideCatalog';
-import { createLogStore } from './createLogStore';
-import { createSegmentRules } from './createSegmentRules';
+import { createEventStore } from './ingest/createEventStore';
+import { createGuideCatalog } from './guides/createGuideCatalog';
+import { createLogStore } from './ingest/createLogStore';
+import { createSegmentRules } from './ingest/createSegmentRules';
 import { createStaticHandler } from './createStaticHandler';
-import { openDatabase } from './openDatabase';
+import { openDatabase } from './storage/openDatabase';
 import { isApiPath, registerCors } from './registerCors';
-import { registerApiRoutes } from './registerApiRoutes';
-import { registerConsoleRoutes } from './registerConsoleRoutes';
-import { registerDataRoutes } from './registerDataRoutes';
-import { registerDesignerPluginRoutes } from './registerDesignerPluginRoutes';
-import { registerGuideAssetRoutes } from './registerGuideAssetRoutes';
-import { registerLogRoutes } from './registerLogRoutes';
-import { registerMonitorRoutes } from './registerMonitorRoutes';
-import { registerSegmentFlagRoutes } from './registerSegmentFlagRoutes';
-import { SERVER_LIMITS } from './SERVER_LIMITS';
+import { registerApiRoutes } from './queries/registerApiRoutes';
+import { registerConsoleRoutes } from './queries/registerConsoleRoutes';
+import { registerDataRoutes } from './ingest/registerDataRoutes';
+import { registerDesignerPluginRoutes } from './guides/registerDesignerPluginRoutes';
+import { registerGuideAssetRoutes } from './guides/registerGuideAssetRoutes';
+import { registerLogRoutes } from './ingest/registerLogRoutes';
+import { registerMonitorRoutes } from './ingest/registerMonitorRoutes';
+import { registerSegmentFlagRoutes } from './ingest/registerSegmentFlagRoutes';
+import { SERVER_LIMITS } from './ingest/SERVER_LIMITS';
 import { registerAuth } from './auth/registerAuth';
 import { createGuideSource } from './guides/createGuideSource';
 import { createGuideStore, GUIDE_STATES, type GuideState } from './guides/createGuideStore';
@@ -66,7 +66,7 @@ export interface ServerOptions {
   guidesDir?: string;
   /**
    * Days raw events are kept (env WAYMARK_RETENTION_DAYS; at least 7): older ones are deleted at start and
-   * hourly (server/createRetention.ts). @default undefined (kept forever)
+   * hourly (server/storage/createRetention.ts). @default undefined (kept forever)
    */
   retentionDays?: number;
   /** Segment rules file, re-read when it changes (env WAYMARK_SEGMENT_RULES). @default 'server/demo/segment-rules.json' */

@@ -5,7 +5,7 @@
  * order) when the app's settings set them, which the agent uses unless the host's initialize options set them.
  */
 import type { Guide } from '../../shared/guides/guides';
-import type { GuideCatalog } from '../createGuideCatalog';
+import type { GuideCatalog } from './createGuideCatalog';
 import type { FormField } from '../../shared/forms/formValidation';
 import type { GuideTheme } from '../../shared/surfaces/guideTheme';
 import { type AppSettings, DEFAULT_SETTINGS } from '../settings/checkSettings';

@@ -5,7 +5,7 @@
  * has none left; an app never owned still reads the guide folder (createGuideSource).
  * Plain SQL that PGlite and PostgreSQL both run.
  */
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 import { rethrowAsClientDataError } from '../HttpError';
 import type { Guide } from '../../shared/guides/guides';
 
@@ -49,7 +49,7 @@ export interface GuideStore {
   seed(apiKey: string, guides: Array<{ guide: Guide; state: GuideState }>, now: number): Promise<number>;
 }
 
-/** The table's schema: a migration of server/migrations/MIGRATIONS.ts. */
+/** The table's schema: a migration of server/storage/migrations/MIGRATIONS.ts. */
 export const GUIDES_SCHEMA = `
 create table if not exists guides (
   api_key text not null,
@@ -78,7 +78,7 @@ const toStored = (row: Row): StoredGuide => ({
 
 const OWN = `insert into guide_apps (api_key, owned_at) values ($1, $2) on conflict do nothing`;
 
-/** Wraps a database; the schema comes from server/migrations (migrateSchema). */
+/** Wraps a database; the schema comes from server/storage/migrations (migrateSchema). */
 export function createGuideStore(db: Database): GuideStore {
   return {
 

@@ -3,7 +3,7 @@
  * it (guides §4 "Guide completion": its last step advanced or dismissed), and who dismissed it. All time, or what
  * happened in a range of time (the overview's guides); of every visitor, or of one account's (the account page).
  */
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 
 /** Visitors per figure. */
 export interface GuideListStats {

@@ -3,7 +3,7 @@
  * delete an app's guides. A guide saved `public` is served by guide.json at the next guide load, no restart.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 import type { Summarizer } from '../summaries/createSummarizer';
 import { HttpError } from '../HttpError';
 import type { Guide } from '../../shared/guides/guides';

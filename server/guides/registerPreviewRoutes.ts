@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Guide } from '../../shared/guides/guides';
 import { applyTheme } from './applyTheme';
 import { HttpError } from '../HttpError';
-import type { GuideAssets } from '../registerGuideAssetRoutes';
+import type { GuideAssets } from './registerGuideAssetRoutes';
 import type { GuideSource } from './createGuideSource';
 import type { GuideStore } from './createGuideStore';
 import { chooseLanguage, languagesOf, localizeGuide } from './localizeGuide';

@@ -1,7 +1,7 @@
 /**
  * The markdown plugin at the guide level (issue #17; analytics-spec: "Markdown plugin behaviour (branching,
  * required questions, step skipping, metadata substitution): tag syntax not shown"). A step may carry `markdown`
- * (the reference server's field, docs/markdown.md). guide.json (server/registerDataRoutes.ts) and the preview
+ * (the reference server's field, docs/markdown.md). guide.json (server/ingest/registerDataRoutes.ts) and the preview
  * endpoint (server/guides/registerPreviewRoutes.ts) serve each such step with its `domJson` made from it for the
  * visitor asking: steps whose skip markers hold for the visitor are left out (a guide left with no step is not
  * served), `{{...}}` values come from the visitor's guide.json payload, `[[...]]` buttons and `???` questions
@@ -52,7 +52,7 @@ export function convertGuide(guide: Guide, subject: SegmentSubject, { enabled, s
   const parsed = new Map<GuideStep, ParsedMarkdown>();
   for (const step of guide.steps) if (typeof step.markdown === 'string') parsed.set(step, parseStepMarkdown(step.markdown));
   // spec: "Markdown plugin behaviour (... step skipping ...)" — before seen states are applied
-  // (server/applyStepStates.ts), so a skipped step carries none.
+  // (server/guides/applyStepStates.ts), so a skipped step carries none.
   const kept = guide.steps.filter((step) => !(skipSteps && isSkipped(parsed.get(step)?.skips ?? [], subject)));
   if (kept.length === 0) return undefined;
   const polls = [...(guide.polls ?? [])];

@@ -7,7 +7,7 @@
  * The file is written as it is read, a page of rows at a time (`eventsCsvStream`), so 100,000 rows cost the
  * server one page of them in memory, not the whole file.
  */
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 import { queryEvents, type EventListFilter } from './queryEvents';
 import type { ConsoleEvent } from './toConsoleEvent';
 

@@ -1,7 +1,7 @@
 /**
  * GET /api/apps/{apiKey}/accounts/{accountId}: one account and its visitors.
  */
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 import { parseJson } from './queryVisitors';
 
 /** Visitors listed for an account, latest seen first. */

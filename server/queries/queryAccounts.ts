@@ -1,7 +1,7 @@
 /**
  * GET /api/apps/{apiKey}/accounts: accounts of an app, from the per-account summary.
  */
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 import { likePattern } from './queryParams';
 import { parseJson } from './queryVisitors';
 

@@ -3,7 +3,7 @@
  * reports said over the last 24 hours (the Health page's figures, at a glance).
  */
 import type { MonitorCounts } from '../../shared/wire/monitorReport';
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 import { countsOf, sums } from './queryHealth';
 
 /** One app of the list. */

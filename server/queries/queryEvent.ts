@@ -1,7 +1,7 @@
 /**
  * GET /api/apps/{apiKey}/events/{id}: one stored event with the body exactly as the agent sent it.
  */
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 
 /** The stored event (docs/console-api.md). */
 export interface StoredConsoleEvent {

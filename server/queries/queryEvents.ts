@@ -2,7 +2,7 @@
  * GET /api/apps/{apiKey}/events: the live view's list. Newest first; with `after`, the events stored after
  * that id, oldest first (the console polls with the `lastId` of its previous answer).
  */
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 import { CONSOLE_EVENT_COLUMNS, toConsoleEvent, type ConsoleEvent } from './toConsoleEvent';
 
 /** Filters of the list. */

@@ -4,7 +4,7 @@
  * error log. Funnel (docs/console-api.md): visitors who saw the first step, then per step the visitors who advanced
  * it, then those who completed the guide (guides §4 "Guide completion": the last step advanced or dismissed).
  */
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 import type { ConsoleRange } from './parseRange';
 import { npsOf, type NpsResult } from './npsOf';
 

@@ -5,8 +5,8 @@
  * indexed on it. Read from the tables themselves: a report is one row per page every 5 minutes, not per event.
  */
 import { MONITOR_COUNT_NAMES, type MonitorCounts } from '../../shared/wire/monitorReport';
-import type { Database } from '../Database';
-import { HEALTH_COUNT_COLUMNS } from '../createMonitorStore';
+import type { Database } from '../storage/Database';
+import { HEALTH_COUNT_COLUMNS } from '../ingest/createMonitorStore';
 import type { AgentHealth, HealthSeriesCounts } from './agentHealth';
 import { bucketMs, type ConsoleRange } from './parseRange';
 

@@ -2,7 +2,7 @@
  * GET /api/apps/{apiKey}/overview: totals, series, top pages and features, frustration, channels and sessions
  * of one app over a range, read from the summary tables (never the events), so 90 days cost what 7 do.
  */
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 import type { ConsoleRange } from './parseRange';
 
 /** The answer of the overview route (docs/console-api.md). */

@@ -1,7 +1,7 @@
 /**
  * GET /api/apps/{apiKey}/visitors/{visitorId}: one visitor's summary, sessions and latest events.
  */
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 import { CONSOLE_EVENT_COLUMNS, toConsoleEvent, type ConsoleEvent } from './toConsoleEvent';
 import { toConsoleVisitor } from './queryVisitors';
 

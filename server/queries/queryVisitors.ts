@@ -1,7 +1,7 @@
 /**
  * GET /api/apps/{apiKey}/visitors: visitors of an app, from the per-visitor summary (one row each).
  */
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 import { likePattern } from './queryParams';
 
 /** One visitor of the list. */

@@ -8,8 +8,8 @@
 import { DEFAULT_SNOOZE_MS } from '../../shared/constants';
 import { completionStatus } from '../../shared/guides/continuationStep';
 import type { Guide } from '../../shared/guides/guides';
-import { applyStepStates } from '../applyStepStates';
-import type { StepStateEvent } from '../createEventStore';
+import { applyStepStates } from '../guides/applyStepStates';
+import type { StepStateEvent } from '../ingest/createEventStore';
 import type { VisitorGuideRow, VisitorGuideStatus } from './visitorGuideRow';
 
 export type { VisitorGuideRow, VisitorGuideStatus };

@@ -10,10 +10,10 @@
  */
 import type { RecordingSummary } from './recordingSummary';
 import { inflateSync } from 'node:zlib';
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 import type { RecordedEvent, RecordingChunk } from './checkRecordingChunk';
 
-/** The schema: migration 8 of server/migrations/MIGRATIONS.ts. */
+/** The schema: migration 8 of server/storage/migrations/MIGRATIONS.ts. */
 export const RECORDINGS_SCHEMA = `
 create table if not exists recordings (
   api_key text not null,
@@ -123,7 +123,7 @@ function toSummary(row: Row): RecordingSummary {
   };
 }
 
-/** Wraps a database; the schema comes from server/migrations (migrateSchema). */
+/** Wraps a database; the schema comes from server/storage/migrations (migrateSchema). */
 export function createRecordingStore(db: Database): RecordingStore {
   return {
     async insertChunk(apiKey, c, body, receivedAt) {

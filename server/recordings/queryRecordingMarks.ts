@@ -4,7 +4,7 @@
  * in the worker, dead and error clicks from the page; shared/analytics/detectFrustration.ts), stored in the click's
  * `props.frustrationTypes`.
  */
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 
 /** One mark: when (epoch ms, the page's clock as rrweb's timestamps), what, and the clicked element's name. */
 export interface RecordingMark {

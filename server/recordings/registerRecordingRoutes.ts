@@ -8,10 +8,10 @@
  *   marks of its session's clicks.
  */
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 import { HttpError } from '../HttpError';
 import { limitParam, queryParam, type ConsoleQuery } from '../queries/queryParams';
-import { requireApiKey } from '../readDataRequest';
+import { requireApiKey } from '../ingest/readDataRequest';
 import type { SettingsStore } from '../settings/createSettingsStore';
 import { withDefaults } from '../settings/checkSettings';
 import { checkRecordingChunk, RECORDING_LIMITS } from './checkRecordingChunk';

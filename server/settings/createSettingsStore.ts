@@ -2,7 +2,7 @@
  * Each app's settings (issue #14): one JSON object per api key, checked by checkSettings before it is stored.
  * Plain SQL that PGlite and PostgreSQL both run.
  */
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 import type { AppSettings } from './checkSettings';
 
 /** The settings table. */
@@ -13,7 +13,7 @@ export interface SettingsStore {
   put(apiKey: string, settings: AppSettings, now: number): Promise<AppSettings>;
 }
 
-/** The table's schema: a migration of server/migrations/MIGRATIONS.ts. */
+/** The table's schema: a migration of server/storage/migrations/MIGRATIONS.ts. */
 export const SETTINGS_SCHEMA = `
 create table if not exists app_settings (
   api_key text primary key,
@@ -22,7 +22,7 @@ create table if not exists app_settings (
 );
 `;
 
-/** Wraps a database; the schema comes from server/migrations (migrateSchema). */
+/** Wraps a database; the schema comes from server/storage/migrations (migrateSchema). */
 export function createSettingsStore(db: Database): SettingsStore {
   return {
     async get(apiKey) {

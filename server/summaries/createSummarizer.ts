@@ -6,7 +6,7 @@
  * the read; shutdown calls `stop`, which drains for a bounded time and leaves the rest queued for the next drain
  * of any collector. Same code on PGlite (one process) and PostgreSQL.
  */
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 import { drainSummaryQueue, lastQueued } from './drainSummaryQueue';
 
 /** When and how much the summarizer drains. */

@@ -11,10 +11,10 @@
  * commits with its events (same statement), so a batch whose id is lower than one already drained, committed
  * later by a slower beacon, is still in the queue: no watermark to skip it.
  */
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 import { summarizeEventsSql } from './summarizeEventsSql';
 
-/** Migration 9 (server/migrations/MIGRATIONS.ts): one row per stored batch not yet in the summaries. */
+/** Migration 9 (server/storage/migrations/MIGRATIONS.ts): one row per stored batch not yet in the summaries. */
 export const SUMMARY_QUEUE_SCHEMA = `
 create table if not exists summary_queue (
   id bigserial primary key,

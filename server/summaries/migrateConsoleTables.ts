@@ -3,7 +3,7 @@
  * before they existed, and builds the summary tables from the stored events once. A start interrupted half-way
  * starts the summaries over at the next start (the marker is written last), so nothing is counted twice.
  */
-import type { Database } from '../Database';
+import type { Database } from '../storage/Database';
 import { CONSOLE_SCHEMA, SUMMARY_TABLES } from './CONSOLE_SCHEMA';
 import { EXTRACTED_COLUMN_NAMES, extractedColumns } from './extractedColumns';
 import { summarizeEventsSql } from './summarizeEventsSql';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgliteDatabase } from '../../server/createPgliteDatabase';
+import { createPgliteDatabase } from '../../server/storage/createPgliteDatabase';
 import { ADMIN_HEADERS, SERVER_TIMEOUT, startTestServer, wireEvent } from './testServer';
 
 const OLD_SCHEMA = `

@@ -2,11 +2,11 @@
  * issue #14, docs/console-api.md "Apps and analytics" and guide stats: a small known set of events stored
  * through the real beacons (ptm.gif, guide.gif, errorlog), and the exact answers of every console route.
  */
-import { migrateSchema } from '../../server/migrations/MIGRATIONS';
+import { migrateSchema } from '../../server/storage/migrations/MIGRATIONS';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgliteDatabase } from '../../server/createPgliteDatabase';
-import { registerConsoleRoutes } from '../../server/registerConsoleRoutes';
+import { createPgliteDatabase } from '../../server/storage/createPgliteDatabase';
+import { registerConsoleRoutes } from '../../server/queries/registerConsoleRoutes';
 import { createSummarizer } from '../../server/summaries/createSummarizer';
 import { ADMIN_HEADERS, guideEvent, nodeJzb, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
 
@@ -343,7 +343,7 @@ describe('registerConsoleRoutes with a given guide source', () => {
     const db = await createPgliteDatabase('memory://');
     const app = Fastify();
     try {
-      const { createEventStore } = await import('../../server/createEventStore');
+      const { createEventStore } = await import('../../server/ingest/createEventStore');
       await migrateSchema(db);
       await db.exec("create table if not exists logs (id bigserial, api_key text, kind text, message text, version text, visitor_id text, received_at bigint)");
       const summaries = createSummarizer(db);
@@ -358,7 +358,7 @@ describe('registerConsoleRoutes with a given guide source', () => {
         { apiKey: 'only-guides', events: 0, visitors: 0, firstSeen: null, lastSeen: null, guides: 2, health24h: NO_HEALTH_REPORT },
       ]);
       // The agents' health reports of the last 24 hours, summed per app; an older one is left out.
-      const { createMonitorStore } = await import('../../server/createMonitorStore');
+      const { createMonitorStore } = await import('../../server/ingest/createMonitorStore');
       const reports = createMonitorStore(db);
       const counts = (over: Record<string, number>) => ({ eventsSent: 5, beaconsFailed: 0, eventsDropped: 0, guideLoads: 1, guideLoadFailures: 0, errors: 0, warnings: 0, ...over });
       const report = (over: Record<string, number>) => ({ version: '0.1.0', visitorId: 'v', sessionId: 's', from: 0, to: 0, counts: counts(over) });

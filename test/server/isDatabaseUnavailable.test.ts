@@ -1,6 +1,6 @@
 /** Issue #19: which database errors make the collector answer 503 rather than 500. */
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from '../../server/isDatabaseUnavailable';
+import { isDatabaseUnavailable } from '../../server/storage/isDatabaseUnavailable';
 
 describe('issue #19 a database that is away answers 503', () => {
   it('connection exceptions, shutdowns, too many connections and socket errors are unavailability', () => {

@@ -1,11 +1,11 @@
 /**
- * Issue #19: versioned schema migrations (server/migrations), on PGlite here; test/server/postgres runs three
+ * Issue #19: versioned schema migrations (server/storage/migrations), on PGlite here; test/server/postgres runs three
  * collectors at once on one PostgreSQL.
  */
 import { describe, expect, it } from 'vitest';
-import { createPgliteDatabase } from '../../server/createPgliteDatabase';
-import { MIGRATIONS, migrateSchema } from '../../server/migrations/MIGRATIONS';
-import { runMigrations } from '../../server/migrations/runMigrations';
+import { createPgliteDatabase } from '../../server/storage/createPgliteDatabase';
+import { MIGRATIONS, migrateSchema } from '../../server/storage/migrations/MIGRATIONS';
+import { runMigrations } from '../../server/storage/migrations/runMigrations';
 import { SERVER_TIMEOUT } from './testServer';
 
 describe('issue #19 schema migrations', () => {

@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MONITOR_COUNT_NAMES, type MonitorReport } from '../../shared/wire/monitorReport';
-import { createLogStore } from '../../server/createLogStore';
-import { createMonitorStore } from '../../server/createMonitorStore';
-import { migrateSchema } from '../../server/migrations/MIGRATIONS';
-import { openDatabase } from '../../server/openDatabase';
+import { createLogStore } from '../../server/ingest/createLogStore';
+import { createMonitorStore } from '../../server/ingest/createMonitorStore';
+import { migrateSchema } from '../../server/storage/migrations/MIGRATIONS';
+import { openDatabase } from '../../server/storage/openDatabase';
 import { queryHealth } from '../../server/queries/queryHealth';
 import { ADMIN_HEADERS, freshPostgresDatabase, SERVER_TIMEOUT, startTestServer, type TestServer } from './testServer';
 

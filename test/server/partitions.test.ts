@@ -1,16 +1,16 @@
 /**
- * Issue #19: events partitioned by month (server/partitions), exactly-once in event_keys. Migration 7 on a
+ * Issue #19: events partitioned by month (server/storage/partitions), exactly-once in event_keys. Migration 7 on a
  * database that already holds events keeps every row, id and key; a replay received in a later month, or a key
  * twice in one batch, is stored once; partitions are made ahead and again without harm. On PGlite, and again on a
  * real PostgreSQL in the PostgreSQL run.
  */
 import { describe, expect, it } from 'vitest';
-import { createEventStore } from '../../server/createEventStore';
-import { openDatabase } from '../../server/openDatabase';
-import type { Database } from '../../server/Database';
-import { MIGRATIONS, migrateSchema } from '../../server/migrations/MIGRATIONS';
-import { runMigrations } from '../../server/migrations/runMigrations';
-import { ensurePartitions, listPartitions, monthOf, monthOfPartition, partitionName } from '../../server/partitions/eventPartitions';
+import { createEventStore } from '../../server/ingest/createEventStore';
+import { openDatabase } from '../../server/storage/openDatabase';
+import type { Database } from '../../server/storage/Database';
+import { MIGRATIONS, migrateSchema } from '../../server/storage/migrations/MIGRATIONS';
+import { runMigrations } from '../../server/storage/migrations/runMigrations';
+import { ensurePartitions, listPartitions, monthOf, monthOfPartition, partitionName } from '../../server/storage/partitions/eventPartitions';
 import { freshPostgresDatabase, SERVER_TIMEOUT } from './testServer';
 
 const DAY = 86_400_000;

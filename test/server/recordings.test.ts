@@ -6,9 +6,9 @@
  */
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyRetention } from '../../server/createRetention';
-import { migrateSchema } from '../../server/migrations/MIGRATIONS';
-import { openDatabase } from '../../server/openDatabase';
+import { applyRetention } from '../../server/storage/createRetention';
+import { migrateSchema } from '../../server/storage/migrations/MIGRATIONS';
+import { openDatabase } from '../../server/storage/openDatabase';
 import { readChunk } from '../../server/recordings/checkRecordingChunk';
 import { createRecordingStore } from '../../server/recordings/createRecordingStore';
 import { fullSnapshotFirst } from '../../server/recordings/fullSnapshotFirst';

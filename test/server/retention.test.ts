@@ -3,14 +3,14 @@
  * the rest deleted in batches, with their exactly-once keys; newer ones stay; a setting under 7 days (agents replay up to 6 days) is refused at start.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyRetention, checkRetentionDays, RETENTION_BATCH } from '../../server/createRetention';
+import { applyRetention, checkRetentionDays, RETENTION_BATCH } from '../../server/storage/createRetention';
 import { createServer } from '../../server/createServer';
-import { createEventStore } from '../../server/createEventStore';
-import { createMonitorStore } from '../../server/createMonitorStore';
-import { openDatabase } from '../../server/openDatabase';
-import { migrateSchema } from '../../server/migrations/MIGRATIONS';
-import { ensurePartitions, listPartitions } from '../../server/partitions/eventPartitions';
-import type { Database } from '../../server/Database';
+import { createEventStore } from '../../server/ingest/createEventStore';
+import { createMonitorStore } from '../../server/ingest/createMonitorStore';
+import { openDatabase } from '../../server/storage/openDatabase';
+import { migrateSchema } from '../../server/storage/migrations/MIGRATIONS';
+import { ensurePartitions, listPartitions } from '../../server/storage/partitions/eventPartitions';
+import type { Database } from '../../server/storage/Database';
 import { freshPostgresDatabase, SERVER_TIMEOUT } from './testServer';
 
 const DAY = 86_400_000;

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSegmentRules, parseSegmentRules } from '../../server/createSegmentRules';
+import { createSegmentRules, parseSegmentRules } from '../../server/ingest/createSegmentRules';
 import { nodeJzb, SERVER_TIMEOUT, startTestServer, type TestServer } from './testServer';
 
 /** The rules of server/demo/segment-rules.json, read from the file so the demo and the tests agree. */

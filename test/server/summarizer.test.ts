@@ -5,11 +5,11 @@
  * test/server/postgres/summaryQueue.test.ts adds what needs two connections.
  */
 import { describe, expect, it } from 'vitest';
-import { createEventStore } from '../../server/createEventStore';
-import type { Database } from '../../server/Database';
-import { migrateSchema } from '../../server/migrations/MIGRATIONS';
-import { openDatabase } from '../../server/openDatabase';
-import { ensurePartitions } from '../../server/partitions/eventPartitions';
+import { createEventStore } from '../../server/ingest/createEventStore';
+import type { Database } from '../../server/storage/Database';
+import { migrateSchema } from '../../server/storage/migrations/MIGRATIONS';
+import { openDatabase } from '../../server/storage/openDatabase';
+import { ensurePartitions } from '../../server/storage/partitions/eventPartitions';
 import { createSummarizer } from '../../server/summaries/createSummarizer';
 import { drainSummaryQueue } from '../../server/summaries/drainSummaryQueue';
 import { freshPostgresDatabase, SERVER_TIMEOUT } from './testServer';

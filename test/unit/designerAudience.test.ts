@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkGuideBody } from '../../server/guides/checkGuideBody';
-import { forAudience } from '../../server/registerDataRoutes';
+import { forAudience } from '../../server/ingest/registerDataRoutes';
 import { describeAudience, fromAudience, newAudienceRule, repeatedPaths, ruleProblem, toAudience, type AudienceRule } from '../../overlay/author/designer/designerAudience';
 import { fromGuide, newGuide, toGuide } from '../../overlay/author/designer/designerGuide';
 

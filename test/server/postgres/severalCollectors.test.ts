@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../../server/migrations/MIGRATIONS';
+import { MIGRATIONS } from '../../../server/storage/migrations/MIGRATIONS';
 import { ADMIN_HEADERS, freshPostgresDatabase, nodeJzb, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from '../testServer';
 
 let first: TestServer;

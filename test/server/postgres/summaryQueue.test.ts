@@ -6,11 +6,11 @@
  */
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEventStore } from '../../../server/createEventStore';
-import { createPgDatabase } from '../../../server/createPgDatabase';
-import type { Database } from '../../../server/Database';
-import { migrateSchema } from '../../../server/migrations/MIGRATIONS';
-import { ensurePartitions } from '../../../server/partitions/eventPartitions';
+import { createEventStore } from '../../../server/ingest/createEventStore';
+import { createPgDatabase } from '../../../server/storage/createPgDatabase';
+import type { Database } from '../../../server/storage/Database';
+import { migrateSchema } from '../../../server/storage/migrations/MIGRATIONS';
+import { ensurePartitions } from '../../../server/storage/partitions/eventPartitions';
 import { createSummarizer } from '../../../server/summaries/createSummarizer';
 import { drainSummaryQueue } from '../../../server/summaries/drainSummaryQueue';
 import { freshPostgresDatabase, SERVER_TIMEOUT } from '../testServer';

@@ -5,12 +5,12 @@
  *
  * `WAYMARK_RETENTION_DAYS` deletes reports received before its cutoff, with the raw events (createRetention).
  */
-import type { MonitorCounts, MonitorReport } from '../shared/wire/monitorReport';
-import type { Database } from './Database';
-import { rethrowAsClientDataError } from './HttpError';
+import type { MonitorCounts, MonitorReport } from '../../shared/wire/monitorReport';
+import type { Database } from '../storage/Database';
+import { rethrowAsClientDataError } from '../HttpError';
 
 /**
- * The schema: migration 11 of server/migrations/MIGRATIONS.ts. A count is at most 1e9 (checkMonitorReport), so
+ * The schema: migration 11 of server/storage/migrations/MIGRATIONS.ts. A count is at most 1e9 (checkMonitorReport), so
  * `integer` holds it; the view's sums are bigint (PostgreSQL's sum of integer).
  */
 export const HEALTH_REPORTS_SCHEMA = `
@@ -56,7 +56,7 @@ export interface MonitorStore {
   insert(apiKey: string, report: MonitorReport, receivedAt: number): Promise<void>;
 }
 
-/** Wraps a database; the schema comes from server/migrations (migrateSchema). */
+/** Wraps a database; the schema comes from server/storage/migrations (migrateSchema). */
 export function createMonitorStore(db: Database): MonitorStore {
   return {
     async insert(apiKey, report, receivedAt) {

@@ -3,7 +3,7 @@
  * query parameters, the payload of a POST body `{"events": "<jzb>"}` or `{"events": <payload>}`, and the
  * `limit` of the /api lists.
  */
-import { HttpError } from './HttpError';
+import { HttpError } from '../HttpError';
 import { parseJzb } from './parseJzb';
 import { SERVER_LIMITS } from './SERVER_LIMITS';
 

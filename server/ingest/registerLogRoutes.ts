@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LogKind, LogStore } from './createLogStore';
-import { HttpError } from './HttpError';
+import { HttpError } from '../HttpError';
 import { jsonObjectOf, listLimit, requireApiKey } from './readDataRequest';
 
 type Query = Record<string, string | string[] | undefined>;

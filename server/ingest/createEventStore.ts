@@ -2,12 +2,12 @@
  * The collector's event table and the three questions asked of it: store a batch, list events, and the
  * latest guide state per step of a visitor. Plain SQL that PGlite and PostgreSQL both run.
  */
-import { ANONYMOUS_VISITOR_PREFIX } from '../shared/constants';
-import { isAnonymousVisitorId } from '../shared/identity/identityRules';
-import type { Database } from './Database';
+import { ANONYMOUS_VISITOR_PREFIX } from '../../shared/constants';
+import { isAnonymousVisitorId } from '../../shared/identity/identityRules';
+import type { Database } from '../storage/Database';
 import type { ReceivedEvent } from './checkEventBatch';
-import { HttpError, rethrowAsClientDataError } from './HttpError';
-import { EXTRACTED_COLUMN_NAMES, extractedColumns } from './summaries/extractedColumns';
+import { HttpError, rethrowAsClientDataError } from '../HttpError';
+import { EXTRACTED_COLUMN_NAMES, extractedColumns } from '../summaries/extractedColumns';
 
 /** Which beacon an event came in on: ptm.gif (analytics) or guide.gif (guide). */
 export type EventKind = 'analytics' | 'guide';
@@ -67,8 +67,8 @@ export interface EventStore {
 
 // (tabId, frameId, sequence) names an event. Events without tabId or sequence cannot be told apart from a re-send, so they are always stored.
 /**
- * The table's first schema: migration 1 of server/migrations/MIGRATIONS.ts. Migration 7 partitions it by month and
- * moves exactly-once to `event_keys` (server/partitions/migrateToPartitions.ts).
+ * The table's first schema: migration 1 of server/storage/migrations/MIGRATIONS.ts. Migration 7 partitions it by month and
+ * moves exactly-once to `event_keys` (server/storage/partitions/migrateToPartitions.ts).
  */
 export const EVENTS_SCHEMA = `
 create table if not exists events (
@@ -162,7 +162,7 @@ export interface EventStoreOptions {
   onQueued?: (events: number) => void;
 }
 
-/** Wraps a database; the schema comes from server/migrations (migrateSchema). */
+/** Wraps a database; the schema comes from server/storage/migrations (migrateSchema). */
 export function createEventStore(db: Database, { onQueued }: EventStoreOptions = {}): EventStore {
   return {
 

@@ -3,7 +3,7 @@
  * table of its own. PostgreSQL's unique indexes on a partitioned table must include the partition key, and an
  * event's identity (api key, kind, tab, frame, sequence) does not hold its received time: a replay received a
  * day later must still be refused. So `event_keys` holds each identified event's key (its primary key), and an
- * insert stores an event only when its key is new (server/createEventStore.ts).
+ * insert stores an event only when its key is new (server/ingest/createEventStore.ts).
  *
  * In one transaction: a partitioned copy of the table (same columns, defaults and checks; primary key (id,
  * received_at)), the months the old rows need plus this one and the next, a default partition, the rows and their

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SegmentRules, SegmentSubject } from './createSegmentRules';
-import { HttpError } from './HttpError';
+import { HttpError } from '../HttpError';
 import { parseJzb } from './parseJzb';
 import { eventsOfBody, requireApiKey, single } from './readDataRequest';
 

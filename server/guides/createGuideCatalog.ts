@@ -6,8 +6,8 @@
  */
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Guide } from '../shared/guides/guides';
-import { checkGuideLoadResponse } from '../shared/guides/validateGuidePayload';
+import type { Guide } from '../../shared/guides/guides';
+import { checkGuideLoadResponse } from '../../shared/guides/validateGuidePayload';
 
 /** Where the guide files are and where warnings go. */
 export interface GuideCatalogOptions {

@@ -1,7 +1,7 @@
 /**
  * Shape check of a decoded batch before anything is stored: a batch is stored whole or not at all.
  */
-import { HttpError } from './HttpError';
+import { HttpError } from '../HttpError';
 import { SERVER_LIMITS } from './SERVER_LIMITS';
 
 /** An event as the collector sees it: an object with a `type`; every other field is kept as received. */

@@ -3,7 +3,7 @@
  * longer ago than that are deleted, at start and then every hour, in bounded batches so a large backlog never
  * holds the database for long. The console's summaries (counts per day, funnels, polls) keep what they counted.
  *
- * Months received wholly before the cutoff are dropped (server/partitions: events are partitioned by month);
+ * Months received wholly before the cutoff are dropped (server/storage/partitions: events are partitioned by month);
  * the rest of the older rows, in the month the cutoff falls in and in the default partition, are deleted in
  * batches; so are the exactly-once keys (event_keys) of events received before the cutoff, and the agents' health
  * reports (health_reports) received before it. Session recordings (issue #18) go whole once their last chunk was
@@ -14,7 +14,7 @@
  */
 import type { Database } from './Database';
 import { dropPartitionsBefore } from './partitions/eventPartitions';
-import { createRecordingStore } from './recordings/createRecordingStore';
+import { createRecordingStore } from '../recordings/createRecordingStore';
 
 export const MIN_RETENTION_DAYS = 7;
 const DAY_MS = 86_400_000;

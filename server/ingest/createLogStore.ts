@@ -2,8 +2,8 @@
  * The collector's `logs` table: what the agent sent on the log beacon and the error log (analytics §7),
  * kept in arrival order for tests and the demo to read back. Plain SQL that PGlite and PostgreSQL both run.
  */
-import type { Database } from './Database';
-import { rethrowAsClientDataError } from './HttpError';
+import type { Database } from '../storage/Database';
+import { rethrowAsClientDataError } from '../HttpError';
 
 /** Which call a row came in on: `log` for GET /data/log.gif, `error` for POST /data/errorlog. */
 export type LogKind = 'log' | 'error';
@@ -36,7 +36,7 @@ export interface LogStore {
   listLogs(filter: LogFilter): Promise<StoredLog[]>;
 }
 
-/** The table's schema: a migration of server/migrations/MIGRATIONS.ts. */
+/** The table's schema: a migration of server/storage/migrations/MIGRATIONS.ts. */
 export const LOGS_SCHEMA = `
 create table if not exists logs (
   id bigserial primary key,
@@ -52,7 +52,7 @@ create index if not exists logs_by_key on logs (api_key, kind, id);
 
 const INSERT = `insert into logs (api_key, kind, message, version, visitor_id, received_at) values ($1, $2, $3, $4, $5, $6)`;
 
-/** Wraps a database; the schema comes from server/migrations (migrateSchema). */
+/** Wraps a database; the schema comes from server/storage/migrations (migrateSchema). */
 export function createLogStore(db: Database): LogStore {
   return {
 

@@ -2,8 +2,8 @@
  * Decodes a jzb parameter for the collector, with a 4xx that says exactly what is wrong with it.
  * spec: wire-protocol.md "jzb" — base64url without padding, of a zlib stream (RFC 1950), of UTF-8 JSON.
  */
-import { decodeJzb, fromBase64Url } from '../shared/wire/jzb';
-import { HttpError } from './HttpError';
+import { decodeJzb, fromBase64Url } from '../../shared/wire/jzb';
+import { HttpError } from '../HttpError';
 import { SERVER_LIMITS } from './SERVER_LIMITS';
 
 /**

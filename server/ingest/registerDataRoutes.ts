@@ -4,20 +4,20 @@
  * guide.json. Every answer comes after the rows are stored.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { applyStepStates } from './applyStepStates';
+import { applyStepStates } from '../guides/applyStepStates';
 import { checkEventBatch } from './checkEventBatch';
 import type { EventKind, EventStore } from './createEventStore';
-import type { GuideSource } from './guides/createGuideSource';
-import { chooseLanguage, localizeGuide, wantedLanguages } from './guides/localizeGuide';
-import { applyMarkdown, hasMarkdown } from './markdown/applyMarkdown';
-import type { GuideAssets } from './registerGuideAssetRoutes';
-import { HttpError } from './HttpError';
+import type { GuideSource } from '../guides/createGuideSource';
+import { chooseLanguage, localizeGuide, wantedLanguages } from '../guides/localizeGuide';
+import { applyMarkdown, hasMarkdown } from '../markdown/applyMarkdown';
+import type { GuideAssets } from '../guides/registerGuideAssetRoutes';
+import { HttpError } from '../HttpError';
 import { parseJzb } from './parseJzb';
 import { eventsOfBody, requireApiKey, single } from './readDataRequest';
 import { SERVER_LIMITS } from './SERVER_LIMITS';
-import { applyTheme, launcherWithTheme } from './guides/applyTheme';
-import type { Guide } from '../shared/guides/guides';
-import { matchesConditions, type SegmentSubject } from '../shared/segments/segmentConditions';
+import { applyTheme, launcherWithTheme } from '../guides/applyTheme';
+import type { Guide } from '../../shared/guides/guides';
+import { matchesConditions, type SegmentSubject } from '../../shared/segments/segmentConditions';
 
 /** What the data routes use. */
 export interface DataRoutesOptions {

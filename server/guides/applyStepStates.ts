@@ -2,9 +2,9 @@
  * Puts a visitor's stored guide history back into the guide list, so a step the visitor dismissed is not
  * shown again after a reload (guides §3 "Step" seenState/lastSeenAt, "Other records" last-step-seen record).
  */
-import type { Guide, LastGuideStepSeen, SeenState } from '../shared/guides/guides';
-import { DEFAULT_SNOOZE_MS } from '../shared/constants';
-import type { StepStateEvent } from './createEventStore';
+import type { Guide, LastGuideStepSeen, SeenState } from '../../shared/guides/guides';
+import { DEFAULT_SNOOZE_MS } from '../../shared/constants';
+import type { StepStateEvent } from '../ingest/createEventStore';
 
 /** spec: guides §4 "Transitions" — the state each guide event leaves its step in. */
 const STATE_OF_EVENT: Record<StepStateEvent['type'], SeenState> = {

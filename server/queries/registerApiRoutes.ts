@@ -2,9 +2,9 @@
  * The read side for tests and the demo: what the collector received, as it received it.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { EventKind, EventStore } from './createEventStore';
-import { HttpError } from './HttpError';
-import { listLimit } from './readDataRequest';
+import type { EventKind, EventStore } from '../ingest/createEventStore';
+import { HttpError } from '../HttpError';
+import { listLimit } from '../ingest/readDataRequest';
 
 type Query = Record<string, string | string[] | undefined>;
 

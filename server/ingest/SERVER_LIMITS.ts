@@ -2,7 +2,7 @@
  * Size limits of the reference collector. The jzb limit is the agent's own send silo, so anything the agent
  * can legitimately send fits and anything larger is a bug worth a 413.
  */
-import { SEND_SILO_LIMIT } from '../shared/constants';
+import { SEND_SILO_LIMIT } from '../../shared/constants';
 
 /** Limits checked before any decoding or storage work. */
 export const SERVER_LIMITS = {

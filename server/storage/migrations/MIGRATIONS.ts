@@ -4,16 +4,16 @@
  * written with `if not exists` so a database created before then takes them without harm.
  */
 import type { Database } from '../Database';
-import { EVENTS_SCHEMA } from '../createEventStore';
-import { LOGS_SCHEMA } from '../createLogStore';
-import { HEALTH_REPORTS_SCHEMA } from '../createMonitorStore';
-import { GUIDES_SCHEMA } from '../guides/createGuideStore';
-import { SETTINGS_SCHEMA } from '../settings/createSettingsStore';
+import { EVENTS_SCHEMA } from '../../ingest/createEventStore';
+import { LOGS_SCHEMA } from '../../ingest/createLogStore';
+import { HEALTH_REPORTS_SCHEMA } from '../../ingest/createMonitorStore';
+import { GUIDES_SCHEMA } from '../../guides/createGuideStore';
+import { SETTINGS_SCHEMA } from '../../settings/createSettingsStore';
 import { migrateToPartitions } from '../partitions/migrateToPartitions';
-import { migrateConsoleTables } from '../summaries/migrateConsoleTables';
-import { RECORDINGS_SCHEMA } from '../recordings/createRecordingStore';
-import { SUMMARY_QUEUE_SCHEMA } from '../summaries/drainSummaryQueue';
-import { PAGES_WITHOUT_QUERY } from '../summaries/pagesWithoutQuery';
+import { migrateConsoleTables } from '../../summaries/migrateConsoleTables';
+import { RECORDINGS_SCHEMA } from '../../recordings/createRecordingStore';
+import { SUMMARY_QUEUE_SCHEMA } from '../../summaries/drainSummaryQueue';
+import { PAGES_WITHOUT_QUERY } from '../../summaries/pagesWithoutQuery';
 import { runMigrations, type Migration } from './runMigrations';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -23,7 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'app settings', up: SETTINGS_SCHEMA },
   // The console's columns and summary tables, filled from the events stored before them (bounded slices).
   { version: 5, name: 'console summaries', up: migrateConsoleTables },
-  // Retention (server/createRetention.ts) deletes by the time an event was received.
+  // Retention (server/storage/createRetention.ts) deletes by the time an event was received.
   { version: 6, name: 'events by received time', up: 'create index if not exists events_by_received_at on events (received_at);' },
   // Events partitioned by month; exactly-once in event_keys (a unique index there cannot hold the partition key).
   { version: 7, name: 'events partitioned by month', up: (db) => migrateToPartitions(db) },

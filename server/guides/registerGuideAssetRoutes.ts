@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpError } from './HttpError';
+import { HttpError } from '../HttpError';
 
 /** The files that may be served, with their content types. */
 const ASSETS = {

@@ -4,24 +4,24 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Database } from './Database';
-import type { Summarizer } from './summaries/createSummarizer';
-import { HttpError } from './HttpError';
-import { parseRange } from './queries/parseRange';
-import { integerParam, limitParam, queryParam, searchParam, type ConsoleQuery } from './queries/queryParams';
-import { queryAccount } from './queries/queryAccount';
-import { queryAccounts } from './queries/queryAccounts';
-import { queryApps } from './queries/queryApps';
-import { queryEvent } from './queries/queryEvent';
-import { queryEvents } from './queries/queryEvents';
-import { queryGuideStats } from './queries/queryGuideStats';
-import { queryOverview } from './queries/queryOverview';
-import { queryVisitor } from './queries/queryVisitor';
-import { queryVisitors } from './queries/queryVisitors';
-import { visitorGuides } from './queries/visitorGuides';
-import { CSV_DEFAULT_ROWS, CSV_MAX_ROWS, eventsCsvStream } from './queries/eventsCsv';
-import type { StepStateEvent } from './createEventStore';
-import type { Guide } from '../shared/guides/guides';
+import type { Database } from '../storage/Database';
+import type { Summarizer } from '../summaries/createSummarizer';
+import { HttpError } from '../HttpError';
+import { parseRange } from './parseRange';
+import { integerParam, limitParam, queryParam, searchParam, type ConsoleQuery } from './queryParams';
+import { queryAccount } from './queryAccount';
+import { queryAccounts } from './queryAccounts';
+import { queryApps } from './queryApps';
+import { queryEvent } from './queryEvent';
+import { queryEvents } from './queryEvents';
+import { queryGuideStats } from './queryGuideStats';
+import { queryOverview } from './queryOverview';
+import { queryVisitor } from './queryVisitor';
+import { queryVisitors } from './queryVisitors';
+import { visitorGuides } from './visitorGuides';
+import { CSV_DEFAULT_ROWS, CSV_MAX_ROWS, eventsCsvStream } from './eventsCsv';
+import type { StepStateEvent } from '../ingest/createEventStore';
+import type { Guide } from '../../shared/guides/guides';
 
 /** What the console routes need to know about guides; the guides table provides it (issue #14). */
 export interface ConsoleGuideSource {

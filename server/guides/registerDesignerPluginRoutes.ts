@@ -7,8 +7,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DESIGNER_PLUGIN_DIR, DESIGNER_PLUGIN_LIST, pluginModuleUrl } from '../shared/authoring/designerPlugins';
-import { HttpError } from './HttpError';
+import { DESIGNER_PLUGIN_DIR, DESIGNER_PLUGIN_LIST, pluginModuleUrl } from '../../shared/authoring/designerPlugins';
+import { HttpError } from '../HttpError';
 
 /** Any origin stands in for the server's own: only the path is checked here. */
 const SELF = 'http://127.0.0.1';

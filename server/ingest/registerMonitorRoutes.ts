@@ -7,13 +7,13 @@
  *   totals, versions and series over the range, and the error log's messages (queries/queryHealth).
  */
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import type { Database } from './Database';
-import { HttpError } from './HttpError';
+import type { Database } from '../storage/Database';
+import { HttpError } from '../HttpError';
 import { checkMonitorReport, MONITOR_LIMITS, MONITOR_SHAPE } from './checkMonitorReport';
 import { createMonitorStore } from './createMonitorStore';
-import { parseRange } from './queries/parseRange';
-import { queryHealth } from './queries/queryHealth';
-import { queryParam, type ConsoleQuery } from './queries/queryParams';
+import { parseRange } from '../queries/parseRange';
+import { queryHealth } from '../queries/queryHealth';
+import { queryParam, type ConsoleQuery } from '../queries/queryParams';
 
 /** What the health routes use. */
 export interface MonitorRoutesOptions {

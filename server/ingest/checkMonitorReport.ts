@@ -3,8 +3,8 @@
  * strict, so a report the console would misread is refused with a 400 that names the field and the shape expected,
  * never half-stored. Pure: the route hands it the body as received.
  */
-import { MONITOR_COUNT_NAMES, type MonitorCounts, type MonitorReport } from '../shared/wire/monitorReport';
-import { HttpError } from './HttpError';
+import { MONITOR_COUNT_NAMES, type MonitorCounts, type MonitorReport } from '../../shared/wire/monitorReport';
+import { HttpError } from '../HttpError';
 import { jsonObjectOf } from './readDataRequest';
 
 /** Limits of a report's fields. */

@@ -7,9 +7,9 @@
  * A rule's flag is given when all its conditions hold; `"when": {}` always holds.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { checkCondition, checkConditionPath, matchesConditions, type SegmentCondition, type SegmentSubject } from '../shared/segments/segmentConditions';
+import { checkCondition, checkConditionPath, matchesConditions, type SegmentCondition, type SegmentSubject } from '../../shared/segments/segmentConditions';
 
-export type { SegmentCondition, SegmentSubject, SegmentValue } from '../shared/segments/segmentConditions';
+export type { SegmentCondition, SegmentSubject, SegmentValue } from '../../shared/segments/segmentConditions';
 
 /** One rule of the file. */
 export interface SegmentRule {
