@@ -14,6 +14,7 @@ import { migrateConsoleTables } from '../../summaries/migrateConsoleTables';
 import { RECORDINGS_SCHEMA } from '../../recordings/createRecordingStore';
 import { SUMMARY_QUEUE_SCHEMA } from '../../summaries/drainSummaryQueue';
 import { PAGES_WITHOUT_QUERY } from '../../summaries/pagesWithoutQuery';
+import { AUTH_SCHEMA } from '../../auth/createAuthStore';
 import { runMigrations, type Migration } from './runMigrations';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -35,6 +36,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'pages without query', up: PAGES_WITHOUT_QUERY },
   // The agent's health reports (POST /data/monitor), read by the console's Health view.
   { version: 11, name: 'agent health reports', up: HEALTH_REPORTS_SCHEMA },
+  // Console and designer sessions and failed logins, shared by every collector (issue #31).
+  { version: 12, name: 'auth state', up: AUTH_SCHEMA },
 ];
 
 /** Brings `db` to the current schema; answers the versions applied now. */
