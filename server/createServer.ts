@@ -17,7 +17,7 @@ import { createLogStore } from './ingest/createLogStore';
 import { createSegmentRules } from './ingest/createSegmentRules';
 import { createStaticHandler } from './createStaticHandler';
 import { openDatabase } from './storage/openDatabase';
-import { isApiPath, registerCors } from './registerCors';
+import { registerCors } from './registerCors';
 import { registerApiRoutes } from './queries/registerApiRoutes';
 import { registerConsoleRoutes } from './queries/registerConsoleRoutes';
 import { registerDataRoutes } from './ingest/registerDataRoutes';
@@ -28,6 +28,8 @@ import { registerMonitorRoutes } from './ingest/registerMonitorRoutes';
 import { registerSegmentFlagRoutes } from './ingest/registerSegmentFlagRoutes';
 import { SERVER_LIMITS } from './ingest/SERVER_LIMITS';
 import { registerAuth } from './auth/registerAuth';
+import { createAuthStore } from './auth/createAuthStore';
+import { looseApiPrefix } from './auth/routeAccess';
 import { createGuideSource } from './guides/createGuideSource';
 import { createGuideStore, GUIDE_STATES, type GuideState } from './guides/createGuideStore';
 import { registerGuideRoutes } from './guides/registerGuideRoutes';
@@ -111,6 +113,13 @@ export interface ServerOptions {
    * `state`, else public). Other apps read the folder until a guide is saved for them. @default none
    */
   seedApp?: string;
+  /**
+   * Whom to believe about X-Forwarded-Proto, -Host and -For (env WAYMARK_TRUST_PROXY, read by trustProxyOf; issue
+   * #31): Fastify's `trustProxy`. Trusted, they are `request.protocol`, `request.host` and `request.ip`, so behind a
+   * TLS-terminating proxy the session cookie is Secure, the console's own origin is https and the login limiter
+   * counts each client rather than the proxy. @default false (X-Forwarded-* ignored)
+   */
+  trustProxy?: boolean | string | string[] | ((address: string, hop: number) => boolean);
 }
 
 /** A listening server. */
@@ -166,6 +175,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
 
   const app = Fastify({
     logger: options.logger ?? false,
+    trustProxy: options.trustProxy ?? false,
     bodyLimit: SERVER_LIMITS.maxBodyBytes,
     http: { maxHeaderSize: SERVER_LIMITS.maxHeaderBytes },
     // Errors Fastify raises before routing (a malformed percent-escape in the URL) get the same JSON shape.
@@ -252,13 +262,16 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
 
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0];
-      const error = isApiPath(request.url) ? `no such endpoint: ${request.method} ${path}` : `not found: ${path}`;
+      const error = looseApiPrefix(request.url) ? `no such endpoint: ${request.method} ${path}` : `not found: ${path}`;
       return reply.code(404).send({ error });
     });
 
     registerCors(app);
-    // Before every /api route: the guard covers routes registered later too (issue #14).
-    registerAuth(app, options.adminToken ?? resolveAdminToken(undefined, adminTokenFolder(options)).token);
+    // Before every route: the guard reads each matched route's declared access (issues #14, #31).
+    registerAuth(app, {
+      adminToken: options.adminToken ?? resolveAdminToken(undefined, adminTokenFolder(options)).token,
+      store: createAuthStore(db),
+    });
     const guideAssets = registerGuideAssetRoutes(app, guidesDir);
     registerDesignerPluginRoutes(app, guidesDir);
     registerDataRoutes(app, {
@@ -305,8 +318,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       consoleDir: resolve(options.consoleDir ?? resolve(repoRoot, 'dist/console')),
     });
     app.get('/*', async (request, reply) => {
-      // Unknown /data and /api paths are API 404s, never the demo page.
-      if (isApiPath(request.url)) return reply.callNotFound();
+      // Unknown /data and /api paths are API 404s, never the demo page, however the path is spelled (%61pi, //api,
+      // /API, /api;x): the catch-all never answers 2xx for what reads as the admin API.
+      if (looseApiPrefix(request.url)) return reply.callNotFound();
       return serveStatic(request, reply);
     });
 

@@ -1,14 +1,13 @@
 /**
  * CORS for the collector and the API: the agent may run on another origin than the data host (a host page
  * on app.example.com beaconing to a collector elsewhere), and the designer on the host page may save to a console
- * elsewhere with a Bearer designer session (auth/createDesignerSessions), so /data and /api answer any origin.
+ * elsewhere with a Bearer designer session (auth/designerScope.ts), so /data and /api answer any origin.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { looseApiPrefix } from './auth/routeAccess';
 
-/** True for paths under /data and /api, the cross-origin endpoints. */
-export function isApiPath(url: string): boolean {
-  return /^\/(?:data|api)(?:[/?#]|$)/.test(url);
-}
+/** True for a route pattern under /data or /api, the cross-origin endpoints. */
+const isCrossOriginRoute = (pattern: string) => /^\/(?:data|api)(?:\/|$)/.test(pattern);
 
 /**
  * Adds `Access-Control-Allow-Origin: *` to every /data and /api answer (errors and 404s included, so a
@@ -20,7 +19,10 @@ export function registerCors(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     // Retry-After is no CORS-safelisted header: exposed, so an agent on another origin can read the pause a 429 or
     // 503 asks for (shared/wire/collectorPause.ts).
-    if (isApiPath(request.url)) reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'retry-after');
+    // Decided on the matched route (issue #31); an unmatched path that reads as /api or /data gets the headers too,
+    // so a browser shows its 401 or 404 instead of a CORS failure.
+    const pattern = request.routeOptions.url;
+    if (pattern !== undefined ? isCrossOriginRoute(pattern) : looseApiPrefix(request.url)) reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'retry-after');
   });
   const preflight = async (_request: unknown, reply: FastifyReply) =>
     reply

@@ -1,27 +1,30 @@
 /**
- * Access to `/api/*` (issue #14, security first): every route there but `GET /api/health` and `POST /api/login`
- * answers 401 unless the request carries `Authorization: Bearer <admin token>` or the console's session cookie.
- * Cookie-authenticated mutations must also carry `X-Waymark-Console: 1` (a cross-site page cannot send a custom
- * header without a preflight, which the server never grants it) and, when the browser sends an Origin, come
- * from the server's own origin; else 403. `/data/*` (what agents send) stays open.
+ * Access to the admin API (issues #14, #31). One `onRequest` guard reads the access the matched route declares
+ * (auth/routeAccess.ts: every route under /api is `admin` unless it says otherwise) and answers 401 unless the
+ * request carries `Authorization: Bearer <admin token>`, a console login's cookie, or, on a `designer` route of
+ * its own app, a designer session. What it decides on is the route the router chose, never the URL's text, so
+ * `/%61pi/apps`, `http://host/api/apps` as the target, HEAD, `;` parameters and the like meet the same guard.
  *
- * POST /api/login `{ token }` starts a session (HttpOnly, SameSite=Strict, Secure over https; 12 hours, kept in
- * memory); wrong tokens are rate-limited per address (429 with Retry-After). POST /api/logout ends it.
- * POST /api/designer-sessions `{ apiKey }` (admin only) answers a Bearer token limited to that app's guides and
- * previews for 12 hours, for a designer running on another origin (createDesignerSessions).
+ * Cookie-authenticated mutations must also carry `X-Waymark-Console: 1` (a cross-site page cannot send a custom
+ * header without a preflight, which the server never grants it) and, when the browser sends an Origin, come from
+ * the server's own origin (`request.protocol` and `request.host`: behind a proxy trusted with WAYMARK_TRUST_PROXY,
+ * the forwarded ones); else 403. `/data/*` (what agents send) stays open.
+ *
+ * Sessions live in the database (auth/createAuthStore.ts): every collector on it agrees, at once.
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createDesignerSessions, DESIGNER_TOKEN_PREFIX } from './createDesignerSessions';
-import { createLoginLimiter } from './createLoginLimiter';
+import type { AuthStore, Session } from './createAuthStore';
+import { checkDesignerScope } from './designerScope';
+import { DESIGNER_TOKEN_PREFIX, registerLoginRoutes, SESSION_COOKIE } from './registerLoginRoutes';
+import { looseApiPrefix, routeAccess } from './routeAccess';
 import { tokenEquals } from './tokenEquals';
 
-export const SESSION_COOKIE = 'waymark_session';
-export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
-/** Routes under /api that answer without authentication. */
-export const OPEN_API_ROUTES: ReadonlyArray<readonly [string, string]> = [['GET', '/api/health'], ['POST', '/api/login']];
+export { SESSION_COOKIE } from './registerLoginRoutes';
 
+const AUTHENTICATION_REQUIRED = 'authentication required: Authorization: Bearer <admin token>, or log in at /console/';
 const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** How often expired sessions and old login failures are deleted (also at each login). */
+const PURGE_INTERVAL_MS = 3_600_000;
 
 /** The value of one cookie of a Cookie header, or undefined. */
 export function readCookie(header: string | undefined, name: string): string | undefined {
@@ -32,102 +35,85 @@ export function readCookie(header: string | undefined, name: string): string | u
   return undefined;
 }
 
-const fail = (reply: FastifyReply, status: number, error: string) => reply.code(status).send({ error });
+/** The token of an `Authorization: Bearer` header, or undefined. */
+export const bearerOf = (request: FastifyRequest) => /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
 
-/** The /api routes each server registered after its guard (method, path): what the guard must cover. */
-const apiRoutes = new WeakMap<FastifyInstance, Array<[string, string]>>();
+/** Who a request comes from, or the refusal to answer. */
+type Caller = { kind: 'admin' } | { kind: 'session'; session: Session } | { status: number; error: string };
 
-/** Every /api route of `app` registered after registerAuth, for the test that none was left open by mistake. */
-export function listApiRoutes(app: FastifyInstance): Array<[string, string]> {
-  return [...(apiRoutes.get(app) ?? [])];
+/** Every route of `app` (method, URL pattern, access), for the tests that no route was left open by mistake. */
+const routeLists = new WeakMap<FastifyInstance, Array<{ method: string; url: string; access: string }>>();
+
+/** The routes `app` registered after registerAuth, HEAD and OPTIONS left out. */
+export function listRoutes(app: FastifyInstance): Array<{ method: string; url: string; access: string }> {
+  return [...(routeLists.get(app) ?? [])];
 }
 
-export function registerAuth(app: FastifyInstance, adminToken: string, now: () => number = Date.now): void {
-  const routes: Array<[string, string]> = [];
-  apiRoutes.set(app, routes);
+export interface AuthOptions {
+  adminToken: string;
+  store: AuthStore;
+  now?: () => number;
+}
+
+/** Registers the guard and the sign-in routes; closes the purge timer with the app. */
+export function registerAuth(app: FastifyInstance, { adminToken, store, now = Date.now }: AuthOptions): void {
+  const routes: Array<{ method: string; url: string; access: string }> = [];
+  routeLists.set(app, routes);
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api')) return;
-    for (const method of [route.method].flat()) if (method !== 'HEAD' && method !== 'OPTIONS') routes.push([method, route.url]);
-  });
-  const sessions = new Map<string, number>();
-  const designerSessions = createDesignerSessions(now);
-  const limiter = createLoginLimiter();
-  const isOpen = (request: FastifyRequest) => {
-    const path = request.url.split('?')[0];
-    return OPEN_API_ROUTES.some(([method, route]) => method === request.method && route === path);
-  };
-  const sessionOf = (request: FastifyRequest) => {
-    const id = readCookie(request.headers.cookie, SESSION_COOKIE);
-    if (!id) return undefined;
-    const until = sessions.get(id);
-    if (until === undefined) return undefined;
-    if (until <= now()) {
-      sessions.delete(id);
-      return undefined;
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD' && method !== 'OPTIONS') routes.push({ method, url: route.url, access: routeAccess(route.url, route.config?.access) });
     }
-    return id;
+  });
+
+  const purge = () => store.purge(now(), now() - 24 * 3_600_000).catch((err: unknown) => app.log.warn(`auth purge: ${(err as Error).message}`));
+  const timer = setInterval(() => void purge(), PURGE_INTERVAL_MS);
+  timer.unref?.();
+  app.addHook('onClose', async () => clearInterval(timer));
+
+  const callerOf = async (request: FastifyRequest): Promise<Caller> => {
+    const bearer = bearerOf(request);
+    if (bearer !== undefined) {
+      if (tokenEquals(bearer, adminToken)) return { kind: 'admin' };
+      const session = bearer.startsWith(DESIGNER_TOKEN_PREFIX) ? await store.find(bearer, now()) : undefined;
+      if (session?.kind === 'designer') return { kind: 'session', session };
+      return {
+        status: 401,
+        error: bearer.startsWith(DESIGNER_TOKEN_PREFIX) ? 'the designer session is not valid (it may have expired): sign in again' : 'the admin token is not valid',
+      };
+    }
+    const id = readCookie(request.headers.cookie, SESSION_COOKIE);
+    const session = id ? await store.find(id, now()) : undefined;
+    if (session?.kind !== 'console') return { status: 401, error: AUTHENTICATION_REQUIRED };
+    if (MUTATIONS.has(request.method)) {
+      const origin = request.headers.origin;
+      const own = `${request.protocol}://${request.host}`;
+      if (request.headers['x-waymark-console'] !== '1' || (origin !== undefined && origin !== own)) {
+        return { status: 403, error: "cross-site request refused: console changes need the X-Waymark-Console header and the console's own origin" };
+      }
+    }
+    return { kind: 'session', session };
   };
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!/^\/api(?:[/?#]|$)/.test(request.url) || request.method === 'OPTIONS' || isOpen(request)) return;
-    const bearer = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
-    if (bearer !== undefined) {
-      if (tokenEquals(bearer, adminToken)) return;
-      const verdict = designerSessions.check(bearer, request.method, request.url.split('?')[0]!);
-      if (verdict === 'ok') return;
-      if (verdict === 'out of scope') return fail(reply, 403, 'a designer session may only read and save its own app\'s guides and previews');
-      return fail(reply, 401, bearer.startsWith(DESIGNER_TOKEN_PREFIX) ? 'the designer session is not valid (it may have expired): sign in again' : 'the admin token is not valid');
+    if (request.method === 'OPTIONS') return;
+    const pattern = request.routeOptions.url;
+    const access = pattern === undefined ? 'open' : routeAccess(pattern, request.routeOptions.config.access);
+    if (access === 'open') {
+      // A path that reads as /api but matched no /api route (nothing, or the static catch-all) is answered 401
+      // before its 404, so that without credentials nothing tells which endpoints exist. This only refuses.
+      const unmatchedApi = !pattern?.startsWith('/api') && looseApiPrefix(request.url) === '/api';
+      if (unmatchedApi && 'status' in (await callerOf(request))) return refuse(reply, 401, AUTHENTICATION_REQUIRED);
+      return;
     }
-    if (!sessionOf(request)) return fail(reply, 401, 'authentication required: Authorization: Bearer <admin token>, or log in at /console/');
-    if (MUTATIONS.has(request.method)) {
-      const origin = request.headers.origin;
-      const own = `${request.protocol}://${request.headers.host}`;
-      if (request.headers['x-waymark-console'] !== '1' || (origin !== undefined && origin !== own)) {
-        return fail(reply, 403, 'cross-site request refused: console changes need the X-Waymark-Console header and the console\'s own origin');
-      }
+    const caller = await callerOf(request);
+    if ('status' in caller) return refuse(reply, caller.status, caller.error);
+    if (caller.kind === 'session' && caller.session.kind === 'designer') {
+      const problem = checkDesignerScope(caller.session.apiKey ?? '', access, request);
+      if (problem) return refuse(reply, 403, problem);
     }
   });
 
-  app.post('/api/login', async (request, reply) => {
-    const address = request.ip;
-    const wait = limiter.retryAfterMs(address, now());
-    if (wait > 0) {
-      const seconds = Math.ceil(wait / 1000);
-      return reply.code(429).header('retry-after', String(seconds)).send({ error: `too many attempts: try again in ${seconds} s` });
-    }
-    const token = (request.body as { token?: unknown } | undefined)?.token;
-    if (typeof token !== 'string' || !token) return fail(reply, 400, 'token is required: { "token": "..." }');
-    if (!tokenEquals(token, adminToken)) {
-      limiter.failed(address, now());
-      return fail(reply, 401, 'wrong token');
-    }
-    limiter.succeeded(address);
-    const id = randomBytes(32).toString('base64url');
-    sessions.set(id, now() + SESSION_TTL_MS);
-    const secure = request.protocol === 'https' ? '; Secure' : '';
-    return reply
-      .code(204)
-      .header('set-cookie', `${SESSION_COOKIE}=${id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_TTL_MS / 1000}${secure}`)
-      .send();
-  });
-
-  app.post('/api/logout', async (request, reply) => {
-    const id = readCookie(request.headers.cookie, SESSION_COOKIE);
-    if (id) sessions.delete(id);
-    return reply.code(204).header('set-cookie', `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`).send();
-  });
-
-  app.get('/api/session', async () => ({ authenticated: true }));
-
-  // A designer on another origin trades the admin's credentials for a session of one app (createDesignerSessions).
-  app.post('/api/designer-sessions', async (request, reply) => {
-    const apiKey = (request.body as { apiKey?: unknown } | undefined)?.apiKey;
-    if (typeof apiKey !== 'string' || !apiKey.trim()) return fail(reply, 400, 'apiKey is required: { "apiKey": "..." }');
-    return reply.code(201).send(designerSessions.issue(apiKey.trim()));
-  });
-  app.delete('/api/designer-sessions/current', async (request, reply) => {
-    const bearer = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
-    if (bearer) designerSessions.revoke(bearer);
-    return reply.code(204).send();
-  });
+  registerLoginRoutes(app, { adminToken, store, now, purge });
 }
+
+const refuse = (reply: FastifyReply, status: number, error: string) => reply.code(status).send({ error });

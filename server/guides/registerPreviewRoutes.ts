@@ -7,6 +7,7 @@
  * guide is 404 'Guide not found' (guides §8, what the preview bar shows). The reference server has one
  * subscription: apps are told apart by `apiKey`, and `subscriptionId` is not read.
  */
+import { accessOf } from '../auth/routeAccess';
 import { MESSAGES } from '../../shared/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Guide } from '../../shared/guides/guides';
@@ -84,8 +85,8 @@ export function registerPreviewRoutes(app: FastifyInstance, { guides, source, as
     };
   };
 
-  app.get('/api/s/:subscriptionId/guide/:guideId/preview', preview(false));
-  app.get('/api/s/:subscriptionId/resourcecenter/:guideId/preview', preview(true));
+  app.get('/api/s/:subscriptionId/guide/:guideId/preview', accessOf('designer'), preview(false));
+  app.get('/api/s/:subscriptionId/resourcecenter/:guideId/preview', accessOf('designer'), preview(true));
 }
 
 /** The guide with its markdown steps converted; every step is kept (skipSteps false), so one always comes back. */

@@ -1,6 +1,7 @@
 /**
  * The read side for tests and the demo: what the collector received, as it received it.
  */
+import { accessOf } from '../auth/routeAccess';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EventKind, EventStore } from '../ingest/createEventStore';
 import { HttpError } from '../HttpError';
@@ -32,7 +33,7 @@ export function registerApiRoutes(app: FastifyInstance, store: EventStore): void
   });
 
   /** Readiness check for scripts that wait for the server (the demo pages answer 503 until built). */
-  app.get('/api/health', async () => ({ ok: true }));
+  app.get('/api/health', accessOf('open'), async () => ({ ok: true }));
 }
 
 function one(query: Query, name: string): string | undefined {

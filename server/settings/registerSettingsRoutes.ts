@@ -4,6 +4,7 @@
  * field). The launcher set here is what guide.json serves for the app (createGuideSource). `GET .../settings/theme`
  * answers the guide theme alone: the designer draws its live step in it, and a designer session may read it.
  */
+import { accessOf } from '../auth/routeAccess';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../HttpError';
 import { checkSettings, withDefaults, type AppSettings } from './checkSettings';
@@ -15,7 +16,7 @@ type SettingsRequest = FastifyRequest<{ Params: { apiKey: string }; Body: unknow
 export function registerSettingsRoutes(app: FastifyInstance, settings: SettingsStore, now: () => number = Date.now): void {
   app.get('/api/apps/:apiKey/settings', async (request: SettingsRequest) => withDefaults(await settings.get(request.params.apiKey)));
 
-  app.get('/api/apps/:apiKey/settings/theme', async (request: SettingsRequest) => withDefaults(await settings.get(request.params.apiKey)).theme);
+  app.get('/api/apps/:apiKey/settings/theme', accessOf('designer'), async (request: SettingsRequest) => withDefaults(await settings.get(request.params.apiKey)).theme);
 
   app.put('/api/apps/:apiKey/settings', async (request: SettingsRequest) => {
     const problem = checkSettings(request.body);

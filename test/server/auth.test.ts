@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLoginLimiter } from '../../server/auth/createLoginLimiter';
-import { listApiRoutes, OPEN_API_ROUTES, readCookie, SESSION_COOKIE } from '../../server/auth/registerAuth';
+import { listRoutes, readCookie, SESSION_COOKIE } from '../../server/auth/registerAuth';
+import { loginWaitMs } from '../../server/auth/registerLoginRoutes';
 import { resolveAdminToken } from '../../server/auth/resolveAdminToken';
 import { tokenEquals } from '../../server/auth/tokenEquals';
 import { ADMIN_HEADERS, SERVER_TIMEOUT, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from './testServer';
@@ -20,22 +20,25 @@ const sessionCookie = (response: { headers: Record<string, unknown> }) => readCo
 
 describe('issue #14 access: every /api route needs the admin token', () => {
   it('answers 401 JSON for every /api route the server registered, except /api/health and POST /api/login', async () => {
-    const routes = listApiRoutes(server.app);
+    const routes = listRoutes(server.app).filter((r) => r.url.startsWith('/api'));
     expect(routes.length).toBeGreaterThanOrEqual(5);
-    for (const [method, url] of routes) {
-      const path = url.replace(/:(\w+)/g, 'x').replace('*', 'x');
+    // The only /api routes open to anyone.
+    expect(routes.filter((r) => r.access === 'open').map((r) => `${r.method} ${r.url}`).sort()).toEqual(['GET /api/health', 'POST /api/login']);
+    for (const { method, url, access } of routes) {
+      const path = url.replace(/:(\w+)\??/g, 'x').replace('*', 'x');
       const response = await server.app.inject({ method: method as 'GET', url: path });
-      if (OPEN_API_ROUTES.some(([m, u]) => m === method && u === url)) {
+      if (access === 'open') {
         expect(response.statusCode, `${method} ${url}`).not.toBe(401);
       } else {
         expect(response.statusCode, `${method} ${url}`).toBe(401);
         expect(response.json().error, `${method} ${url}`).toMatch(/authentication required/);
       }
     }
-    expect(routes).toContainEqual(['GET', '/api/events']);
-    expect(routes).toContainEqual(['GET', '/api/logs']);
-    expect(routes).toContainEqual(['PUT', '/api/apps/:apiKey/guides/:guideId']);
-    expect(routes).toContainEqual(['PUT', '/api/apps/:apiKey/settings']);
+    const names = routes.map((r) => `${r.method} ${r.url}`);
+    expect(names).toContain('GET /api/events');
+    expect(names).toContain('GET /api/logs');
+    expect(names).toContain('PUT /api/apps/:apiKey/guides/:guideId');
+    expect(names).toContain('PUT /api/apps/:apiKey/settings');
   });
 
   it('an unknown /api path is 401 without the token (no hint of what exists), 404 with it', async () => {
@@ -76,10 +79,16 @@ describe('issue #15 access: designer sessions for a designer on another origin',
     expect((await call('GET', '/api/s/app-a/guide/d1/preview?apiKey=app-a&url=http%3A%2F%2Fh%2F', token)).statusCode).toBe(200);
     // The app's guide theme, which the designer draws its live step in: read, never written.
     expect((await call('GET', '/api/apps/app-a/settings/theme', token)).json()).toEqual({});
-    // Another app, the analytics, the settings, minting more sessions: refused.
-    for (const [method, url] of [['GET', '/api/apps/app-b/guides'], ['GET', '/api/events?apiKey=app-a'], ['PUT', '/api/apps/app-a/settings'], ['GET', '/api/apps/app-a/settings'], ['GET', '/api/apps/app-b/settings/theme'], ['POST', '/api/designer-sessions'], ['GET', '/api/s/app-b/guide/d1/preview']] as const) {
+    // The analytics, the settings, minting more sessions: refused.
+    for (const [method, url] of [['GET', '/api/events?apiKey=app-a'], ['PUT', '/api/apps/app-a/settings'], ['GET', '/api/apps/app-a/settings'], ['POST', '/api/designer-sessions'], ['GET', '/api/apps/app-a/guides/d1/stats']] as const) {
       const refused = await call(method, url, token, method === 'GET' ? undefined : { apiKey: 'app-a' });
       expect([refused.statusCode, refused.json().error], `${method} ${url}`).toEqual([403, "a designer session may only read and save its own app's guides and previews"]);
+    }
+    // Another app, by its path or by ?apiKey (issue #31: the preview took the app from the query alone).
+    const other = 'this designer session is for the app "app-a", not "app-b"';
+    for (const [method, url] of [['GET', '/api/apps/app-b/guides'], ['GET', '/api/apps/app-b/guides/d1'], ['PUT', '/api/apps/app-b/guides/d1'], ['DELETE', '/api/apps/app-b/guides/d1'], ['GET', '/api/apps/app-b/settings/theme'], ['GET', '/api/s/app-a/guide/d1/preview?apiKey=app-b'], ['GET', '/api/s/app-b/resourcecenter/d1/preview?apiKey=app-b'], ['GET', '/api/s/app-a/guide/d1/preview?apiKey=app-a&apiKey=app-b'], ['GET', '/api/apps/app-a/guides?apiKey=app-b'], ['GET', '/api/apps/app-%62/guides']] as const) {
+      const refused = await call(method, url, token, method === 'PUT' ? guide : undefined);
+      expect([refused.statusCode, refused.json().error], `${method} ${url}`).toEqual([403, other]);
     }
     // Signing out ends it.
     expect((await call('DELETE', '/api/designer-sessions/current', token)).statusCode).toBe(204);
@@ -133,12 +142,10 @@ describe('issue #14 access: the console session', () => {
 
 describe('issue #14 access: the pieces', () => {
   it('the limiter lets attempts through again once the oldest failure is a minute old', () => {
-    const limiter = createLoginLimiter(3, 60_000);
-    for (const t of [0, 10, 20]) limiter.failed('a', t);
-    expect(limiter.retryAfterMs('a', 30)).toBe(59_970);
-    expect(limiter.retryAfterMs('a', 60_000)).toBe(0);
-    limiter.succeeded('a');
-    expect(limiter.retryAfterMs('a', 60_001)).toBe(0);
+    expect(loginWaitMs({ count: 3, first: 0 }, 30, 3, 60_000)).toBe(59_970);
+    expect(loginWaitMs({ count: 2, first: 0 }, 30, 3, 60_000)).toBe(0);
+    expect(loginWaitMs({ count: 3, first: 0 }, 60_000, 3, 60_000)).toBe(0);
+    expect(loginWaitMs({ count: 0 }, 60_001, 3, 60_000)).toBe(0);
   });
 
   it('compares tokens whatever their lengths', () => {
