@@ -171,3 +171,45 @@ describe('issue #14 access: the pieces', () => {
     }
   });
 });
+
+describe('issue #31 sign-in state in the database', () => {
+  it('a restart signs no one out: the login and a designer session still read after the server is started again', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'waymark-restart-'));
+    try {
+      const before = await startTestServer({}, { dataDir });
+      const ok = await before.app.inject({ method: 'POST', url: '/api/login', payload: { token: TEST_ADMIN_TOKEN } });
+      const cookie = `${SESSION_COOKIE}=${sessionCookie(ok)}`;
+      const designer = (await before.app.inject({ method: 'POST', url: '/api/designer-sessions', headers: ADMIN_HEADERS, payload: { apiKey: 'app-r' } })).json().token;
+      await before.app.close();
+      const after = await startTestServer({}, { dataDir, ...(before.databaseUrl ? { databaseUrl: before.databaseUrl } : {}) });
+      try {
+        expect((await after.app.inject({ method: 'GET', url: '/api/session', headers: { cookie } })).statusCode).toBe(200);
+        expect((await after.app.inject({ method: 'GET', url: '/api/apps/app-r/guides', headers: { authorization: `Bearer ${designer}` } })).statusCode).toBe(200);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, SERVER_TIMEOUT * 2);
+
+  it('an expired session reads no more, and the purge deletes it', async () => {
+    const { createAuthStore } = await import('../../server/auth/createAuthStore');
+    const { openDatabase } = await import('../../server/storage/openDatabase');
+    const { migrateSchema } = await import('../../server/storage/migrations/MIGRATIONS');
+    const db = await openDatabase({ dataDir: 'memory://' });
+    try {
+      await migrateSchema(db);
+      const store = createAuthStore(db);
+      const { token } = await store.open('console', 1000, 5_000);
+      expect(await store.find(token, 5_999)).toEqual({ kind: 'console', expiresAt: 6_000 });
+      expect(await store.find(token, 6_000)).toBeUndefined();
+      await store.failed('10.0.0.1', 100);
+      await store.purge(6_000, 200);
+      expect((await db.query('select count(*)::int as n from auth_sessions')).rows[0]).toEqual({ n: 0 });
+      expect(await store.failures('10.0.0.1', 0)).toEqual({ count: 0 });
+    } finally {
+      await db.close();
+    }
+  }, SERVER_TIMEOUT);
+});
