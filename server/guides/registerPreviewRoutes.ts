@@ -80,7 +80,8 @@ export function registerPreviewRoutes(app: FastifyInstance, { guides, source, as
       // Ours beside the spec's fields: the languages the guide can be previewed in, the authored one first.
       languages: languagesOf(stored),
       language,
-      ...(assets ? { guideCssUrl: (await assets.urls()).guideCssUrl } : {}),
+      // guides §7 Preview: the response names guideCssUrl; the app's guide CSS, or '' when it has none (issue #31).
+      guideCssUrl: (assets ? (await assets.urls()).guideCssUrl : undefined) ?? '',
       normalizedUrl: url,
     };
   };

@@ -251,6 +251,11 @@ describe('guides §3 guideCssUrl and globalJsUrl from the guide folder', () => {
     try {
       const list = async () => (await withAssets.app.inject({ method: 'GET', url: `/data/guide.json/k?id=1&jzb=${nodeJzb(visitorPayload('v'))}` })).json();
       expect((await list()).guideCssUrl).toBe('/data/guide-assets/global.css');
+      // The preview answer names it too (guides §7 Preview); '' where there is none.
+      const preview = async (app: typeof server.app) =>
+        (await app.inject({ method: 'GET', url: '/api/s/sub/guide/welcome/preview?apiKey=k', headers: ADMIN_HEADERS })).json().guideCssUrl;
+      expect(await preview(withAssets.app)).toBe('/data/guide-assets/global.css');
+      expect(await preview(server.app)).toBe('');
       expect((await list()).globalJsUrl).toBeUndefined();
       const css = await withAssets.app.inject({ method: 'GET', url: '/data/guide-assets/global.css' });
       expect(css.statusCode).toBe(200);
