@@ -5,7 +5,8 @@
  * the recording plugin's switch and sampling (analytics: Recording plugin; used by issue #18); `formValidation`
  * the form fields the agent validates (analytics §2, §3, §5; shared/forms/formValidation); `guideMarkdown` whether
  * steps written in markdown are read as markdown (analytics: Markdown plugin; docs/markdown.md); `theme` the
- * look of every step (ours; shared/surfaces/guideTheme). The spec's site config has formValidation and
+ * look of every step (ours; shared/surfaces/guideTheme); `quotas` what the open collector endpoints store for the
+ * app at most (ours, issue #31; server/ingest/createQuotaStore). The spec's site config has formValidation and
  * guideMarkdown on: so do our defaults.
  */
 import { checkFormFields, type FormField } from '../../shared/forms/formValidation';
@@ -27,7 +28,26 @@ export interface AppSettings {
   guideMarkdown?: boolean;
   /** Every step's look; empty: the agent's own. A step's own `attributes.theme` values win. */
   theme?: GuideTheme;
+  /** What the collector stores for the app at most (issue #31); an unset one keeps its default. */
+  quotas?: Partial<AppQuotas>;
 }
+
+/** The quotas of an app (server/ingest/createQuotaStore): over one, a request is refused whole with 429. */
+export interface AppQuotas {
+  /** Events (analytics, guide and poll beacons together) accepted in a UTC minute. @default 60000 */
+  eventsPerMinute: number;
+  /** Bytes of recording chunks, as received (compressed), accepted in a UTC day. @default 1073741824 (1 GiB) */
+  recordingBytesPerDay: number;
+}
+
+/**
+ * The quotas of an app that sets none: a thousand events a second, and a GiB of compressed recording a day. Far
+ * over what the demo and the tests send; the bound of a runaway or hostile client of one app (issue #31).
+ */
+export const DEFAULT_QUOTAS: AppQuotas = { eventsPerMinute: 60_000, recordingBytesPerDay: 1_073_741_824 };
+
+/** The largest quota: what the database's bigint and a JSON number both hold exactly. */
+const MAX_QUOTA = Number.MAX_SAFE_INTEGER;
 
 /** The settings every app starts with: nothing set but recording off. */
 export const DEFAULT_SETTINGS: AppSettings = {
@@ -37,6 +57,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   formValidation: { enabled: true, fields: [] },
   guideMarkdown: true,
   theme: {},
+  quotas: DEFAULT_QUOTAS,
 };
 
 /** What is wrong, and which field. */
@@ -45,11 +66,12 @@ export interface SettingsProblem {
   field: string;
 }
 
-const TOP = ['launcher', 'guides', 'recording', 'formValidation', 'guideMarkdown', 'theme'];
+const TOP = ['launcher', 'guides', 'recording', 'formValidation', 'guideMarkdown', 'theme', 'quotas'];
+const QUOTAS = ['eventsPerMinute', 'recordingBytesPerDay'];
 
 /** Returns the first problem of `body`, or null when it is a settings object the server keeps. */
 export function checkSettings(body: unknown): SettingsProblem | null {
-  if (!isObject(body)) return { error: 'settings must be a JSON object { launcher, guides, recording, formValidation, guideMarkdown, theme }', field: '' };
+  if (!isObject(body)) return { error: 'settings must be a JSON object { launcher, guides, recording, formValidation, guideMarkdown, theme, quotas }', field: '' };
   const unknown = Object.keys(body).filter((key) => !TOP.includes(key));
   if (unknown.length) return { error: `unknown settings: ${unknown.join(', ')} (known: ${TOP.join(', ')})`, field: unknown[0] };
   if (body.launcher !== undefined && body.launcher !== null) {
@@ -99,6 +121,18 @@ export function checkSettings(body: unknown): SettingsProblem | null {
   if (body.guideMarkdown !== undefined && typeof body.guideMarkdown !== 'boolean') {
     return { error: 'guideMarkdown must be true or false', field: 'guideMarkdown' };
   }
+  if (body.quotas !== undefined) {
+    const q = body.quotas;
+    if (!isObject(q)) return { error: 'quotas must be an object { eventsPerMinute, recordingBytesPerDay }', field: 'quotas' };
+    const extra = Object.keys(q).filter((key) => !QUOTAS.includes(key));
+    if (extra.length) return { error: `unknown quotas: ${extra.map((key) => `quotas.${key}`).join(', ')} (known: ${QUOTAS.join(', ')})`, field: `quotas.${extra[0]}` };
+    for (const name of QUOTAS) {
+      const value = q[name];
+      if (value !== undefined && !(typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_QUOTA)) {
+        return { error: `quotas.${name} must be a whole number from 0 to ${MAX_QUOTA}`, field: `quotas.${name}` };
+      }
+    }
+  }
   if (body.theme !== undefined) return checkTheme(body.theme, 'theme');
   return null;
 }
@@ -112,6 +146,7 @@ export function withDefaults(stored: AppSettings): AppSettings {
     formValidation: { ...DEFAULT_SETTINGS.formValidation!, ...stored.formValidation },
     guideMarkdown: stored.guideMarkdown ?? DEFAULT_SETTINGS.guideMarkdown,
     theme: stored.theme ?? DEFAULT_SETTINGS.theme,
+    quotas: { ...DEFAULT_QUOTAS, ...stored.quotas },
   };
 }
 

@@ -229,6 +229,7 @@ describe('issue #14 app settings', () => {
       formValidation: { enabled: true, fields: [] },
       guideMarkdown: true,
       theme: {},
+      quotas: { eventsPerMinute: 60_000, recordingBytesPerDay: 1_073_741_824 },
     });
     const stored = await api('PUT', '/api/apps/settings-app/settings', { recording: { enabled: true, sampleRate: 0.5 }, guides: { throttling: { enabled: true, interval: 2, unit: 'hour' } } });
     expect(stored.statusCode).toBe(200);

@@ -7,6 +7,7 @@ import type { Database } from '../Database';
 import { EVENTS_SCHEMA } from '../../ingest/createEventStore';
 import { LOGS_SCHEMA } from '../../ingest/createLogStore';
 import { HEALTH_REPORTS_SCHEMA } from '../../ingest/createMonitorStore';
+import { QUOTA_SCHEMA } from '../../ingest/createQuotaStore';
 import { GUIDES_SCHEMA } from '../../guides/createGuideStore';
 import { SETTINGS_SCHEMA } from '../../settings/createSettingsStore';
 import { migrateToPartitions } from '../partitions/migrateToPartitions';
@@ -38,6 +39,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: 'agent health reports', up: HEALTH_REPORTS_SCHEMA },
   // Console and designer sessions and failed logins, shared by every collector (issue #31).
   { version: 12, name: 'auth state', up: AUTH_SCHEMA },
+  // Quotas per app on the open /data endpoints, counted per window and shared by every collector (issue #31).
+  { version: 13, name: 'quotas', up: QUOTA_SCHEMA },
 ];
 
 /** Brings `db` to the current schema; answers the versions applied now. */
