@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { createEventStore } from './ingest/createEventStore';
+import { createQuotaStore } from './ingest/createQuotaStore';
 import { createGuideCatalog } from './guides/createGuideCatalog';
 import { createLogStore } from './ingest/createLogStore';
 import { createSegmentRules } from './ingest/createSegmentRules';
@@ -29,6 +30,7 @@ import { registerSegmentFlagRoutes } from './ingest/registerSegmentFlagRoutes';
 import { SERVER_LIMITS } from './ingest/SERVER_LIMITS';
 import { registerAuth } from './auth/registerAuth';
 import { createAuthStore } from './auth/createAuthStore';
+import { registerConsoleOrigins } from './auth/registerConsoleOrigins';
 import { looseApiPrefix } from './auth/routeAccess';
 import { createGuideSource } from './guides/createGuideSource';
 import { createGuideStore, GUIDE_STATES, type GuideState } from './guides/createGuideStore';
@@ -120,6 +122,11 @@ export interface ServerOptions {
    * counts each client rather than the proxy. @default false (X-Forwarded-* ignored)
    */
   trustProxy?: boolean | string | string[] | ((address: string, hop: number) => boolean);
+  /**
+   * Origins of consoles a designer link may name besides this server (env WAYMARK_CONSOLE_ORIGINS, comma-separated;
+   * issue #31): the designer signs in nowhere else (server/auth/registerConsoleOrigins.ts). @default []
+   */
+  consoleOrigins?: readonly string[];
 }
 
 /** A listening server. */
@@ -194,9 +201,14 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       throw new Error(`WAYMARK_SUMMARY_INTERVAL_MS must be a number of milliseconds from 10 to 3600000; got ${options.summaryIntervalMs}`);
     }
     await migrateSchema(db);
-    // This month's and the next month's event partitions, now and every hour (issue #19).
+    // This month's and the next month's event partitions, now and every hour (issue #19); ended quota windows
+    // deleted on the same round (issue #31).
     await ensurePartitions(db);
-    const partitionTimer = setInterval(() => void ensurePartitions(db).catch((err: unknown) => console.warn(`event partitions: ${(err as Error).message}`)), 3_600_000);
+    const quotas = createQuotaStore(db);
+    const partitionTimer = setInterval(() => {
+      void ensurePartitions(db).catch((err: unknown) => console.warn(`event partitions: ${(err as Error).message}`));
+      void quotas.prune(Date.now()).catch((err: unknown) => console.warn(`quota windows: ${(err as Error).message}`));
+    }, 3_600_000);
     partitionTimer.unref?.();
     app.addHook('onClose', async () => clearInterval(partitionTimer));
     if (options.retentionDays !== undefined) {
@@ -257,6 +269,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
           ? `request body is over ${SERVER_LIMITS.maxBodyBytes} bytes (1 MB)`
           : error.message;
       const field = (error as { field?: unknown }).field;
+      // A refusal's own headers, as Fastify's default handler sends them (a quota's Retry-After, issue #31).
+      const headers = (error as { headers?: Record<string, string> }).headers;
+      if (headers) reply.headers(headers);
       return reply.code(status).send(typeof field === 'string' ? { error: message, field } : { error: message });
     });
 
@@ -272,6 +287,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       adminToken: options.adminToken ?? resolveAdminToken(undefined, adminTokenFolder(options)).token,
       store: createAuthStore(db),
     });
+    registerConsoleOrigins(app, options.consoleOrigins ?? []);
     const guideAssets = registerGuideAssetRoutes(app, guidesDir);
     registerDesignerPluginRoutes(app, guidesDir);
     registerDataRoutes(app, {
@@ -281,12 +297,13 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       blockedVisitors: new Set(options.blockedVisitors ?? []),
       guidelessApiKeys: new Set(options.guidelessApiKeys ?? []),
       features: readFeatures(resolve(options.featuresFile ?? resolve(repoRoot, 'server/demo/features.json')), warn),
+      quotas,
     });
     registerApiRoutes(app, store);
     registerGuideRoutes(app, { db, guides: guideStore, summaries: summarizer });
     registerPreviewRoutes(app, { guides: guideStore, source: guideSource, assets: guideAssets });
     registerSettingsRoutes(app, settingsStore);
-    registerRecordingRoutes(app, { db, settings: settingsStore });
+    registerRecordingRoutes(app, { db, settings: settingsStore, quotas });
     registerLogRoutes(app, logStore);
     registerMonitorRoutes(app, { db });
     registerConsoleRoutes(app, {

@@ -155,5 +155,5 @@ export function shortcutFlow(event: { code: string; shiftKey: boolean; altKey: b
 /** Session storage (per tab) of an open designer, per api key: a page load in that tab opens it again. */
 export const DESIGNER_SESSION_PREFIX = '_wm_designer.';
 
-/** How long a designer session of the console lasts (server/auth/createDesignerSessions). */
+/** How long a designer session of the console lasts (server/auth/registerLoginRoutes). */
 export const DESIGNER_SESSION_TTL_MS = 12 * 60 * 60 * 1000;

@@ -1,9 +1,11 @@
 /**
  * Issue #15, the designer and the preview on a host page of another origin than the console (a customer's app on
  * app.example.com, the console elsewhere): no cookie reaches the console from there, so the designer works with a
- * designer session of the app (server/auth/createDesignerSessions), got by signing in with the admin token or
+ * designer session of the app (server/auth/registerLoginRoutes), got by signing in with the admin token or
  * handed over by the console's "Open in designer" / "Preview" through the opener's set-token message.
  */
+import { untrustedConsoleMessage } from '../../shared/authoring/consoleOrigin';
+import { encodeDesignerToken } from '../../shared/authoring/designerLaunch';
 import { E2E_ADMIN_TOKEN } from './adminToken';
 import { adminFetch, agentReady, expect, hostPage, test, uniqueId } from './fixtures';
 import { startHostServer } from './hostServer';
@@ -83,5 +85,32 @@ test.describe('issue #15 a designer on another origin than the console', () => {
     await expect(previewTab.locator('[data-waymark-overlay] .wm-lightbox')).toContainText('From the console');
     await expect(previewTab.frameLocator(bar).getByText('Step 1 of 1')).toBeVisible();
     await previewTab.screenshot({ path: 'test-results/screens/preview-cross-origin.png' });
+  });
+});
+
+test.describe('issue #31 a designer link signs in only at a console the agent server vouches for', () => {
+  test('an unlisted console origin is refused with its name before anything is typed; a listed one asks for the token', async ({ page, serverUrl }) => {
+    const apiKey = uniqueId('e2e-console-origin');
+    const origin = await foreignApp(serverUrl, apiKey);
+    const port = new URL(serverUrl).port;
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+
+    const evil = `http://127.0.0.2:${port}`;
+    await page.goto(`${origin}/app?waymark-designer=${encodeDesignerToken({ baseUrl: evil })}`);
+    await agentReady(page);
+    const designer = page.getByTestId('waymark-designer');
+    await expect(designer.getByRole('alert')).toHaveText(untrustedConsoleMessage(evil, serverUrl));
+    await expect(designer.getByLabel('Admin token')).toHaveCount(0);
+    // Nothing was sent to the unlisted console.
+    expect(requests.filter((u) => u.startsWith(evil))).toEqual([]);
+    await page.screenshot({ path: 'test-results/screens/designer-untrusted-console.png' });
+
+    // The same server under another host name, listed in WAYMARK_CONSOLE_ORIGINS (test/e2e/globalSetup.ts).
+    await page.evaluate(() => sessionStorage.clear());
+    await page.goto(`${origin}/app?waymark-designer=${encodeDesignerToken({ baseUrl: `http://localhost:${port}` })}`);
+    await agentReady(page);
+    await expect(designer.getByLabel('Admin token')).toBeVisible();
+    await expect(designer.getByText(`Sign in to the console at http://localhost:${port}`)).toBeVisible();
   });
 });

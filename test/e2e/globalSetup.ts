@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../../server/createServer';
 import { E2E_ADMIN_TOKEN } from './adminToken';
+import { freePort } from '../server/startPostgres';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const guidesDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-guides-'));
@@ -24,8 +25,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   });
   cpSync('test/e2e/guides', guidesDir, { recursive: true });
   // 'legal-hold-visitor' is answered 451 on guide.json (guides §7): the e2e of a collector that stops tracking.
+  // A port chosen first, so that the console origins a designer link may name can include this server under
+  // another host name (issue #31: http://localhost:{port} is another origin than http://127.0.0.1:{port}).
+  const port = await freePort();
   const server = await startServer({
-    port: 0,
+    port,
+    consoleOrigins: [`http://localhost:${port}`],
     dataDir: 'memory://',
     guidesDir,
     blockedVisitors: ['legal-hold-visitor'],

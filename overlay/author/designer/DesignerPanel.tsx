@@ -4,6 +4,8 @@
  * modules together). The token's guideId opens that guide at once.
  */
 import { useEffect, useState } from 'react';
+import { checkConsoleOrigin, CONSOLE_ORIGIN_CHECK } from '../../../shared/authoring/consoleOrigin';
+import { httpOrigin } from '../../../shared/authoring/designerLaunch';
 import type { Guide } from '../../../shared/guides/guides';
 import type { AuthorHost } from '../api';
 import type { ConsoleApi, GuideState, GuideSummary } from './consoleApi';
@@ -61,6 +63,12 @@ export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFulls
   }
   async function start(): Promise<void> {
     try {
+      // issue #31: nothing goes to a console the agent's server does not vouch for, the admin token least of all.
+      const refused = await checkConsoleOrigin(baseUrl, httpOrigin(host.serverUrl) ?? host.serverUrl, async (origin) => {
+        const answer = await fetch(`${new URL(CONSOLE_ORIGIN_CHECK, host.serverUrl).href}?origin=${encodeURIComponent(origin)}`);
+        return answer.ok && (await answer.json() as { allowed?: unknown }).allowed === true;
+      });
+      if (refused) return setView({ kind: 'failed', error: refused });
       if (!(await api.signedIn())) return setView({ kind: 'signin' });
       await (guideId ? openGuide(guideId) : list());
     } catch (err) {
