@@ -8,14 +8,23 @@
  * than that are deleted; at least 7), WAYMARK_ADMIN_TOKEN (the admin token of
  * /api/*; else generated at the first start and kept in the data folder), WAYMARK_SEED_APP (the app whose guides
  * start as the guide folder's files, default demo-app; empty for none), WAYMARK_SUMMARY_INTERVAL_MS (time between
- * the summarizer's runs, default 1000).
+ * the summarizer's runs, default 1000), WAYMARK_TRUST_PROXY (`1` behind a reverse proxy: its X-Forwarded-Proto, -Host
+ * and -For are believed; or the proxies' addresses; server/trustProxyOf.ts).
  */
 import { startServer } from './createServer';
+import { trustProxyOf, type TrustProxy } from './trustProxyOf';
 
 const portText = process.env.PORT;
 const port = portText ? Number(portText) : 8080;
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`PORT must be a port number, got '${portText}'`);
+  process.exit(1);
+}
+let trustProxy: TrustProxy;
+try {
+  trustProxy = trustProxyOf(process.env.WAYMARK_TRUST_PROXY);
+} catch (err) {
+  console.error((err as Error).message);
   process.exit(1);
 }
 
@@ -33,6 +42,7 @@ const server = await startServer({
   retentionDays: process.env.WAYMARK_RETENTION_DAYS ? Number(process.env.WAYMARK_RETENTION_DAYS) : undefined,
   seedApp: process.env.WAYMARK_SEED_APP ?? 'demo-app',
   summaryIntervalMs: process.env.WAYMARK_SUMMARY_INTERVAL_MS ? Number(process.env.WAYMARK_SUMMARY_INTERVAL_MS) : undefined,
+  trustProxy,
 }).catch((err: Error & { code?: string }) => {
   const hint = err.code === 'EADDRINUSE' ? ` (another server holds port ${port}: stop it, or choose another with PORT=8081 npm start)` : '';
   console.error(`Waymark reference server did not start: ${err.message}${hint}`);
