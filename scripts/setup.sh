@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the project needs on a fresh machine: npm packages, and (unless --no-browser, which `npm start`
 # passes) what only the tests and the benchmark use: Debian's Chromium for the end-to-end tests and Debian's
-# PostgreSQL, which the server tests start on a temporary folder (test/server/startPostgres.ts). Playwright's own
-# browser download is never used: tests drive /usr/bin/chromium. Safe to run again; it does nothing when all is there.
+# PostgreSQL, which the server tests start on a temporary folder (test/server/startPostgres.ts), and Debian's nginx
+# and openssl, the TLS-terminating reverse proxy and its throwaway certificate of the behind-a-proxy test
+# (test/server/postgres/behindProxy.test.ts). Playwright's own browser download is never used: tests drive
+# /usr/bin/chromium. Safe to run again; it does nothing when all is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +24,12 @@ if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
 fi
 if [ "$want_browser" = 1 ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   packages+=(postgresql)
+fi
+if [ "$want_browser" = 1 ] && ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  packages+=(nginx)
+fi
+if [ "$want_browser" = 1 ] && ! command -v openssl >/dev/null 2>&1; then
+  packages+=(openssl)
 fi
 if [ "${#packages[@]}" -gt 0 ]; then
   echo "setup: installing Debian's ${packages[*]} (needs root)"
