@@ -9,8 +9,10 @@
  * /api/*; else generated at the first start and kept in the data folder), WAYMARK_SEED_APP (the app whose guides
  * start as the guide folder's files, default demo-app; empty for none), WAYMARK_SUMMARY_INTERVAL_MS (time between
  * the summarizer's runs, default 1000), WAYMARK_TRUST_PROXY (`1` behind a reverse proxy: its X-Forwarded-Proto, -Host
- * and -For are believed; or the proxies' addresses; server/trustProxyOf.ts).
+ * and -For are believed; or the proxies' addresses; server/trustProxyOf.ts), WAYMARK_CONSOLE_ORIGINS (consoles a
+ * designer link may name besides this server, comma-separated origins).
  */
+import { consoleOriginsOf } from './auth/registerConsoleOrigins';
 import { startServer } from './createServer';
 import { trustProxyOf, type TrustProxy } from './trustProxyOf';
 
@@ -21,8 +23,10 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(1);
 }
 let trustProxy: TrustProxy;
+let consoleOrigins: string[];
 try {
   trustProxy = trustProxyOf(process.env.WAYMARK_TRUST_PROXY);
+  consoleOrigins = consoleOriginsOf(process.env.WAYMARK_CONSOLE_ORIGINS);
 } catch (err) {
   console.error((err as Error).message);
   process.exit(1);
@@ -43,6 +47,7 @@ const server = await startServer({
   seedApp: process.env.WAYMARK_SEED_APP ?? 'demo-app',
   summaryIntervalMs: process.env.WAYMARK_SUMMARY_INTERVAL_MS ? Number(process.env.WAYMARK_SUMMARY_INTERVAL_MS) : undefined,
   trustProxy,
+  consoleOrigins,
 }).catch((err: Error & { code?: string }) => {
   const hint = err.code === 'EADDRINUSE' ? ` (another server holds port ${port}: stop it, or choose another with PORT=8081 npm start)` : '';
   console.error(`Waymark reference server did not start: ${err.message}${hint}`);
