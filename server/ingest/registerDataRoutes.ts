@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { applyStepStates } from '../guides/applyStepStates';
 import { checkEventBatch } from './checkEventBatch';
 import type { EventKind, EventStore } from './createEventStore';
+import type { QuotaStore } from './createQuotaStore';
 import type { GuideSource } from '../guides/createGuideSource';
 import { chooseLanguage, localizeGuide, wantedLanguages } from '../guides/localizeGuide';
 import { applyMarkdown, hasMarkdown } from '../markdown/applyMarkdown';
@@ -32,6 +33,8 @@ export interface DataRoutesOptions {
   guidelessApiKeys?: ReadonlySet<string>;
   /** The `features` of guide.json: event property rules (analytics §3). */
   features?: () => Promise<unknown[]>;
+  /** The app's events-per-minute quota, taken before a batch is stored (issue #31). @default none */
+  quotas?: QuotaStore;
 }
 
 type Query = Record<string, string | string[] | undefined>;
@@ -41,7 +44,8 @@ type DataRequest = FastifyRequest<{ Params: { apiKey?: string }; Querystring: Qu
 const TRANSPARENT_GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 /** Registers the /data routes. */
-export function registerDataRoutes(app: FastifyInstance, { store, guides, assets, blockedVisitors, guidelessApiKeys, features }: DataRoutesOptions): void {
+export function registerDataRoutes(app: FastifyInstance, { store, guides, assets, blockedVisitors, guidelessApiKeys, features, quotas }: DataRoutesOptions): void {
+  const sink = { store, quotas };
   const sendGif = (reply: FastifyReply) =>
     reply.type('image/gif').header('cache-control', 'no-store').send(TRANSPARENT_GIF);
 
@@ -49,7 +53,7 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
   // rather than a 404.
   app.get('/data/ptm.gif/:apiKey?', async (request: DataRequest, reply) => {
     const apiKey = requireApiKey(request);
-    await storeBatch(store, apiKey, 'analytics', parseJzb(request.query.jzb), sourceOf(request));
+    await storeBatch(sink, apiKey, 'analytics', parseJzb(request.query.jzb), sourceOf(request));
     return sendGif(reply);
   });
 
@@ -57,28 +61,28 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
   // sends the same JSON as text/plain.
   app.post('/data/ptm.gif/:apiKey?', async (request: DataRequest, reply) => {
     const apiKey = requireApiKey(request);
-    const stored = await storeBatch(store, apiKey, 'analytics', eventsOfBody(request.body), sourceOf(request));
+    const stored = await storeBatch(sink, apiKey, 'analytics', eventsOfBody(request.body), sourceOf(request));
     return reply.send({ stored });
   });
 
   // spec: guides §7 — guide events, and the availability probe (jzb of []), which stores nothing.
   app.get('/data/guide.gif/:apiKey?', async (request: DataRequest, reply) => {
     const apiKey = requireApiKey(request);
-    await storeBatch(store, apiKey, 'guide', parseJzb(request.query.jzb), sourceOf(request));
+    await storeBatch(sink, apiKey, 'guide', parseJzb(request.query.jzb), sourceOf(request));
     return sendGif(reply);
   });
 
   // Not in the observed traffic, accepted so an agent that POSTs a long guide batch is not lost.
   app.post('/data/guide.gif/:apiKey?', async (request: DataRequest, reply) => {
     const apiKey = requireApiKey(request);
-    const stored = await storeBatch(store, apiKey, 'guide', eventsOfBody(request.body), sourceOf(request));
+    const stored = await storeBatch(sink, apiKey, 'guide', eventsOfBody(request.body), sourceOf(request));
     return reply.send({ stored });
   });
 
   // guides §7 — the poll beacon: pollResponse events, stored with the guide events.
   app.get('/data/poll.gif/:apiKey?', async (request: DataRequest, reply) => {
     const apiKey = requireApiKey(request);
-    await storeBatch(store, apiKey, 'guide', parseJzb(request.query.jzb), sourceOf(request));
+    await storeBatch(sink, apiKey, 'guide', parseJzb(request.query.jzb), sourceOf(request));
     return sendGif(reply);
   });
 
@@ -137,8 +141,18 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
   });
 }
 
-async function storeBatch(store: EventStore, apiKey: string, kind: EventKind, payload: unknown, source: string | undefined): Promise<number> {
-  return store.insertBatch(apiKey, kind, checkEventBatch(payload), Date.now(), source);
+/** Checks a batch, takes it from the app's events quota (guide and poll events count too), then stores it. */
+async function storeBatch(
+  { store, quotas }: { store: EventStore; quotas?: QuotaStore },
+  apiKey: string,
+  kind: EventKind,
+  payload: unknown,
+  source: string | undefined,
+): Promise<number> {
+  const events = checkEventBatch(payload);
+  // issue #31: before anything is stored, so a batch over the quota is refused whole (429 + Retry-After).
+  await quotas?.take(apiKey, 'eventsPerMinute', events.length, Date.now());
+  return store.insertBatch(apiKey, kind, events, Date.now(), source);
 }
 
 /**

@@ -2,7 +2,8 @@
  * Session recording on the collector and the console's API (issue #18, docs/recording.md):
  * - `GET /data/recording.json/{apiKey}`: the app's recording switch and sample rate, for the agent.
  * - `POST /data/recording/{apiKey}?v&ct`: one chunk, zlib of its JSON (application/octet-stream); stored once,
- *   and only while the app's recording is on when it arrives; answered after it is committed.
+ *   and only while the app's recording is on when it arrives, within the app's recording bytes a day (issue #31);
+ *   answered after it is committed.
  * - `GET /api/apps/{apiKey}/recordings?visitorId&limit` and `GET /api/apps/{apiKey}/recordings/{id}` (behind the
  *   /api guard of auth/registerAuth): the list, and one recording's events from a full snapshot on with the
  *   marks of its session's clicks.
@@ -12,6 +13,7 @@ import type { Database } from '../storage/Database';
 import { HttpError } from '../HttpError';
 import { limitParam, queryParam, type ConsoleQuery } from '../queries/queryParams';
 import { requireApiKey } from '../ingest/readDataRequest';
+import type { QuotaStore } from '../ingest/createQuotaStore';
 import type { SettingsStore } from '../settings/createSettingsStore';
 import { withDefaults } from '../settings/checkSettings';
 import { checkRecordingChunk, RECORDING_LIMITS } from './checkRecordingChunk';
@@ -26,6 +28,8 @@ export const RECORDING_CONFIG_MAX_AGE_S = 60;
 export interface RecordingRoutesOptions {
   db: Database;
   settings: SettingsStore;
+  /** The app's recording-bytes-per-day quota, taken before a chunk is stored (issue #31). @default none */
+  quotas?: QuotaStore;
   /** The clock of `received_at`. @default Date.now */
   now?: () => number;
 }
@@ -34,7 +38,7 @@ type DataRequest = FastifyRequest<{ Params: { apiKey?: string } }>;
 type AppRequest<P = object> = FastifyRequest<{ Params: { apiKey: string } & P; Querystring: ConsoleQuery }>;
 
 /** Registers the recording routes. */
-export function registerRecordingRoutes(app: FastifyInstance, { db, settings, now = Date.now }: RecordingRoutesOptions): void {
+export function registerRecordingRoutes(app: FastifyInstance, { db, settings, quotas, now = Date.now }: RecordingRoutesOptions): void {
   const store = createRecordingStore(db);
   const recordingSettings = async (apiKey: string) => {
     const { enabled, sampleRate } = withDefaults(await settings.get(apiKey)).recording!;
@@ -72,7 +76,10 @@ export function registerRecordingRoutes(app: FastifyInstance, { db, settings, no
       const chunk = checkRecordingChunk(body);
       // Accepted either way (an agent may have started before recording was switched off), stored only while on.
       if (!(await recordingSettings(apiKey)).enabled) return reply.send({ stored: 0, off: true });
-      return reply.send({ stored: await store.insertChunk(apiKey, chunk, body, now()) });
+      // issue #31: the bytes as received (what is stored), taken before storing; over the quota, a 429 + Retry-After.
+      const at = now();
+      await quotas?.take(apiKey, 'recordingBytesPerDay', body.length, at);
+      return reply.send({ stored: await store.insertChunk(apiKey, chunk, body, at) });
     });
   });
 

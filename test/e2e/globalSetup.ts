@@ -7,6 +7,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../../server/createServer';
+import { trustFirstHop } from '../../server/trustProxyOf';
 import { E2E_ADMIN_TOKEN } from './adminToken';
 import { freePort } from '../server/startPostgres';
 
@@ -31,6 +32,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const server = await startServer({
     port,
     consoleOrigins: [`http://localhost:${port}`],
+    // As a deployment behind a TLS proxy runs it (consoleBehindProxy.spec.ts); requests that come straight from the
+    // browser carry no X-Forwarded-* and are read as before.
+    trustProxy: trustFirstHop,
     dataDir: 'memory://',
     guidesDir,
     blockedVisitors: ['legal-hold-visitor'],

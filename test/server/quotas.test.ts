@@ -4,8 +4,9 @@
  * message naming the quota and its value, and nothing of it is stored; recording chunks count their bytes a day.
  * On PostgreSQL (vitest.postgres.config.ts), two collectors on one database share the count.
  */
+import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_HEADERS, SERVER_TIMEOUT, startTestServer, type TestServer } from './testServer';
+import { ADMIN_HEADERS, nodeJzb, readEvents, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -15,6 +16,43 @@ afterAll(() => server?.close(), SERVER_TIMEOUT);
 
 const putSettings = (target: TestServer, apiKey: string, body: unknown) =>
   target.app.inject({ method: 'PUT', url: `/api/apps/${apiKey}/settings`, headers: ADMIN_HEADERS, payload: body as object });
+
+const setQuotas = async (target: TestServer, apiKey: string, quotas: Record<string, number>, more: Record<string, unknown> = {}) => {
+  const response = await putSettings(target, apiKey, { quotas, ...more });
+  expect(response.statusCode, response.body).toBe(200);
+};
+
+/** A batch of `n` fresh events of `visitor`. */
+const batchOf = (n: number, visitor: string) => Array.from({ length: n }, () => wireEvent({ visitor_id: visitor }));
+
+const beacon = (target: TestServer, endpoint: string, apiKey: string, events: unknown[]) =>
+  target.app.inject({ method: 'GET', url: `/data/${endpoint}/${apiKey}?v=1&ct=1&jzb=${nodeJzb(events)}` });
+
+const postBeacon = (target: TestServer, apiKey: string, events: unknown[]) =>
+  target.app.inject({ method: 'POST', url: `/data/ptm.gif/${apiKey}?v=1&ct=1`, payload: { events: nodeJzb(events) } });
+
+/** A test that may wait for the next minute (withinOneMinute). */
+const MINUTE_TEST_TIMEOUT = 30_000;
+
+/**
+ * Waits, when less than 15 s of the current UTC minute are left, for the next one: a test's requests then fall in
+ * one quota window (a minute), whatever the moment the run reaches it.
+ */
+async function withinOneMinute(): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
+
+/** Checks a quota's refusal: 429, Retry-After within the window, the quota and its value named. */
+function expectRefused(response: { statusCode: number; headers: Record<string, unknown>; json(): any }, quota: string, value: number, windowS: number) {
+  expect(response.statusCode).toBe(429);
+  const retryAfter = Number(response.headers['retry-after']);
+  expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= windowS, `Retry-After ${response.headers['retry-after']}`).toBe(true);
+  expect(response.json().error).toContain(`quotas.${quota}`);
+  expect(response.json().error).toContain(` ${value} `);
+  // An agent on another origin can read the pause it asks for (shared/wire/collectorPause.ts).
+  expect(response.headers['access-control-expose-headers']).toContain('retry-after');
+}
 
 describe('issue #31 quotas: settings', () => {
   it('answers the default quotas, stores set ones, and refuses -1, "abc", 1.5 and unknown quotas naming the field', async () => {
@@ -42,4 +80,95 @@ describe('issue #31 quotas: settings', () => {
       expect(response.json().error).toContain(field);
     }
   });
+});
+
+describe('issue #31 quotas: events per minute', () => {
+  it('refuses the batch that would cross the quota whole (429, Retry-After, the quota named) and stores nothing of it; guide and poll events count', async () => {
+    await setQuotas(server, 'quota-events', { eventsPerMinute: 10 });
+    await withinOneMinute();
+    expect((await beacon(server, 'ptm.gif', 'quota-events', batchOf(6, 'first'))).statusCode).toBe(200);
+    // 6 + 5 > 10: refused whole, by GET and by POST.
+    expectRefused(await beacon(server, 'ptm.gif', 'quota-events', batchOf(5, 'over')), 'eventsPerMinute', 10, 60);
+    const posted = await postBeacon(server, 'quota-events', batchOf(5, 'over'));
+    expectRefused(posted, 'eventsPerMinute', 10, 60);
+    expect(posted.json().error).toContain('quota quotas.eventsPerMinute of app "quota-events" is 10 events a minute: 6 taken this minute');
+    // A refused batch took nothing: 4 more fit exactly.
+    expect((await postBeacon(server, 'quota-events', batchOf(4, 'last'))).json()).toEqual({ stored: 4 });
+    // Guide and poll events count with the analytics ones; the availability probe (no events) is never refused.
+    const guide = [{ type: 'guideSeen', browser_time: 1, visitor_id: 'g', props: { guide_id: 'g1' } }];
+    expectRefused(await beacon(server, 'guide.gif', 'quota-events', guide), 'eventsPerMinute', 10, 60);
+    expectRefused(await beacon(server, 'poll.gif', 'quota-events', guide), 'eventsPerMinute', 10, 60);
+    expect((await beacon(server, 'guide.gif', 'quota-events', [])).statusCode).toBe(200);
+    const stored = await readEvents(server.app, { apiKey: 'quota-events' });
+    expect(stored.map((e) => e.visitor_id).sort()).toEqual([...Array(6).fill('first'), ...Array(4).fill('last')]);
+    // Another app has its own count.
+    expect((await beacon(server, 'ptm.gif', 'quota-other', batchOf(11, 'other'))).statusCode).toBe(200);
+  }, MINUTE_TEST_TIMEOUT);
+
+  it('a quota of 0 refuses every batch with events', async () => {
+    await setQuotas(server, 'quota-zero', { eventsPerMinute: 0 });
+    expectRefused(await beacon(server, 'ptm.gif', 'quota-zero', batchOf(1, 'z')), 'eventsPerMinute', 0, 60);
+    expect(await readEvents(server.app, { apiKey: 'quota-zero' })).toEqual([]);
+  });
+});
+
+describe('issue #31 quotas: recording bytes per day', () => {
+  const T0 = 1_790_000_000_000;
+  const chunk = (n: number) =>
+    deflateSync(
+      Buffer.from(
+        JSON.stringify({
+          recordingId: 'rec-q', sessionId: 'abcdefghijklmnop', visitorId: 'visitor-1', accountId: 'acme', tabId: 'tab-1', frameId: 'frame-1',
+          url: 'http://127.0.0.1/app', chunk: n,
+          events: n === 0
+            ? [{ type: 4, data: { href: 'http://127.0.0.1/app', width: 1280, height: 800 }, timestamp: T0 }, { type: 2, data: { node: { type: 0, childNodes: [], id: 1 } }, timestamp: T0 + 1 }]
+            : [{ type: 3, data: { source: 2, type: 2, id: 5, x: n, y: 20 }, timestamp: T0 + 100 * n }],
+        }),
+        'utf8',
+      ),
+    );
+  const post = (body: Buffer) =>
+    server.app.inject({ method: 'POST', url: `/data/recording/quota-rec?v=1.0.0&ct=${T0}`, headers: { 'content-type': 'application/octet-stream' }, payload: body });
+
+  it('stores chunks while their compressed bytes of the day fit, then refuses (429, Retry-After to the end of the UTC day) and stores nothing', async () => {
+    const first = chunk(0);
+    const second = chunk(1);
+    await setQuotas(server, 'quota-rec', { recordingBytesPerDay: first.length + second.length - 1 }, { recording: { enabled: true, sampleRate: 1 } });
+    expect((await post(first)).json()).toEqual({ stored: 1 });
+    const refused = await post(second);
+    expectRefused(refused, 'recordingBytesPerDay', first.length + second.length - 1, 86_400);
+    // The seconds to the next UTC midnight, give or take the request's time.
+    const toMidnight = Math.ceil((86_400_000 - (Date.now() % 86_400_000)) / 1000);
+    expect(Math.abs(Number(refused.headers['retry-after']) - toMidnight)).toBeLessThanOrEqual(2);
+    expect(refused.json().error).toContain(`${first.length} taken today`);
+    const list = (await server.app.inject({ method: 'GET', url: '/api/apps/quota-rec/recordings', headers: ADMIN_HEADERS })).json().recordings;
+    expect(list).toMatchObject([{ id: 'rec-q', chunks: 1 }]);
+  });
+});
+
+// On the real PostgreSQL only (vitest.postgres.config.ts): PGlite cannot open one database from two servers.
+describe.runIf(process.env.WAYMARK_TEST_POSTGRES)('issue #31 quotas: several collectors on one database', () => {
+  let second: TestServer;
+  beforeAll(async () => {
+    second = await startTestServer({}, { databaseUrl: server.databaseUrl });
+  }, SERVER_TIMEOUT);
+  afterAll(() => second?.close(), SERVER_TIMEOUT);
+
+  it('two servers share the count: what one took, the other refuses', async () => {
+    await setQuotas(server, 'quota-shared', { eventsPerMinute: 10 });
+    await withinOneMinute();
+    expect((await beacon(server, 'ptm.gif', 'quota-shared', batchOf(6, 'one'))).statusCode).toBe(200);
+    expectRefused(await beacon(second, 'ptm.gif', 'quota-shared', batchOf(5, 'two')), 'eventsPerMinute', 10, 60);
+    expect((await beacon(second, 'ptm.gif', 'quota-shared', batchOf(4, 'two'))).statusCode).toBe(200);
+    expectRefused(await beacon(server, 'ptm.gif', 'quota-shared', batchOf(1, 'one')), 'eventsPerMinute', 10, 60);
+  }, MINUTE_TEST_TIMEOUT);
+
+  it('concurrent batches on both servers: exactly the quota is accepted, and stored', async () => {
+    await setQuotas(second, 'quota-race', { eventsPerMinute: 10 });
+    await withinOneMinute();
+    const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => beacon(i % 2 ? second : server, 'ptm.gif', 'quota-race', batchOf(1, `race-${i}`))));
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(10);
+    expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(14);
+    expect(await readEvents(second.app, { apiKey: 'quota-race' })).toHaveLength(10);
+  }, MINUTE_TEST_TIMEOUT);
 });
