@@ -82,9 +82,11 @@ export function readFrameMessage(data: unknown, apiKey: string): { ok: true; mes
   switch (type) {
     case 'receiveFrame': {
       const f = data.frame;
-      if (!isObject(f) || !str(f.id) || !f.id || f.apiKey !== apiKey || !str(f.leaderKey) || typeof f.isTop !== 'boolean' || typeof f.joinedAt !== 'number' || !isVisibility(f.visibility)) return null;
+      // joinedAt finite: NaN or Infinity orders no frame before another, and frames holding the records in another
+      // order would elect another leader.
+      if (!isObject(f) || !str(f.id) || !f.id || f.apiKey !== apiKey || !str(f.leaderKey) || typeof f.isTop !== 'boolean' || !Number.isFinite(f.joinedAt) || !isVisibility(f.visibility)) return null;
       const installType = f.agentInstallType === 'snippet' || f.agentInstallType === 'npm' || f.agentInstallType === 'frame' ? f.agentInstallType : 'unknown';
-      return ok({ type: 'receiveFrame', frame: { id: f.id, apiKey, leaderKey: f.leaderKey, isTop: f.isTop, joinedAt: f.joinedAt, visibility: f.visibility, agentInstallType: installType } });
+      return ok({ type: 'receiveFrame', frame: { id: f.id, apiKey, leaderKey: f.leaderKey, isTop: f.isTop, joinedAt: f.joinedAt as number, visibility: f.visibility, agentInstallType: installType } });
     }
     case 'removeFrame':
     case 'receiveHideGuides':
@@ -122,7 +124,11 @@ export function readFrameMessage(data: unknown, apiKey: string): { ok: true; mes
     case 'frameResponse':
       return requestId ? ok({ type: 'frameResponse', frameId, requestId, value: data.value }) : null;
     case 'receiveThrottlingState':
-      return isObject(data.timestamps) && Object.values(data.timestamps).every((t) => typeof t === 'number') ? ok({ type: 'receiveThrottlingState', frameId, timestamps: data.timestamps }) : null;
+      // Only the three timestamps, each an epoch: the worker merges and keeps what comes (an Infinity would hold
+      // its slot for good, another name would be stored with them).
+      return isObject(data.timestamps) && Object.entries(data.timestamps).every(([name, t]) => THROTTLING_TIMESTAMPS.includes(name) && Number.isFinite(t))
+        ? ok({ type: 'receiveThrottlingState', frameId, timestamps: data.timestamps })
+        : null;
     case 'receiveOptions':
       return typeof data.guidesPaused === 'boolean' ? ok({ type: 'receiveOptions', frameId, guidesPaused: data.guidesPaused }) : null;
     case 'receiveStartPreview':
@@ -131,6 +137,9 @@ export function readFrameMessage(data: unknown, apiKey: string): { ok: true; mes
       return null;
   }
 }
+
+/** spec: guides §3 "Throttling timestamps": the names of ThrottlingTimestamps. */
+const THROTTLING_TIMESTAMPS = ['latestDismissedAutoAt', 'latestSnoozedAutoAt', 'finalAdvancedAutoAt'];
 
 function isStep(v: unknown): boolean {
   return isObject(v) && typeof v.guideId === 'string' && typeof v.stepId === 'string' && typeof v.type === 'string' && isObject(v.content);

@@ -116,6 +116,27 @@ describe('analytics §7, §8 frame messages', () => {
     expect(readFrameMessage({ waymark: 'k', type: 'hostMessage' }, 'k')).toBeNull();
   });
 
+  it('analytics §4 leader election: a record whose joinedAt is not a finite epoch is ignored (issue #31 fuzzing)', () => {
+    // With a NaN the records have no order: three frames holding them in their own order elected three leaders.
+    const records = [frame('c', { isTop: true, joinedAt: NaN }), frame('e', { isTop: true, joinedAt: 0 }), frame('a', { isTop: true, joinedAt: 1 })];
+    const leaders = new Set([0, 1, 2].map((i) => electLeaderFrame([...records.slice(i), ...records.slice(0, i)])?.id));
+    expect(leaders.size).toBeGreaterThan(1);
+    for (const joinedAt of [NaN, Infinity, -Infinity, '5']) {
+      expect(readFrameMessage({ waymark: 'k', type: 'receiveFrame', frame: frame('f1', { apiKey: 'k', joinedAt: joinedAt as number }) }, 'k')).toBeNull();
+    }
+    expect(readFrameMessage({ waymark: 'k', type: 'receiveFrame', frame: frame('f1', { apiKey: 'k', joinedAt: 0 }) }, 'k')?.ok).toBe(true);
+  });
+
+  it('guides §3 throttling timestamps from another frame: the three names, each a finite epoch, or the message is ignored (issue #31 fuzzing)', () => {
+    const read = (timestamps: unknown) => readFrameMessage({ waymark: 'k', type: 'receiveThrottlingState', frameId: 'a', timestamps }, 'k');
+    expect(read({ latestDismissedAutoAt: 5, latestSnoozedAutoAt: 6, finalAdvancedAutoAt: 7 })?.ok).toBe(true);
+    expect(read({})?.ok).toBe(true);
+    // The worker merges what comes and keeps it: an Infinity held its slot for good, another name was stored.
+    expect(read({ latestDismissedAutoAt: Infinity })).toBeNull();
+    expect(read({ latestSnoozedAutoAt: NaN })).toBeNull();
+    expect(read({ latestDismissedAutoAt: 5, nextShowAt: 6 })).toBeNull();
+  });
+
   it('the messages are the spec\'s words', () => {
     const frameMessages = { postMessageFailed: MESSAGES.postMessageFailed, missingType: MESSAGES.missingType, noAgentUrl: MESSAGES.noAgentUrl };
     expect(frameMessages).toEqual({
