@@ -145,8 +145,9 @@ function isStep(v: unknown): boolean {
   return isObject(v) && typeof v.guideId === 'string' && typeof v.stepId === 'string' && typeof v.type === 'string' && isObject(v.content);
 }
 
+/** A plain object: an array is not a frame record, a step's content, a step action or throttling timestamps. */
 function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null;
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function isVisibility(v: unknown): v is FrameVisibility {

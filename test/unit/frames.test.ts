@@ -135,6 +135,7 @@ describe('analytics §7, §8 frame messages', () => {
     expect(read({ latestDismissedAutoAt: Infinity })).toBeNull();
     expect(read({ latestSnoozedAutoAt: NaN })).toBeNull();
     expect(read({ latestDismissedAutoAt: 5, nextShowAt: 6 })).toBeNull();
+    expect(read([])).toBeNull();
   });
 
   it('the messages are the spec\'s words', () => {
