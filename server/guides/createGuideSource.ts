@@ -44,7 +44,8 @@ export function createGuideSource(store: GuideStore, folder: GuideCatalog, setti
       const { launcher, guides, formValidation, guideMarkdown, theme } = await settings.get(apiKey);
       return {
         launcher: launcher ?? (await folder.launcher(apiKey)),
-        guideSettings: formValidation?.enabled && formValidation.fields.length ? { ...guides, formValidation: { fields: formValidation.fields } } : guides,
+        // fields may be absent from what was stored (checkSettings reads a missing list as empty).
+        guideSettings: formValidation?.enabled && formValidation.fields?.length ? { ...guides, formValidation: { fields: formValidation.fields } } : guides,
         guideMarkdown: guideMarkdown ?? DEFAULT_SETTINGS.guideMarkdown!,
         theme: theme ?? {},
       };
