@@ -1,6 +1,7 @@
 /**
  * Size limits of the reference collector. The jzb limit is the agent's own send silo, so anything the agent
- * can legitimately send fits and anything larger is a bug worth a 413.
+ * can legitimately send fits and anything larger is a bug worth a 413. Every other bound here is checked before
+ * anything is stored (issue #31 Bounded ingest): decoders stop at their output cap, and an event has a size cap.
  */
 import { SEND_SILO_LIMIT } from '../../shared/constants';
 
@@ -8,7 +9,22 @@ import { SEND_SILO_LIMIT } from '../../shared/constants';
 export const SERVER_LIMITS = {
   /** spec: analytics §9 — a jzb (GET query or POST `events`) holds at most 65536 characters. */
   maxJzbLength: SEND_SILO_LIMIT,
-  /** Largest request body accepted, in bytes (1 MB); Fastify answers 413 above it. */
+  /**
+   * Most bytes a jzb may inflate to (2 MB); the inflater stops there and the request is a 413. Both agents (ours
+   * and Pendo's) cut a batch of several events to at most 65536 × 5 = 327,680 characters of JSON (analytics §9:
+   * the silo at the most optimistic compression ratio), at most 983,040 bytes of UTF-8 even if every character
+   * took three; a batch of one event is bounded by `maxEventBytes`. 2 MB is twice that worst case (six times an
+   * all-ASCII batch), while the 64 KB jzb a zip bomb could inflate to 47 MB stops at 2 MB.
+   */
+  maxInflatedJzbBytes: 2 * 1024 * 1024,
+  /**
+   * Largest event, in bytes of its JSON (256 KB): a 413 naming the event. Our clicks are a few KB (20 ancestors at
+   * most, text and attribute values cut to 256 characters, a field to 2000: analytics §9); Pendo's walk ancestors
+   * to the body, still KBs. Only a host's track properties could come near, and an event must anyway compress
+   * into the 65536-character silo to be sent at all. 256 KB is a hundred times a large click.
+   */
+  maxEventBytes: 256 * 1024,
+  /** Largest request body accepted, in bytes (1 MB); Fastify answers 413 above it, text/plain beacons included. */
   maxBodyBytes: 1024 * 1024,
   /**
    * Most events in one batch. Not in the spec: 65536 characters of jzb can inflate to megabytes, and a cap
@@ -26,3 +42,4 @@ export const SERVER_LIMITS = {
    */
   maxHeaderBytes: 96 * 1024,
 } as const;
+

@@ -9,7 +9,8 @@ export type ReceivedEvent = Record<string, unknown> & { type: string };
 
 /**
  * Returns the payload as a list of events, or throws a 400 naming the first bad event
- * (413 when the batch has more events than `SERVER_LIMITS.maxEventsPerBatch`).
+ * (413 when the batch has more events than `SERVER_LIMITS.maxEventsPerBatch`, or an event is over
+ * `SERVER_LIMITS.maxEventBytes`: issue #31).
  * spec: wire-protocol.md "Events" — one JSON object each, sent as an array.
  */
 export function checkEventBatch(payload: unknown): ReceivedEvent[] {
@@ -26,6 +27,14 @@ export function checkEventBatch(payload: unknown): ReceivedEvent[] {
     const type = (event as { type?: unknown }).type;
     if (typeof type !== 'string' || type === '') {
       throw new HttpError(400, `event ${index} has no type: every event needs a non-empty string "type"`);
+    }
+    const bytes = Buffer.byteLength(JSON.stringify(event));
+    if (bytes > SERVER_LIMITS.maxEventBytes) {
+      throw new HttpError(
+        413,
+        `event ${index} is ${bytes} bytes of JSON, over the limit of ${SERVER_LIMITS.maxEventBytes} bytes (256 KB) for one event`,
+        `events[${index}]`,
+      );
     }
   });
   return payload as ReceivedEvent[];
