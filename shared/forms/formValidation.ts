@@ -22,8 +22,12 @@ export interface FormRule {
   type: FormRuleType;
   id: string;
   ruleText: string;
-  /** date: `format`; number: `min`/`max` (the value's bounds); characterLength: `min`/`max` (the length's). */
-  options?: { format?: DateFormat; min?: number; max?: number };
+  /**
+   * date: `format`; number: `min`/`max` (the value's bounds) and `decimals` (spec: analytics §5 "decimals only if
+   * allowed": a value with a fractional part passes only when true; @default false); characterLength: `min`/`max`
+   * (the length's).
+   */
+  options?: { format?: DateFormat; min?: number; max?: number; decimals?: boolean };
 }
 
 /** spec: analytics §3 — a form-validation field: id, context, rules, isValid. */
@@ -55,8 +59,13 @@ const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 // spec: analytics §5 — an optional country prefix of 1 or 2 digits, then 3, 3 and 4 digits; spaces, dots,
 // dashes and parentheses around the area code are how people write them.
 const PHONE = /^(\+?\d{1,2}[\s.-]?)?(\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}$/;
-const HOST_URL = /^(https?:\/\/)?(localhost|[a-z\d]([a-z\d-]*[a-z\d])?(\.[a-z\d]([a-z\d-]*[a-z\d])?)*\.[a-z]{2,})(:\d{1,5})?([/?#]\S*)?$/i;
-const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+// spec: analytics §5 "URL must start with http or https": the scheme is required, then a host (localhost or a
+// dotted name), an optional port, path, query and hash.
+const WEB_URL = /^https?:\/\/(localhost|[a-z\d]([a-z\d-]*[a-z\d])?(\.[a-z\d]([a-z\d-]*[a-z\d])?)*\.[a-z]{2,})(:\d{1,5})?([/?#]\S*)?$/i;
+// spec: analytics §5 "Number: non-empty, numeric ... decimals only if allowed": digits with an optional sign, and a
+// fractional part only where the rule allows decimals. Exponent notation (1e3) is no number a visitor types.
+const WHOLE_NUMBER = /^[-+]?\d+$/;
+const DECIMAL_NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)$/;
 
 /** Whether `value` (trimmed, not empty) passes `rule`. */
 export function ruleHolds(rule: FormRule, value: string): boolean {
@@ -69,9 +78,9 @@ export function ruleHolds(rule: FormRule, value: string): boolean {
     case 'date':
       return isDate(value, rule.options?.format ?? DEFAULT_DATE_FORMAT);
     case 'url':
-      return HOST_URL.test(value);
+      return WEB_URL.test(value);
     case 'number': {
-      if (!NUMBER.test(value)) return false;
+      if (!(rule.options?.decimals === true ? DECIMAL_NUMBER : WHOLE_NUMBER).test(value)) return false;
       const n = Number(value);
       return (min === undefined || n >= min) && (max === undefined || n <= max);
     }
@@ -138,9 +147,12 @@ function checkRule(rule: unknown, at: string): FormRule | { problem: string; fie
     return { problem: `${at}.ruleText must say what the visitor should type`, field: `${at}.ruleText` };
   }
   if (options !== undefined && !isObject(options)) return { problem: `${at}.options must be an object`, field: `${at}.options` };
-  const { format, min, max } = (options ?? {}) as Record<string, unknown>;
+  const { format, min, max, decimals } = (options ?? {}) as Record<string, unknown>;
   if (format !== undefined && (type !== 'date' || !DATE_FORMATS.includes(format as DateFormat))) {
     return { problem: `${at}.options.format must be one of ${DATE_FORMATS.join(', ')} (date rules only)`, field: `${at}.options.format` };
+  }
+  if (decimals !== undefined && (type !== 'number' || typeof decimals !== 'boolean')) {
+    return { problem: `${at}.options.decimals must be true or false (number rules only)`, field: `${at}.options.decimals` };
   }
   for (const [name, bound] of [['min', min], ['max', max]] as const) {
     if (bound === undefined) continue;
@@ -158,6 +170,7 @@ function checkRule(rule: unknown, at: string): FormRule | { problem: string; fie
   if (format !== undefined) kept.format = format as DateFormat;
   if (typeof min === 'number') kept.min = min;
   if (typeof max === 'number') kept.max = max;
+  if (typeof decimals === 'boolean') kept.decimals = decimals;
   return { type: type as FormRuleType, id, ruleText, ...(Object.keys(kept).length ? { options: kept } : {}) };
 }
 

@@ -184,6 +184,47 @@ test.describe('analytics §2 form validation', () => {
     await expect(tooltip(page)).toHaveText('A phone number, like 555 123 4567');
   });
 
+  test('analytics §5 a number takes decimals only where the console\'s rule allows them, never exponents; a web address starts with http or https', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-forms-rules');
+    expect((await page.context().request.post(`${serverUrl}/api/login`, { data: { token: E2E_ADMIN_TOKEN } })).status()).toBe(204);
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/settings`);
+    const section = page.getByRole('region', { name: 'Form validation' });
+    const setUp = async (n: number, name: string, rule: string, text: string) => {
+      await section.getByRole('button', { name: 'Add a field' }).click();
+      const field = section.getByRole('group', { name: `Field ${n}` });
+      await field.getByLabel('Name').fill(name);
+      await field.getByLabel('Input (CSS selector)').fill(`#${name}`);
+      await field.getByRole('combobox').first().selectOption({ label: rule });
+      await field.getByLabel('What the visitor reads when it breaks').fill(text);
+      return field;
+    };
+    const price = await setUp(1, 'price', 'Number', 'A price, like 12.50');
+    await price.getByLabel('Decimals allowed').check();
+    const seats = await setUp(2, 'seats', 'Number', 'Whole seats, like 12');
+    await expect(seats.getByLabel('Decimals allowed')).not.toBeChecked();
+    await setUp(3, 'site', 'Web address', 'A web address, like https://acme.test');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByRole('status')).toHaveText('Saved.');
+    const stored = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`)).json();
+    expect(stored.formValidation.fields.map((f: { rules: Array<{ options?: unknown }> }) => f.rules[0]!.options)).toEqual([{ decimals: true }, undefined, undefined]);
+
+    await openHostPage('/e2e/forms/rules', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: 'v1' } });`, body: '<input id="price"><input id="seats"><input id="site">' }));
+    await agentReady(page);
+    const check = async (selector: string, value: string, verdict: 'valid' | 'invalid') => {
+      await page.locator(selector).fill(value);
+      await expect(page.locator(selector), `${selector} ${value}`).toHaveAttribute('data-waymark-validation', verdict);
+    };
+    await check('#price', '12.5', 'valid');
+    await check('#price', '1e1', 'invalid');
+    await check('#seats', '12.5', 'invalid');
+    await expect(tooltip(page)).toHaveText('Whole seats, like 12');
+    await check('#seats', '12', 'valid');
+    await check('#seats', '1e1', 'invalid');
+    await check('#site', 'example.com', 'invalid');
+    await check('#site', 'localhost:3000', 'invalid');
+    await check('#site', 'https://example.com', 'valid');
+  });
+
   test('the demo app\'s settings (server/demo/settings.json, seeded for demo-app by npm start) validate its Settings page', async ({ page, serverUrl }) => {
     // The e2e server seeds no app (the test guides replace the demo's): the demo's settings are put here, and taken back.
     await putSettings(serverUrl, 'demo-app', JSON.parse(readFileSync('server/demo/settings.json', 'utf8')));

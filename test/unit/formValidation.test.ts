@@ -48,18 +48,38 @@ describe('analytics §5 form-validation rule types', () => {
     expect(isDate('1/2/2024', 'MM/DD/YYYY')).toBe(true);
   });
 
-  it('url', () => {
-    for (const ok of ['https://example.com', 'http://app.example.com:8080/a?b=1#c', 'example.com/pricing', 'localhost:3000']) expect(ruleHolds(rule('url'), ok)).toBe(true);
+  it('url: must start with http or https', () => {
+    for (const ok of ['https://example.com', 'http://app.example.com:8080/a?b=1#c', 'HTTPS://example.com/pricing', 'http://localhost:3000']) expect(ruleHolds(rule('url'), ok)).toBe(true);
     for (const bad of ['example', 'https://', 'ftp://example.com', 'http://exa mple.com']) expect(ruleHolds(rule('url'), bad)).toBe(false);
   });
 
-  it('number, within min and max when set', () => {
-    expect(ruleHolds(rule('number'), '-12.5')).toBe(true);
-    expect(ruleHolds(rule('number'), '1e3')).toBe(true);
+  it('url: an address without its scheme is refused (example.com, localhost:3000, //example.com)', () => {
+    for (const bad of ['example.com', 'example.com/pricing', 'localhost:3000', 'www.example.com', '//example.com', 'httpexample.com']) expect(ruleHolds(rule('url'), bad)).toBe(false);
+  });
+
+  it('number: numeric, within min and max when set', () => {
+    expect(ruleHolds(rule('number'), '-12')).toBe(true);
+    expect(ruleHolds(rule('number'), '+7')).toBe(true);
     expect(ruleHolds(rule('number'), '12abc')).toBe(false);
+    expect(ruleHolds(rule('number'), '-')).toBe(false);
     expect(ruleHolds(rule('number', { min: 1, max: 10 }), '10')).toBe(true);
     expect(ruleHolds(rule('number', { min: 1, max: 10 }), '11')).toBe(false);
     expect(ruleHolds(rule('number', { min: 1 }), '0')).toBe(false);
+  });
+
+  it('number: decimals only if the rule allows them (options.decimals)', () => {
+    for (const value of ['12.5', '-0.5', '.5', '3.']) expect(ruleHolds(rule('number'), value)).toBe(false);
+    expect(ruleHolds(rule('number', { decimals: false }), '12.5')).toBe(false);
+    for (const value of ['12.5', '-0.5', '.5', '12']) expect(ruleHolds(rule('number', { decimals: true }), value)).toBe(true);
+    expect(ruleHolds(rule('number', { decimals: true, min: 0, max: 1 }), '0.75')).toBe(true);
+    expect(ruleHolds(rule('number', { decimals: true, min: 0, max: 1 }), '1.5')).toBe(false);
+  });
+
+  it('number: exponent notation is refused, decimals allowed or not', () => {
+    for (const value of ['1e1', '1E3', '2.5e-3', '1e+2']) {
+      expect(ruleHolds(rule('number'), value)).toBe(false);
+      expect(ruleHolds(rule('number', { decimals: true }), value)).toBe(false);
+    }
   });
 
   it('characterLength counts characters as people do (an emoji is one)', () => {
@@ -90,6 +110,13 @@ describe('checking fields (console settings, the agent)', () => {
     expect(checkFormFields([{ ...good[0], extra: 1 }])).toEqual({ fields: good });
   });
 
+  it('keeps a number rule\'s decimals switch (true or false)', () => {
+    for (const decimals of [true, false]) {
+      const fields = [{ ...good[0], rules: [{ type: 'number', id: 'r', ruleText: 'A price', options: { decimals, min: 0 } }] }];
+      expect(checkFormFields(fields)).toEqual({ fields });
+    }
+  });
+
   it('names the first problem and where it is', () => {
     const cases: Array<[unknown, string, string]> = [
       [{}, 'fields must be an array of {id, context, rules}', 'fields'],
@@ -104,6 +131,8 @@ describe('checking fields (console settings, the agent)', () => {
       [[{ ...good[0], rules: [{ type: 'email', id: 'r', ruleText: 't', options: { min: 1 } }] }], 'fields[0].rules[0].options.min applies to number and characterLength rules only', 'fields[0].rules[0].options.min'],
       [[{ ...good[0], rules: [{ type: 'characterLength', id: 'r', ruleText: 't', options: { max: 2.5 } }] }], 'fields[0].rules[0].options.max must be a whole number >= 0', 'fields[0].rules[0].options.max'],
       [[{ ...good[0], rules: [{ type: 'number', id: 'r', ruleText: 't', options: { min: 5, max: 1 } }] }], 'fields[0].rules[0].options.min must not be above max', 'fields[0].rules[0].options.min'],
+      [[{ ...good[0], rules: [{ type: 'number', id: 'r', ruleText: 't', options: { decimals: 'yes' } }] }], 'fields[0].rules[0].options.decimals must be true or false (number rules only)', 'fields[0].rules[0].options.decimals'],
+      [[{ ...good[0], rules: [{ type: 'characterLength', id: 'r', ruleText: 't', options: { decimals: true } }] }], 'fields[0].rules[0].options.decimals must be true or false (number rules only)', 'fields[0].rules[0].options.decimals'],
     ];
     for (const [raw, problem, field] of cases) expect(checkFormFields(raw)).toEqual({ problem, field });
   });

@@ -2,7 +2,8 @@
  * The Settings page's form validation (analytics §2, §3, §5): the fields the agent validates on the app's pages.
  * Each field is found by a CSS selector (checked here, in the browser, before it is saved), optionally only on
  * pages whose URL matches a regular expression, and has rules of the six types with the text the visitor reads
- * when a value breaks one. A date rule picks one of the spec's formats; number and length rules take bounds.
+ * when a value breaks one. A date rule picks one of the spec's formats; number and length rules take bounds, and a
+ * number rule takes decimals only when its box is ticked (analytics §5 "decimals only if allowed").
  */
 import { useFieldArray, useFormContext } from 'react-hook-form';
 import { DATE_FORMATS, DEFAULT_DATE_FORMAT, FORM_RULE_TYPES, type DateFormat, type FormField, type FormRule, type FormRuleType } from '../../../shared/forms/formValidation';
@@ -16,6 +17,8 @@ export interface RuleForm {
   format: string;
   min: string;
   max: string;
+  /** A number rule: values with a fractional part pass. */
+  decimals: boolean;
 }
 
 export interface FieldForm {
@@ -41,7 +44,7 @@ const RULE_LABELS: Record<FormRuleType, string> = {
 };
 
 const newId = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
-const newRule = (): RuleForm => ({ id: newId('rule'), type: 'email', ruleText: '', format: DEFAULT_DATE_FORMAT, min: '', max: '' });
+const newRule = (): RuleForm => ({ id: newId('rule'), type: 'email', ruleText: '', format: DEFAULT_DATE_FORMAT, min: '', max: '', decimals: false });
 const newField = (): FieldForm => ({ id: newId('field'), selector: '', url: '', rules: [newRule()] });
 
 export const formFieldsOf = (fields: FormField[]): FieldForm[] =>
@@ -56,6 +59,7 @@ export const formFieldsOf = (fields: FormField[]): FieldForm[] =>
       format: r.options?.format ?? DEFAULT_DATE_FORMAT,
       min: r.options?.min === undefined ? '' : String(r.options.min),
       max: r.options?.max === undefined ? '' : String(r.options.max),
+      decimals: r.options?.decimals === true,
     })),
   }));
 
@@ -71,6 +75,7 @@ export function fieldsOfForm(fields: FieldForm[]): FormField[] {
         if (r.min.trim()) options.min = Number(r.min);
         if (r.max.trim()) options.max = Number(r.max);
       }
+      if (r.type === 'number' && r.decimals) options.decimals = true;
       return { type: r.type, id: r.id, ruleText: r.ruleText.trim(), ...(Object.keys(options).length ? { options } : {}) };
     }),
   }));
@@ -162,6 +167,11 @@ function RulesEditor({ index }: { index: number }) {
                   <span>{type === 'number' ? 'Highest' : 'Most characters'}</span>
                   <input type="number" {...form.register(`${at}.max`)} />
                 </label>
+                {type === 'number' && (
+                  <label className="check">
+                    <input type="checkbox" {...form.register(`${at}.decimals`)} /> Decimals allowed
+                  </label>
+                )}
               </>
             )}
             <label className="field">
