@@ -22,6 +22,7 @@ import { registerCors } from './registerCors';
 import { registerApiRoutes } from './queries/registerApiRoutes';
 import { registerConsoleRoutes } from './queries/registerConsoleRoutes';
 import { registerDataRoutes } from './ingest/registerDataRoutes';
+import { registerKnownApps } from './ingest/registerKnownApps';
 import { registerDesignerPluginRoutes } from './guides/registerDesignerPluginRoutes';
 import { registerGuideAssetRoutes } from './guides/registerGuideAssetRoutes';
 import { registerLogRoutes } from './ingest/registerLogRoutes';
@@ -127,6 +128,13 @@ export interface ServerOptions {
    * issue #31): the designer signs in nowhere else (server/auth/registerConsoleOrigins.ts). @default []
    */
   consoleOrigins?: readonly string[];
+  /**
+   * Which apps the collector accepts data for (env WAYMARK_APPS; issue #31): `open`, any api key an agent sends;
+   * `known`, only apps made in the console or by the API (a settings row: `POST /api/apps`, a PUT of its settings),
+   * every other key's /data requests answered 404 with nothing stored (server/ingest/registerKnownApps.ts).
+   * @default 'open'
+   */
+  apps?: 'open' | 'known';
 }
 
 /** A listening server. */
@@ -197,6 +205,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
   try {
     const retentionProblem = checkRetentionDays(options.retentionDays);
     if (retentionProblem) throw new Error(retentionProblem);
+    if (options.apps !== undefined && options.apps !== 'open' && options.apps !== 'known') {
+      throw new Error(`WAYMARK_APPS must be open or known; got ${String(options.apps)}`);
+    }
     if (options.summaryIntervalMs !== undefined && !(options.summaryIntervalMs >= 10 && options.summaryIntervalMs <= 3_600_000)) {
       throw new Error(`WAYMARK_SUMMARY_INTERVAL_MS must be a number of milliseconds from 10 to 3600000; got ${options.summaryIntervalMs}`);
     }
@@ -288,6 +299,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       store: createAuthStore(db),
     });
     registerConsoleOrigins(app, options.consoleOrigins ?? []);
+    // Before every /data route: with WAYMARK_APPS=known, an unknown app's requests end at its route's guard (issue #31).
+    if (options.apps === 'known') registerKnownApps(app, { has: (apiKey) => settingsStore.has(apiKey) });
     const guideAssets = registerGuideAssetRoutes(app, guidesDir);
     registerDesignerPluginRoutes(app, guidesDir);
     registerDataRoutes(app, {

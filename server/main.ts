@@ -10,7 +10,8 @@
  * start as the guide folder's files, default demo-app; empty for none), WAYMARK_SUMMARY_INTERVAL_MS (time between
  * the summarizer's runs, default 1000), WAYMARK_TRUST_PROXY (`1` behind a reverse proxy: its X-Forwarded-Proto, -Host
  * and -For are believed; or the proxies' addresses; server/trustProxyOf.ts), WAYMARK_CONSOLE_ORIGINS (consoles a
- * designer link may name besides this server, comma-separated origins).
+ * designer link may name besides this server, comma-separated origins), WAYMARK_APPS (`known`: data accepted only
+ * for apps made in the console or by the API; default `open`).
  */
 import { consoleOriginsOf } from './auth/registerConsoleOrigins';
 import { startServer } from './createServer';
@@ -48,6 +49,8 @@ const server = await startServer({
   summaryIntervalMs: process.env.WAYMARK_SUMMARY_INTERVAL_MS ? Number(process.env.WAYMARK_SUMMARY_INTERVAL_MS) : undefined,
   trustProxy,
   consoleOrigins,
+  // Checked by createServer: anything but open or known stops the start naming the variable.
+  apps: (process.env.WAYMARK_APPS || undefined) as 'open' | 'known' | undefined,
 }).catch((err: Error & { code?: string }) => {
   const hint = err.code === 'EADDRINUSE' ? ` (another server holds port ${port}: stop it, or choose another with PORT=8081 npm start)` : '';
   console.error(`Waymark reference server did not start: ${err.message}${hint}`);

@@ -1,6 +1,8 @@
 /**
  * Each app's settings (issue #14): one JSON object per api key, checked by checkSettings before it is stored.
- * Plain SQL that PGlite and PostgreSQL both run.
+ * An app with a row here is a known app (issue #31): the only ones a collector started with WAYMARK_APPS=known
+ * accepts data for. A row is made by a PUT of its settings (`{}` included), by `create` (the console's Add an app,
+ * `POST /api/apps`) and for the seed app at start. Plain SQL that PGlite and PostgreSQL both run.
  */
 import type { Database } from '../storage/Database';
 import type { AppSettings } from './checkSettings';
@@ -11,6 +13,10 @@ export interface SettingsStore {
   get(apiKey: string): Promise<AppSettings>;
   /** Replaces the app's settings. */
   put(apiKey: string, settings: AppSettings, now: number): Promise<AppSettings>;
+  /** Makes the app known with no settings of its own, unless it is already; answers whether it was made now. */
+  create(apiKey: string, now: number): Promise<boolean>;
+  /** Whether the app is known (has a settings row). */
+  has(apiKey: string): Promise<boolean>;
 }
 
 /** The table's schema: a migration of server/storage/migrations/MIGRATIONS.ts. */
@@ -37,6 +43,16 @@ export function createSettingsStore(db: Database): SettingsStore {
         [apiKey, JSON.stringify(settings), now],
       );
       return result.rows[0].body;
+    },
+    async create(apiKey, now) {
+      const result = await db.query(
+        `insert into app_settings (api_key, body, updated_at) values ($1, '{}'::jsonb, $2) on conflict (api_key) do nothing returning 1`,
+        [apiKey, now],
+      );
+      return result.rows.length > 0;
+    },
+    async has(apiKey) {
+      return (await db.query('select 1 from app_settings where api_key = $1', [apiKey])).rows.length > 0;
     },
   };
 }

@@ -172,3 +172,105 @@ describe.runIf(process.env.WAYMARK_TEST_POSTGRES)('issue #31 quotas: several col
     expect(await readEvents(second.app, { apiKey: 'quota-race' })).toHaveLength(10);
   }, MINUTE_TEST_TIMEOUT);
 });
+
+describe('issue #31 WAYMARK_APPS=known', () => {
+  let known: TestServer;
+  beforeAll(async () => {
+    known = await startTestServer({}, { apps: 'known' });
+  }, SERVER_TIMEOUT);
+  afterAll(() => known?.close(), SERVER_TIMEOUT);
+
+  const T = Date.now();
+  const recordingChunk = deflateSync(
+    Buffer.from(JSON.stringify({ recordingId: 'r', sessionId: 'abcdefghijklmnop', visitorId: 'v', accountId: 'a', tabId: 't', frameId: 'f', url: 'http://x/', chunk: 0, events: [{ type: 4, data: { href: 'http://x/' }, timestamp: T }] })),
+  );
+  const subject = { visitorId: 'v', accountId: 'a', url: 'http://x/', metadata: {} };
+  const report = { version: '0.1.0', visitorId: 'v', sessionId: 's', from: T - 1000, to: T, counts: { eventsSent: 1, beaconsFailed: 0, eventsDropped: 0, guideLoads: 0, guideLoadFailures: 0, errors: 0, warnings: 0 } };
+  /** A request that each /data route of an app would take (and store, where it stores), by route. */
+  const requests: Record<string, (apiKey: string) => { method: 'GET' | 'POST' | 'HEAD'; url: string; payload?: string | Buffer; headers?: Record<string, string> }> = {
+    'GET /data/ptm.gif/:apiKey?': (k) => ({ method: 'GET', url: `/data/ptm.gif/${k}?jzb=${nodeJzb(batchOf(1, 'v'))}` }),
+    'POST /data/ptm.gif/:apiKey?': (k) => ({ method: 'POST', url: `/data/ptm.gif/${k}`, payload: JSON.stringify({ events: nodeJzb(batchOf(1, 'v')) }), headers: { 'content-type': 'text/plain' } }),
+    'GET /data/guide.gif/:apiKey?': (k) => ({ method: 'GET', url: `/data/guide.gif/${k}?jzb=${nodeJzb(batchOf(1, 'v'))}` }),
+    'POST /data/guide.gif/:apiKey?': (k) => ({ method: 'POST', url: `/data/guide.gif/${k}`, payload: JSON.stringify({ events: nodeJzb(batchOf(1, 'v')) }), headers: { 'content-type': 'application/json' } }),
+    'GET /data/poll.gif/:apiKey?': (k) => ({ method: 'GET', url: `/data/poll.gif/${k}?jzb=${nodeJzb(batchOf(1, 'v'))}` }),
+    'GET /data/guide.json/:apiKey?': (k) => ({ method: 'GET', url: `/data/guide.json/${k}?jzb=${nodeJzb(subject)}` }),
+    'POST /data/guide.json/:apiKey?': (k) => ({ method: 'POST', url: `/data/guide.json/${k}`, payload: JSON.stringify({ events: nodeJzb(subject) }), headers: { 'content-type': 'application/json' } }),
+    'GET /data/segmentflag.json/:apiKey?': (k) => ({ method: 'GET', url: `/data/segmentflag.json/${k}?jzb=${nodeJzb(subject)}` }),
+    'POST /data/segmentflag.json/:apiKey?': (k) => ({ method: 'POST', url: `/data/segmentflag.json/${k}`, payload: JSON.stringify({ events: nodeJzb(subject) }), headers: { 'content-type': 'application/json' } }),
+    'GET /data/log.gif/:apiKey?': (k) => ({ method: 'GET', url: `/data/log.gif/${k}?msg=hello&version=1` }),
+    'GET /data/recording.json/:apiKey?': (k) => ({ method: 'GET', url: `/data/recording.json/${k}` }),
+    'POST /data/recording/:apiKey?': (k) => ({ method: 'POST', url: `/data/recording/${k}?v=1&ct=1`, payload: recordingChunk, headers: { 'content-type': 'application/octet-stream' } }),
+    'POST /data/errorlog': (k) => ({ method: 'POST', url: `/data/errorlog?apiKey=${k}`, payload: JSON.stringify({ error: 'boom' }), headers: { 'content-type': 'application/json' } }),
+    'POST /data/monitor': (k) => ({ method: 'POST', url: `/data/monitor?apiKey=${k}`, payload: JSON.stringify(report), headers: { 'content-type': 'application/json' } }),
+  };
+  /** Sends the route's request; a HEAD route sends its GET route's request as HEAD. */
+  const send = (target: TestServer, route: string, apiKey: string) => {
+    const head = route.startsWith('HEAD ');
+    const request = requests[head ? route.replace('HEAD', 'GET') : route]!(apiKey);
+    return target.app.inject(head ? { ...request, method: 'HEAD' } : request);
+  };
+
+  /** What was stored for the app: events, logs, health reports, recordings, and whether the Apps list has it. */
+  async function storedFor(target: TestServer, apiKey: string) {
+    const get = async (url: string) => (await target.app.inject({ method: 'GET', url, headers: ADMIN_HEADERS })).json();
+    return {
+      events: (await readEvents(target.app, { apiKey })).length,
+      logs: (await get(`/api/logs?apiKey=${apiKey}`)).logs.length,
+      reports: (await get(`/api/apps/${apiKey}/health?from=${T - 86_400_000}&to=${Date.now() + 3_600_000}`)).totals.reports,
+      recordings: (await get(`/api/apps/${apiKey}/recordings`)).recordings.length,
+      listed: (await get('/api/apps')).some((a: { apiKey: string }) => a.apiKey === apiKey),
+    };
+  }
+
+  it('guards every /data route that names an app (read from the server\'s routes), and each of them answers an unknown app 404 saying how to create it, storing nothing', async () => {
+    const { listDataRoutes } = await import('../../server/ingest/registerKnownApps');
+    const routes = listDataRoutes(known.app);
+    const byPath = routes.filter((r) => r.apiKeyIn === 'path').map((r) => `${r.method} ${r.url}`);
+    // Every route with an :apiKey (HEAD ones included) is sent a request here, so a new one is not left out unnoticed.
+    expect(byPath.filter((r) => !(r.replace(/^HEAD/, 'GET') in requests))).toEqual([]);
+    expect(Object.keys(requests).filter((r) => !byPath.includes(r))).toEqual(['POST /data/errorlog', 'POST /data/monitor']);
+    expect(routes.filter((r) => r.apiKeyIn === 'query').map((r) => `${r.method} ${r.url}`)).toEqual(expect.arrayContaining(['POST /data/errorlog', 'POST /data/monitor']));
+    // The same requests store on an open server (the bodies are good), and are refused here.
+    await setQuotas(server, 'open-app', {}, { recording: { enabled: true, sampleRate: 1 } });
+    for (const route of [...byPath, 'POST /data/errorlog', 'POST /data/monitor']) {
+      const open = await send(server, route, 'open-app');
+      expect(open.statusCode, `${route} on an open server: ${open.body}`).toBe(200);
+      const refused = await send(known, route, 'nobody-app');
+      expect(refused.statusCode, route).toBe(404);
+      if (!route.startsWith('HEAD')) expect(refused.json(), route).toEqual({ error: 'unknown app "nobody-app": create it in the console (Apps) or PUT /api/apps/nobody-app/settings' });
+    }
+    // HEAD runs its GET route's handler: the beacons' and log.gif's HEAD requests stored too.
+    expect(await storedFor(server, 'open-app')).toEqual({ events: 8, logs: 3, reports: 1, recordings: 1, listed: true });
+    expect(await storedFor(known, 'nobody-app')).toEqual({ events: 0, logs: 0, reports: 0, recordings: 0, listed: false });
+    // A request that names no app still gets its route's 400.
+    expect((await known.app.inject({ method: 'GET', url: '/data/ptm.gif/' })).statusCode).toBe(400);
+    expect((await known.app.inject({ method: 'POST', url: '/data/errorlog', payload: { error: 'x' } })).statusCode).toBe(400);
+  });
+
+  it('an app made by PUT settings {} or POST /api/apps is accepted at once; POST /api/apps keeps an existing app\'s settings', async () => {
+    expect((await send(known, 'GET /data/ptm.gif/:apiKey?', 'made-by-put')).statusCode).toBe(404);
+    expect((await putSettings(known, 'made-by-put', {})).statusCode).toBe(200);
+    expect((await send(known, 'GET /data/ptm.gif/:apiKey?', 'made-by-put')).statusCode).toBe(200);
+    expect((await send(known, 'POST /data/errorlog', 'made-by-put')).statusCode).toBe(200);
+
+    const create = (apiKey: unknown) => known.app.inject({ method: 'POST', url: '/api/apps', headers: ADMIN_HEADERS, payload: { apiKey } });
+    expect((await send(known, 'POST /data/ptm.gif/:apiKey?', 'made-by-post')).statusCode).toBe(404);
+    const made = await create('made-by-post');
+    expect([made.statusCode, made.json()]).toEqual([201, { apiKey: 'made-by-post', created: true }]);
+    expect((await send(known, 'POST /data/ptm.gif/:apiKey?', 'made-by-post')).statusCode).toBe(200);
+    expect(await storedFor(known, 'made-by-post')).toMatchObject({ events: 1, listed: true });
+
+    await putSettings(known, 'made-by-post', { quotas: { eventsPerMinute: 5 } });
+    const again = await create('made-by-post');
+    expect([again.statusCode, again.json()]).toEqual([200, { apiKey: 'made-by-post', created: false }]);
+    const settings = (await known.app.inject({ method: 'GET', url: '/api/apps/made-by-post/settings', headers: ADMIN_HEADERS })).json();
+    expect(settings.quotas.eventsPerMinute).toBe(5);
+    for (const bad of ['', 'has space', 'x'.repeat(101), 5, undefined]) {
+      const refused = await create(bad);
+      expect(refused.statusCode, String(bad)).toBe(400);
+      expect(refused.json().field).toBe('apiKey');
+    }
+    // Admin only.
+    expect((await known.app.inject({ method: 'POST', url: '/api/apps', payload: { apiKey: 'x' } })).statusCode).toBe(401);
+  });
+});
