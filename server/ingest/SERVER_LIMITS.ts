@@ -1,7 +1,8 @@
 /**
  * Size limits of the reference collector. The jzb limit is the agent's own send silo, so anything the agent
  * can legitimately send fits and anything larger is a bug worth a 413. Every other bound here is checked before
- * anything is stored (issue #31 Bounded ingest): decoders stop at their output cap, and an event has a size cap.
+ * anything is stored (issue #31 Bounded ingest): decoders stop at their output cap, and each event's fields are
+ * checked by type and length (checkEventBatch).
  */
 import { SEND_SILO_LIMIT } from '../../shared/constants';
 
@@ -24,6 +25,21 @@ export const SERVER_LIMITS = {
    * into the 65536-character silo to be sent at all. 256 KB is a hundred times a large click.
    */
   maxEventBytes: 256 * 1024,
+  /**
+   * Deepest nesting of objects and arrays in an event (the event itself is depth 1). Pendo's agent nests a click's
+   * ancestors up to the body (wire-protocol.md "click"), one level each, and Chromium's HTML parser nests elements
+   * 512 deep at most; far deeper, serializing and PostgreSQL's jsonb parser run out of stack.
+   */
+  maxEventDepth: 1000,
+  /** Longest event `type`: the known types are short words; anything longer is not a type. */
+  maxEventTypeLength: 128,
+  /**
+   * Longest `visitor_id` and `account_id`, in characters: twice an e-mail address's 254, and small enough that
+   * an id (with the api key) stays within what a btree index key holds (2704 bytes) in any script.
+   */
+  maxIdLength: 512,
+  /** Longest `tabId` and `frameId`: the agents make 16 to 36 random characters; they key the exactly-once index. */
+  maxTabIdLength: 128,
   /** Largest request body accepted, in bytes (1 MB); Fastify answers 413 above it, text/plain beacons included. */
   maxBodyBytes: 1024 * 1024,
   /**

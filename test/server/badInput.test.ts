@@ -52,10 +52,10 @@ describe('wire-protocol "jzb": malformed jzb is a 400 that says what is wrong', 
     expect(await readEvents(server.app, { apiKey: 'all-or-nothing' })).toEqual([]);
   });
 
-  it('answers 400, not 500, for an event PostgreSQL jsonb cannot hold (\\u0000)', async () => {
+  it('answers 400, not 500, for an event PostgreSQL jsonb cannot hold (\\u0000), naming the field (issue #31)', async () => {
     const response = await getBeacon(nodeJzb([wireEvent({ url: 'a\u0000b' })]), 'ptm.gif', 'nul');
     expect(response.statusCode).toBe(400);
-    expect(response.json().error).toMatch(/^events could not be stored/);
+    expect(response.json()).toEqual({ error: 'event 0: url holds U+0000 (NUL), which cannot be stored', field: 'events[0].url' });
   });
 });
 

@@ -2,6 +2,7 @@
  * Issue #31 "Bounded ingest": what the collector refuses before anything is stored, and what it still accepts.
  * - every decoder stops at its output cap (a 64 KB jzb that inflates to 40 MB, a recording chunk that would inflate
  *   to gigabytes) and a single event has a size cap: 413 naming the limit;
+ * - the fields the collector reads have types and bounds: a 400 naming the event and the field (`events[3].sequence`);
  * Payloads are compressed with Node's own zlib.
  */
 import { deflateRawSync, deflateSync, constants as zlib } from 'node:zlib';
@@ -115,5 +116,69 @@ describe('issue #31 decoder output caps: 413 before anything is stored', () => {
     expect(response.statusCode).toBe(413);
     expect(response.json().error).toBe('recording chunk inflates to over 20971520 bytes (20 MB)');
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+});
+
+describe('issue #31 event field types: a 400 naming the event and the field, nothing stored', () => {
+  const cases: Array<[string, Record<string, unknown> | string, string, RegExp]> = [
+    ['a visitor_id that is an object', { visitor_id: { id: 'v' } }, 'visitor_id', /^event 2: visitor_id must be a string or a number \(got an object\)$/],
+    ['an account_id that is an array', { account_id: ['a'] }, 'account_id', /^event 2: account_id must be a string or a number \(got an array\)$/],
+    ['a visitor_id of 513 characters', { visitor_id: 'v'.repeat(513) }, 'visitor_id', /^event 2: visitor_id must be at most 512 characters \(got a string of 513 characters\)$/],
+    ['a sequence of -5', { sequence: -5 }, 'sequence', /^event 2: sequence must be a non-negative integer \(got -5\)$/],
+    ['a sequence of 1.5', { sequence: 1.5 }, 'sequence', /\(got 1\.5\)$/],
+    ['a sequence of "abc"', { sequence: 'abc' }, 'sequence', /\(got "abc"\)$/],
+    ['a sequence of 1e20', { sequence: 1e20 }, 'sequence', /\(got 100000000000000000000\)$/],
+    ['a browser_time that is a string', { browser_time: '2026-11-27' }, 'browser_time', /^event 2: browser_time must be a finite number of epoch milliseconds/],
+    ['a browser_time of 1e300', { browser_time: 1e300 }, 'browser_time', /\(got 1e\+300\)$/],
+    ['a browser_time of 1e400 (Infinity once parsed)', '"browser_time":1e400', 'browser_time', /\(got Infinity\)$/],
+    ['a type of 129 characters', { type: 't'.repeat(129) }, 'type', /^event 2: type must be at most 128 characters/],
+    ['a tabId of 129 characters', { tabId: 't'.repeat(129) }, 'tabId', /^event 2: tabId must be at most 128 characters/],
+    ['a frameId that is a number', { frameId: 7 }, 'frameId', /^event 2: frameId must be a string \(got 7\)$/],
+    ['U+0000 in the url', { url: 'http://a/\u0000' }, 'url', /^event 2: url holds U\+0000 \(NUL\), which cannot be stored$/],
+    ['a lone surrogate deep in props', { props: { target: { attrs: { 'data-x': 'a\ud800' } } } }, 'props.target.attrs["data-x"]', /^event 2: props\.target\.attrs\["data-x"\] holds a lone surrogate/],
+    ['U+0000 in a key of props', { props: { 'a\u0000': 1 } }, 'props', /^event 2: a key of props holds U\+0000/],
+  ];
+  for (const [what, fields, field, message] of cases) {
+    it(`refuses ${what}`, async () => {
+      const apiKey = `types-${field.replace(/\W/g, '')}`;
+      const bad = typeof fields === 'string' ? `{"type":"click","visitor_id":"v",${fields}}` : JSON.stringify(wireEvent(fields));
+      const jzb = jzbOfText(`[${JSON.stringify(wireEvent())},${JSON.stringify(wireEvent())},${bad}]`);
+      const response = await getBeacon(apiKey, jzb);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().field).toBe(`events[2].${field}`);
+      expect(response.json().error).toMatch(message);
+      expect(await readEvents(server.app, { apiKey })).toEqual([]);
+    });
+  }
+
+  it('refuses an event nested more than 1000 deep, naming it', async () => {
+    const deep = `{"type":"click","props":${'['.repeat(1000)}${']'.repeat(1000)}}`;
+    const response = await getBeacon('types-deep', jzbOfText(`[${deep}]`));
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: 'event 0 nests objects and arrays more than 1000 deep', field: 'events[0]' });
+  });
+
+  it('applies the same checks to a POSTed array of events', async () => {
+    const response = await postBeacon('types-post', { events: [wireEvent(), wireEvent({ sequence: -1 })] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().field).toBe('events[1].sequence');
+  });
+
+  it("still accepts what agents send: account_id null or absent, numeric ids, fractional times, Pendo's deep clicks", async () => {
+    // Pendo's agent: account_id null until set (get_account_id), a guide event without sequence, a click whose
+    // target carries its ancestors up to the body (600 deep here), and its own fields (eventProperties, bytes).
+    let target: Record<string, unknown> = { tag: 'BODY', id: '', cls: '', attrs: {} };
+    for (let i = 0; i < 600; i++) target = { tag: 'DIV', id: `d${i}`, cls: 'x', attrs: { role: 'group' }, myIndex: 0, childIndex: 0, parentElem: target };
+    const events = [
+      { type: 'identify', browser_time: T0, visitor_id: '_PENDO_T_abcdefghijk', account_id: null, url: 'http://127.0.0.1/', props: { old_visitor_id: '_PENDO_T_abcdefghijk', visitor_id: 'ann' }, tabId: 'tAbId0123456789a', frameId: 'fRaMe0123456789a', sequence: 0 },
+      { type: 'click', browser_time: T0 + 1, visitor_id: 'ann', url: 'http://127.0.0.1/', props: { target }, tabId: 'tAbId0123456789a', frameId: 'fRaMe0123456789a', sequence: 1, bytes: 20_000 },
+      { type: 'guideSeen', browser_time: T0 + 2, visitor_id: 'ann', account_id: 'acme', url: 'http://127.0.0.1/', props: { guide_id: 'g', guide_step_id: 's' }, tabId: 'tAbId0123456789a', frameId: 'fRaMe0123456789a' },
+      { type: 'track', browser_time: T0 + 3.25, visitor_id: 42, account_id: 7, url: 'http://127.0.0.1/', props: {}, track_event_name: 'Signed up', sequence: 2, tabId: 'tAbId0123456789a', frameId: 'fRaMe0123456789a' },
+      { type: 'agentic_prompt_submitted', browser_time: T0 + 4, visitor_id: 'ann', account_id: 'acme', props: {} },
+    ];
+    const response = await postBeacon('pendo-app', { events: nodeJzb(events) });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ stored: events.length });
+    expect(await readEvents(server.app, { apiKey: 'pendo-app' })).toEqual(events);
   });
 });
