@@ -16,6 +16,18 @@ const floorTo = (t: string, ms: number) => `(${t} - ((${t} % ${ms}) + ${ms}) % $
 const HOUR_RANGE = `int8range(hour, hour + ${HOUR_MS})`;
 
 /**
+ * `text` cut to `n` characters, or to n / 4 when those take more than `n` bytes: at most `n` bytes in any script,
+ * so a summary key holding it stays within what a btree index row holds (2704 bytes) beside the api key and a
+ * visitor id. A page's address of 1000 characters outside ASCII made the summaries' upsert fail, and with it every
+ * drain after it (issue #31 fuzzing). The agents send ASCII addresses (percent-encoded): cut as before.
+ */
+const clipBytes = (text: string, n: number) =>
+  `(case when octet_length(left(${text}, ${n})) <= ${n} then left(${text}, ${n}) else left(${text}, ${n / 4}) end)`;
+
+/** The address as the summaries key it: at most 1000 bytes. */
+const URL_KEY = clipBytes('url', 1000);
+
+/**
  * `, e as (...), ...`: CTEs to append after a CTE named `source` that yields `events` rows (all columns,
  * extracted ones filled). The statement's main query may then read `source`.
  */
@@ -24,7 +36,7 @@ export function summarizeEventsSql(source: string): string {
   return `,
 e as (
   select id, api_key, type, nullif(visitor_id, '') as visitor_id, nullif(account_id, '') as account_id, time,
-         nullif(left(url, 1000), '') as url, nullif(${pageOf('left(url, 1000)')}, '') as page, nullif(session_id, '') as session_id, channel,
+         nullif(${URL_KEY}, '') as url, nullif(${pageOf(URL_KEY)}, '') as page, nullif(session_id, '') as session_id, channel,
          el_tag, el_id, el_text, guide_id, coalesce(guide_step_id, '') as guide_step_id,
          ${floorTo('time', HOUR_MS)} as hour, ${floorTo('time', DAY_MS)} as day,
          case when jsonb_typeof(body->'props'->'frustrationTypes') = 'array' then body->'props'->'frustrationTypes' end as ft,

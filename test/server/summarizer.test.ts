@@ -158,3 +158,28 @@ describe('issue #19 summaries off the beacon path', () => {
     });
   }, SERVER_TIMEOUT);
 });
+
+describe('issue #19 summaries: a page address outside ASCII (issue #31 fuzzing)', () => {
+  it('is kept cut to at most 1000 bytes, so its upsert fits the index and the drains after it go on', async () => {
+    await withDb(async (db) => {
+      const store = createEventStore(db);
+      // 1000 characters of three bytes each: the page key (api key, grain, t, url) was 3000 bytes, over the
+      // 2704 a btree index row holds; the drain failed, and every drain after it, for every app.
+      const wide = { ...click('t1', 1, 'v1'), url: `https://app.example/${'界'.repeat(1000)}` };
+      await store.insertBatch('wide', 'analytics', [wide], Date.now());
+      await store.insertBatch('after', 'analytics', [click('t2', 1, 'v2')], Date.now());
+      expect(await drainSummaryQueue(db, { maxBatches: 100, maxEvents: 1000 })).toEqual({ batches: 2, events: 2, more: false });
+      expect(await apps(db, 'after')).toBe(1);
+      const pages = (await db.query<{ url: string; bytes: unknown }>("select url, octet_length(url) as bytes from console_pages where api_key = 'wide'")).rows;
+      // Its first 250 characters (an hour's row and a day's): at most 1000 bytes in any script.
+      expect(pages.map((p) => p.url)).toEqual([wide.url.slice(0, 250), wide.url.slice(0, 250)]);
+      expect(pages.every((p) => Number(p.bytes) <= 1000)).toBe(true);
+      // An ASCII address is cut as before: its first 1000 characters.
+      const long = { ...click('t3', 1, 'v3'), url: `https://app.example/${'a'.repeat(2000)}` };
+      await store.insertBatch('long', 'analytics', [long], Date.now());
+      await drainSummaryQueue(db, { maxBatches: 100, maxEvents: 1000 });
+      const ascii = (await db.query<{ url: string }>("select url from console_pages where api_key = 'long' limit 1")).rows[0]!.url;
+      expect(ascii).toBe(long.url.slice(0, 1000));
+    });
+  }, SERVER_TIMEOUT);
+});
