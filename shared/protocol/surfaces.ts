@@ -60,6 +60,12 @@ export interface LauncherToShow {
   height: number;
   /** device.iframe: shown in a child frame too (otherwise only the top frame shows it; guides §6). */
   iframe: boolean;
+  /**
+   * `data.autoOpen` (ours; the spec's config has no such field): the panel opens by itself once no step shows,
+   * unless the visitor closed it in the last 8 hours or its onboarding tutorial is done. Otherwise (the default) it
+   * opens only when the visitor or the host asks. @default false
+   */
+  autoOpen?: boolean;
   guides: LauncherEntry[];
   /** guides §2 onboarding progress over the listed onboarding guides, when `data.onboarding` and there are some. */
   onboarding?: { percent: number };

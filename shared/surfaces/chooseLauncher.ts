@@ -4,9 +4,9 @@
  *
  * The config rides on guide.json as `launcher` (wire-protocol.md names no field for it):
  * `{enabled, data: {launchType, position, launcherBadgeUrl, enableSearch, whatsnew, onboarding, height,
- * width, device {desktop, mobile, iframe}, contentUrl, contentUrlCss, contentUrlJs}}`, plus two fields the
- * spec's list does not name: `data.elementPathRule` (the element of launchType element) and
- * `data.hideCredits` (no powered-by line).
+ * width, device {desktop, mobile, iframe}, contentUrl, contentUrlCss, contentUrlJs}}`, plus three fields the
+ * spec's list does not name: `data.elementPathRule` (the element of launchType element), `data.hideCredits`
+ * (no powered-by line) and `data.autoOpen` (the panel opens by itself; off unless set, issue #36).
  */
 import { isStepSeen } from '../eligibility/canRepeat';
 import { LAUNCHER_DEFAULTS } from '../constants';
@@ -34,7 +34,8 @@ export type LauncherSettings = Omit<LauncherToShow, 'guides' | 'onboarding' | 'w
 /**
  * Reads a launcher config: null when there is none or it is not enabled, `{ problem }` when it is malformed
  * (the agent then shows no launcher and logs 'ERROR while initializing launcher'), else its settings with
- * the defaults filled in (launchType badge, position bottom-right, 330 x 310, search, whatsnew and onboarding off).
+ * the defaults filled in (launchType badge, position bottom-right, 330 x 310, search, whatsnew, onboarding and
+ * autoOpen off).
  */
 export function readLauncherConfig(raw: unknown): { settings: LauncherSettings } | { problem: string } | null {
   if (raw === undefined || raw === null) return null;
@@ -52,7 +53,7 @@ export function readLauncherConfig(raw: unknown): { settings: LauncherSettings }
   if (launchType === 'element' && (typeof elementPathRule !== 'string' || !elementPathRule.trim())) {
     return problem('elementPathRule', 'a CSS selector when launchType is element');
   }
-  for (const field of ['enableSearch', 'whatsnew', 'onboarding', 'hideCredits']) {
+  for (const field of ['enableSearch', 'whatsnew', 'onboarding', 'hideCredits', 'autoOpen']) {
     if (data[field] !== undefined && typeof data[field] !== 'boolean') return problem(field, 'true or false');
   }
   for (const field of ['width', 'height']) {
@@ -80,6 +81,7 @@ export function readLauncherConfig(raw: unknown): { settings: LauncherSettings }
       hideCredits: data.hideCredits === true,
       whatsnew: data.whatsnew === true,
       onboarding: data.onboarding === true,
+      autoOpen: data.autoOpen === true,
       width: (data.width as number | undefined) ?? LAUNCHER_DEFAULTS.width,
       height: (data.height as number | undefined) ?? LAUNCHER_DEFAULTS.height,
       iframe: device.iframe === true,

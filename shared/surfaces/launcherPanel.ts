@@ -44,11 +44,13 @@ export function isLauncherClosed(stored: string | null, now: number): boolean {
 }
 
 /**
- * Whether the panel opens by itself when the page loads: an onboarding tutorial under way (progress below
- * 100%) opens it, unless the visitor closed it within the last 8 hours.
+ * Whether the panel opens by itself when the page loads. Only when the app's launcher settings say so
+ * (`autoOpen`, off unless set: a panel nobody asked for covers part of the host's page, issue #36), and then not
+ * when the visitor closed it within the last 8 hours, nor for an onboarding tutorial already done.
  */
-export function shouldAutoOpenLauncher(launcher: Pick<LauncherToShow, 'onboarding'>, stored: string | null, now: number): boolean {
-  return needsStopTutorialConfirm(launcher) && !isLauncherClosed(stored, now);
+export function shouldAutoOpenLauncher(launcher: Pick<LauncherToShow, 'autoOpen' | 'onboarding'>, stored: string | null, now: number): boolean {
+  const tutorialDone = launcher.onboarding !== undefined && !needsStopTutorialConfirm(launcher);
+  return launcher.autoOpen === true && !tutorialDone && !isLauncherClosed(stored, now);
 }
 
 /** guides §2 onboarding close: closing asks 'Are you sure you want to stop this tutorial?' while one is under way. */

@@ -1,7 +1,7 @@
 /**
  * guides §2 Launcher (guide center) on the page: the launcher of the last guide load, whether its panel is open,
- * whether the host removed it; the launcher-closed flag (8 hours) in local storage; opening by itself while an
- * onboarding tutorial is under way (at the first tick with no step to show; not on a page where the visitor
+ * whether the host removed it; the launcher-closed flag (8 hours) in local storage; opening by itself only when
+ * its settings say so (`autoOpen`: at the first tick with no step to show; not on a page where the visitor
  * snoozed a guide: "not now" is not a cue to open a panel); the host's toggle/show/hide/remove;
  * drawn in the leader frame, or any frame its device.iframe allows (guides §6); critical errors (guides §8).
  */
@@ -34,7 +34,7 @@ export function createLauncherView(ctx: DisplayContext): LauncherView {
   let launcher: LauncherToShow | null = null;
   let open = false;
   let removed = false;
-  /** Whether the panel opens by itself (onboarding under way) is decided once per page. */
+  /** Whether the panel opens by itself (autoOpen) is decided once per page. */
   let decided = false;
   /** The panel is to open by itself at the first tick with no step to show. */
   let autoOpen = false;

@@ -127,12 +127,12 @@ test.describe('guides §2 Launcher (guide center)', () => {
   });
 
   test("onboarding: progress, the what's-new count, an in-panel confirm on close, and the closed flag that outlives a reload for 8 hours", async ({ page, openHostPage }) => {
-    const apiKey = launcherFor({ enabled: true, data: { onboarding: true, whatsnew: true, enableSearch: true } });
+    const apiKey = launcherFor({ enabled: true, data: { onboarding: true, whatsnew: true, enableSearch: true, autoOpen: true } });
     const visitor = uniqueId('launcher-onboarding');
     const flagKey = `_wm_launcher-closed.${apiKey}.${visitor}`;
     await openHostPage('/e2e/launcher', launcherPage(apiKey, visitor));
 
-    // An onboarding tutorial under way opens the panel by itself.
+    // With autoOpen in its settings, an onboarding tutorial under way opens the panel by itself.
     await expect(page.locator(panel)).toBeVisible();
     await expect(page.locator(panel)).toContainText('Onboarding 0% complete');
     await expect(page.locator(panel).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '0');
@@ -274,8 +274,20 @@ test.describe('guides §2 Launcher (guide center): the API, custom content, laun
     await expect(page.locator(badge)).toHaveCount(0);
   });
 
-  test('a tutorial under way opens the panel only once no step is showing: after the welcome lightbox is closed', async ({ page, openHostPage }) => {
-    const apiKey = launcherFor({ enabled: true, data: { onboarding: true } });
+  test('a new visitor with a tutorial under way: the panel stays closed, the badge waits, until the visitor opens it (no autoOpen in the settings)', async ({ page, openHostPage }) => {
+    const apiKey = launcherFor({ enabled: true, data: { onboarding: true, whatsnew: true } });
+    await openHostPage('/e2e/launcher', launcherPage(apiKey, uniqueId('launcher-asks')));
+    await expect(page.locator(badge)).toBeVisible();
+    await expect(page.locator(badge).locator('.wm-bubble')).toHaveText('1');
+    await page.waitForTimeout(1200); // two loop ticks with no step to show
+    await expect(page.locator(panel)).toHaveCount(0);
+    await expect(page.locator(badge)).toHaveAttribute('aria-expanded', 'false');
+    await page.locator(badge).click();
+    await expect(page.locator(panel)).toContainText('Onboarding 0% complete');
+  });
+
+  test('autoOpen: a tutorial under way opens the panel only once no step is showing: after the welcome lightbox is closed', async ({ page, openHostPage }) => {
+    const apiKey = launcherFor({ enabled: true, data: { onboarding: true, autoOpen: true } });
     // test/e2e/guides/e2e-launcher-welcome.json: an auto lightbox on /e2e/launcher?welcome only.
     await openHostPage('/e2e/launcher?welcome', launcherPage(apiKey, uniqueId('launcher-welcome')));
     const lightbox = page.locator('[data-waymark-overlay] .wm-lightbox');
@@ -287,8 +299,8 @@ test.describe('guides §2 Launcher (guide center): the API, custom content, laun
     await expect(page.locator(panel)).toBeVisible();
   });
 
-  test('a visitor who snoozes the welcome ("not now") is not shown the tutorial\'s panel by itself on that page; the badge opens it', async ({ page, openHostPage }) => {
-    const apiKey = launcherFor({ enabled: true, data: { onboarding: true } });
+  test('autoOpen: a visitor who snoozes the welcome ("not now") is not shown the tutorial\'s panel by itself on that page; the badge opens it', async ({ page, openHostPage }) => {
+    const apiKey = launcherFor({ enabled: true, data: { onboarding: true, autoOpen: true } });
     await openHostPage('/e2e/launcher?welcome', launcherPage(apiKey, uniqueId('launcher-snooze')));
     const lightbox = page.locator('[data-waymark-overlay] .wm-lightbox');
     await expect(lightbox).toContainText('Welcome first');
@@ -360,6 +372,7 @@ test.describe('guides §2 Launcher on a 375 px wide window', () => {
   test('the panel fits beside the badge', async ({ page, openHostPage }) => {
     const apiKey = launcherFor({ enabled: true, data: { enableSearch: true, onboarding: true, whatsnew: true } });
     await openHostPage('/e2e/launcher', launcherPage(apiKey, uniqueId('launcher-narrow')));
+    await page.locator(badge).click();
     await expect(page.locator(panel)).toBeVisible();
     const open = await box(page, panel);
     expect(open).toEqual({ x: 375 - 20 - 330, y: 740 - 80 - 389, width: 330, height: 389 });

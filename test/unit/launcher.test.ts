@@ -54,6 +54,7 @@ describe('guides §3 Launcher config', () => {
         hideCredits: false,
         whatsnew: false,
         onboarding: false,
+        autoOpen: false,
         width: 330,
         height: 310,
         iframe: false,
@@ -67,11 +68,11 @@ describe('guides §3 Launcher config', () => {
       enabled: true,
       data: {
         launchType: 'element', elementPathRule: '#help', position: 'top-left', launcherBadgeUrl: 'https://cdn.example/b.png',
-        enableSearch: true, whatsnew: true, onboarding: true, height: 400, width: 360, device: { desktop: true, mobile: false, iframe: true },
+        enableSearch: true, whatsnew: true, onboarding: true, autoOpen: true, height: 400, width: 360, device: { desktop: true, mobile: false, iframe: true },
       },
     });
     expect(read).toMatchObject({
-      settings: { launchType: 'element', elementPathRule: '#help', position: 'top-left', launcherBadgeUrl: 'https://cdn.example/b.png', enableSearch: true, whatsnew: true, onboarding: true, height: 400, width: 360, iframe: true, device: { desktop: true, mobile: false } },
+      settings: { launchType: 'element', elementPathRule: '#help', position: 'top-left', launcherBadgeUrl: 'https://cdn.example/b.png', enableSearch: true, whatsnew: true, onboarding: true, autoOpen: true, height: 400, width: 360, iframe: true, device: { desktop: true, mobile: false } },
     });
   });
 
@@ -83,6 +84,7 @@ describe('guides §3 Launcher config', () => {
     ['a position off the list', { enabled: true, data: { position: 'middle' } }, 'launcher.data.position must be one of bottom-right, bottom-left, top-left, top-right (got "middle")'],
     ['element without its selector', { enabled: true, data: { launchType: 'element' } }, 'launcher.data.elementPathRule must be a CSS selector when launchType is element (got undefined)'],
     ['a non-boolean switch', { enabled: true, data: { enableSearch: 'on' } }, 'launcher.data.enableSearch must be true or false (got "on")'],
+    ['an autoOpen that is no boolean', { enabled: true, data: { autoOpen: 'yes' } }, 'launcher.data.autoOpen must be true or false (got "yes")'],
     ['a size that is no size', { enabled: true, data: { height: -5 } }, 'launcher.data.height must be a positive number of px (got -5)'],
     ['a badge URL that is no string', { enabled: true, data: { launcherBadgeUrl: 3 } }, 'launcher.data.launcherBadgeUrl must be a URL string (got 3)'],
     ['a device flag that is no boolean', { enabled: true, data: { device: { mobile: 1 } } }, 'launcher.data.device.mobile must be true or false (got 1)'],
@@ -245,13 +247,19 @@ describe('guides §2 Launcher: the launcher-closed flag (8 hours)', () => {
     expect(isLauncherClosed('{"closed":"yes","until":99999999999999}', T)).toBe(false);
   });
 
-  it('an onboarding under way opens the panel by itself unless the flag holds; closing it then asks first', () => {
-    const underway = { onboarding: { percent: 40 } };
+  it('the panel never opens by itself unless the settings say so (autoOpen, off unless set): a new visitor with a tutorial under way included', () => {
+    expect(shouldAutoOpenLauncher({ onboarding: { percent: 0 } }, null, T)).toBe(false);
+    expect(shouldAutoOpenLauncher({ autoOpen: false, onboarding: { percent: 40 } }, null, T)).toBe(false);
+    expect(shouldAutoOpenLauncher({}, null, T)).toBe(false);
+  });
+
+  it('with autoOpen it opens by itself unless the closed flag holds, and not for a finished tutorial; closing a tutorial asks first', () => {
+    const underway = { autoOpen: true, onboarding: { percent: 40 } };
     expect(shouldAutoOpenLauncher(underway, null, T)).toBe(true);
     expect(shouldAutoOpenLauncher(underway, launcherClosedRecord(T - 1000), T)).toBe(false);
     expect(shouldAutoOpenLauncher(underway, launcherClosedRecord(T - LAUNCHER_CLOSED_MS), T)).toBe(true);
-    expect(shouldAutoOpenLauncher({ onboarding: { percent: 100 } }, null, T)).toBe(false);
-    expect(shouldAutoOpenLauncher({}, null, T)).toBe(false);
+    expect(shouldAutoOpenLauncher({ autoOpen: true, onboarding: { percent: 100 } }, null, T)).toBe(false);
+    expect(shouldAutoOpenLauncher({ autoOpen: true }, null, T)).toBe(true);
     expect(needsStopTutorialConfirm(underway)).toBe(true);
     expect(needsStopTutorialConfirm({ onboarding: { percent: 100 } })).toBe(false);
     expect(needsStopTutorialConfirm({})).toBe(false);
