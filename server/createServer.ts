@@ -29,6 +29,7 @@ import { registerLogRoutes } from './ingest/registerLogRoutes';
 import { registerMonitorRoutes } from './ingest/registerMonitorRoutes';
 import { registerSegmentFlagRoutes } from './ingest/registerSegmentFlagRoutes';
 import { SERVER_LIMITS } from './ingest/SERVER_LIMITS';
+import { registerParamCheck } from './ingest/registerParamCheck';
 import { registerAuth } from './auth/registerAuth';
 import { createAuthStore } from './auth/createAuthStore';
 import { registerConsoleOrigins } from './auth/registerConsoleOrigins';
@@ -195,8 +196,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     http: { maxHeaderSize: SERVER_LIMITS.maxHeaderBytes },
     // Errors Fastify raises before routing (a malformed percent-escape in the URL) get the same JSON shape.
     frameworkErrors: (error, _request, reply) => {
+      // Fastify's message quotes the whole URL (a 64 KB jzb included): said in words instead (issue #31).
+      const message = error.code === 'FST_ERR_BAD_URL' ? 'the path does not decode: a percent-escape in it is malformed or not UTF-8' : error.message;
       // Cast: the generics of this callback do not reduce to a plain reply in Fastify's types.
-      (reply as unknown as FastifyReply).code(error.statusCode ?? 400).send({ error: error.message });
+      (reply as unknown as FastifyReply).code(error.statusCode ?? 400).send({ error: message });
     },
     // Api keys are path parameters; find-my-way's default cap of 100 characters is kept for them.
   });
@@ -299,6 +302,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       store: createAuthStore(db),
     });
     registerConsoleOrigins(app, options.consoleOrigins ?? []);
+    // Every /data and /api route: parameters the database cannot keep are a 400 before any handler (issue #31).
+    registerParamCheck(app);
     // Before every /data route: with WAYMARK_APPS=known, an unknown app's requests end at its route's guard (issue #31).
     if (options.apps === 'known') registerKnownApps(app, { has: (apiKey) => settingsStore.has(apiKey) });
     const guideAssets = registerGuideAssetRoutes(app, guidesDir);

@@ -40,6 +40,11 @@ export const SERVER_LIMITS = {
   maxIdLength: 512,
   /** Longest `tabId` and `frameId`: the agents make 16 to 36 random characters; they key the exactly-once index. */
   maxTabIdLength: 128,
+  /**
+   * Longest api key, in a path (find-my-way's own cap of a path parameter, which the router enforces) or in a query
+   * (`/data/errorlog?apiKey=`, `/data/monitor?apiKey=`: registerParamCheck enforces it there).
+   */
+  maxApiKeyLength: 100,
   /** Largest request body accepted, in bytes (1 MB); Fastify answers 413 above it, text/plain beacons included. */
   maxBodyBytes: 1024 * 1024,
   /**

@@ -16,6 +16,7 @@ import { HttpError } from '../HttpError';
 import { parseJzb } from './parseJzb';
 import { eventsOfBody, requireApiKey, single } from './readDataRequest';
 import { SERVER_LIMITS } from './SERVER_LIMITS';
+import { storableText } from './textFault';
 import { applyTheme, launcherWithTheme } from '../guides/applyTheme';
 import type { Guide } from '../../shared/guides/guides';
 import { matchesConditions, type SegmentSubject } from '../../shared/segments/segmentConditions';
@@ -91,6 +92,8 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
       throw new HttpError(400, 'guide.json payload must be an object {visitorId, accountId, url, oldVisitorId, metadata}');
     }
     const { visitorId, url, oldVisitorId } = payload as { visitorId?: unknown; url?: unknown; oldVisitorId?: unknown };
+    // issue #31: the visitor id goes into a query; text the database refuses is a 400 naming it, not a 500.
+    if (typeof visitorId === 'string') storableText(visitorId, 'visitorId');
     // issue #15: a guide with an audience goes only to visitors in it, and never says who it is for.
     const subject = payload as SegmentSubject;
     const wanted = wantedLanguages((subject.metadata?.visitor as { language?: unknown } | undefined)?.language, acceptLanguage);

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LogKind, LogStore } from './createLogStore';
 import { HttpError } from '../HttpError';
 import { jsonObjectOf, listLimit, requireApiKey } from './readDataRequest';
+import { storableText } from './textFault';
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -36,6 +37,8 @@ export function registerLogRoutes(app: FastifyInstance, store: LogStore): void {
     if (visitorId !== undefined && typeof visitorId !== 'string') {
       throw new HttpError(400, `visitorId must be a string: ${ERRORLOG_SHAPE}`);
     }
+    // issue #31: text the database refuses is a 400 naming its field, before the insert.
+    for (const [field, text] of Object.entries({ error, version, visitorId })) if (typeof text === 'string') storableText(text, field);
     await store.insert(
       apiKey,
       { kind: 'error', message: error, version: version ?? null, visitorId: visitorId || null },

@@ -4,6 +4,7 @@
  * silently become U+FFFD. Checked before any query, so the refusal is a 400 naming the field, never a database
  * error.
  */
+import { HttpError } from '../HttpError';
 
 /** A lone surrogate: a high one not followed by a low one, or a low one not preceded by a high one. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -15,3 +16,9 @@ export function textFault(text: string): string | undefined {
   return undefined;
 }
 
+/** The text itself, or a 400 naming `field` (`visitorId holds U+0000 (NUL), which cannot be stored`). */
+export function storableText(text: string, field: string): string {
+  const fault = textFault(text);
+  if (fault) throw new HttpError(400, `${field} ${fault}, which cannot be stored`, field);
+  return text;
+}

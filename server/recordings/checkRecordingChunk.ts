@@ -6,6 +6,7 @@
 import { inflateSync } from 'node:zlib';
 import type { RecordingChunkMeta } from '../../shared/wire/recordingChunk';
 import { HttpError } from '../HttpError';
+import { storableText } from '../ingest/textFault';
 
 /** Limits of a chunk: what one POST may carry. */
 export const RECORDING_LIMITS = {
@@ -19,6 +20,8 @@ export const RECORDING_LIMITS = {
   maxUrlLength: 16_384,
   /** Highest chunk number. */
   maxChunk: 1_000_000,
+  /** Latest event timestamp, epoch ms: what a JavaScript Date can hold (the summary columns are bigint). */
+  maxTimestamp: 8.64e15,
 } as const;
 
 /** One rrweb event as stored and replayed: `{ type, data, timestamp, ... }`. */
@@ -75,10 +78,13 @@ export function readChunk(parsed: unknown): RecordingChunk {
       throw new HttpError(400, `${name} must be a${required ? ' non-empty' : ''} string`, name);
     }
     if (value.length > RECORDING_LIMITS.maxIdLength) throw new HttpError(400, `${name} is longer than ${RECORDING_LIMITS.maxIdLength} characters`, name);
+    // issue #31: ids and url go into text columns, which refuse U+0000.
+    storableText(value, name);
   }
   const { url, chunk, events } = parsed;
   if (typeof url !== 'string') throw new HttpError(400, 'url must be a string', 'url');
   if (url.length > RECORDING_LIMITS.maxUrlLength) throw new HttpError(400, `url is longer than ${RECORDING_LIMITS.maxUrlLength} characters`, 'url');
+  storableText(url, 'url');
   if (typeof chunk !== 'number' || !Number.isInteger(chunk) || chunk < 0 || chunk > RECORDING_LIMITS.maxChunk) {
     throw new HttpError(400, `chunk must be an integer from 0 to ${RECORDING_LIMITS.maxChunk}`, 'chunk');
   }
@@ -92,8 +98,8 @@ export function readChunk(parsed: unknown): RecordingChunk {
     }
     if (!isObject(event.data)) throw new HttpError(400, `events[${i}].data must be an object`, `events[${i}].data`);
     const t = event.timestamp;
-    if (typeof t !== 'number' || !Number.isFinite(t) || t < 0) {
-      throw new HttpError(400, `events[${i}].timestamp must be epoch milliseconds`, `events[${i}].timestamp`);
+    if (typeof t !== 'number' || !Number.isFinite(t) || t < 0 || t > RECORDING_LIMITS.maxTimestamp) {
+      throw new HttpError(400, `events[${i}].timestamp must be epoch milliseconds, from 0 to ${RECORDING_LIMITS.maxTimestamp}`, `events[${i}].timestamp`);
     }
     if (start === null || t < start) start = t;
     if (end === null || t > end) end = t;
@@ -108,8 +114,9 @@ export function readChunk(parsed: unknown): RecordingChunk {
     url,
     chunk,
     events: events as RecordedEvent[],
-    start,
-    end,
+    // Whole milliseconds for the bigint columns: rrweb's are, and a fractional one widens the span, never narrows it.
+    start: start === null ? null : Math.floor(start),
+    end: end === null ? null : Math.ceil(end),
   };
 }
 

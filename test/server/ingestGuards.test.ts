@@ -3,10 +3,12 @@
  * - every decoder stops at its output cap (a 64 KB jzb that inflates to 40 MB, a recording chunk that would inflate
  *   to gigabytes) and a single event has a size cap: 413 naming the limit;
  * - the fields the collector reads have types and bounds: a 400 naming the event and the field (`events[3].sequence`);
+ * - U+0000 or broken UTF-8 in a path or query parameter of any /data or /api route is a 400 naming the parameter;
  * Payloads are compressed with Node's own zlib.
  */
 import { deflateRawSync, deflateSync, constants as zlib } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listRoutes } from '../../server/auth/registerAuth';
 import { SERVER_LIMITS } from '../../server/ingest/SERVER_LIMITS';
 import { ADMIN_HEADERS, base64Url, nodeJzb, readEvents, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
 
@@ -180,5 +182,88 @@ describe('issue #31 event field types: a 400 naming the event and the field, not
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ stored: events.length });
     expect(await readEvents(server.app, { apiKey: 'pendo-app' })).toEqual(events);
+  });
+});
+
+describe('issue #31 U+0000 or broken UTF-8 in a path or query parameter: a 400 naming it, never 5xx', () => {
+  const probe = nodeJzb({ visitorId: 'v' });
+  const cases: Array<[string, string, string]> = [
+    ['GET', '/data/guide.json/%00?id=1', 'apiKey'],
+    ['GET', '/data/recording.json/%00', 'apiKey'],
+    ['GET', `/data/ptm.gif/k%00?jzb=${nodeJzb([])}`, 'apiKey'],
+    ['GET', `/data/guide.json/k?id=%00&jzb=${probe}`, 'id'],
+    ['GET', `/data/segmentflag.json/k?id=%00&jzb=${probe}`, 'id'],
+    ['GET', '/data/log.gif/k?msg=%00', 'msg'],
+    ['POST', '/data/errorlog?apiKey=%00', 'apiKey'],
+    ['POST', '/data/monitor?apiKey=%00', 'apiKey'],
+    ['GET', `/data/ptm.gif/k?source=%ED%A0%80&jzb=${nodeJzb([])}`, 'source'],
+    ['GET', `/data/ptm.gif/k?source=%C3&jzb=${nodeJzb([])}`, 'source'],
+    ['GET', '/api/events?apiKey=%00', 'apiKey'],
+    ['GET', '/api/logs?apiKey=%00', 'apiKey'],
+    ['GET', '/api/apps/%00/recordings', 'apiKey'],
+    ['GET', '/api/apps/k/recordings/%00', 'id'],
+    ['POST', `/data/errorlog?apiKey=${'k'.repeat(101)}`, 'apiKey'],
+    ['POST', `/data/monitor?apiKey=${'k'.repeat(101)}`, 'apiKey'],
+  ];
+  for (const [method, url, field] of cases) {
+    it(`${method} ${url.slice(0, 60)}`, async () => {
+      const response = await server.app.inject({ method: method as 'GET' | 'POST', url, headers: ADMIN_HEADERS, ...(method === 'POST' ? { payload: { error: 'e' } } : {}) });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().field).toBe(field);
+      expect(response.json().error).toMatch(new RegExp(`^${field} (is not valid text: it holds U\\+0000 \\(NUL\\)|is not valid percent-encoded UTF-8|is longer than 100 characters)$`));
+    });
+  }
+
+  it('every /data and /api route refuses U+0000 in each path parameter and in its query', async () => {
+    const routes = listRoutes(server.app).filter(({ method, url }) => /^\/(data|api)\//.test(url) && method !== 'OPTIONS' && !url.includes('*'));
+    expect(routes.length).toBeGreaterThan(30);
+    for (const { method, url } of routes) {
+      // The path with `nul` (a parameter's name) as %00 and every other parameter filled in.
+      const path = (nul?: string) => url.replace(/:(\w+)\??/g, (_, name: string) => (name === nul ? '%00' : 'k'));
+      const names = [...url.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+      const targets = [...names.map((name) => [path(name), name]), [`${path()}?apiKey=%00`, 'apiKey']];
+      for (const [target, field] of targets) {
+        const response = await server.app.inject({ method: method as 'GET', url: target, headers: ADMIN_HEADERS, ...(method === 'GET' || method === 'DELETE' ? {} : { payload: {} }) });
+        expect({ route: `${method} ${url}`, target, status: response.statusCode, field: response.json().field }).toEqual({ route: `${method} ${url}`, target, status: 400, field });
+      }
+    }
+  });
+
+  it('answers a path whose escapes do not decode in words, without echoing the URL', async () => {
+    for (const url of [`/data/guide.json/%C3?jzb=${probe}`, '/data/recording.json/%ED%A0%80', '/api/apps/%zz/recordings']) {
+      const response = await server.app.inject({ method: 'GET', url, headers: ADMIN_HEADERS });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json(), url).toEqual({ error: 'the path does not decode: a percent-escape in it is malformed or not UTF-8' });
+    }
+  });
+
+  it('refuses U+0000 in the ids a guide list, an error log and a recording chunk carry in their bodies', async () => {
+    const guides = await server.app.inject({ method: 'GET', url: `/data/guide.json/k?id=1&jzb=${nodeJzb({ visitorId: 'ann\u0000' })}` });
+    expect(guides.statusCode).toBe(400);
+    expect(guides.json().field).toBe('visitorId');
+    const errorlog = await server.app.inject({ method: 'POST', url: '/data/errorlog?apiKey=k', payload: { error: 'broke\u0000', visitorId: 'ann' } });
+    expect(errorlog.statusCode).toBe(400);
+    expect(errorlog.json().field).toBe('error');
+    await server.app.inject({ method: 'PUT', url: '/api/apps/rec-text/settings', headers: ADMIN_HEADERS, payload: { recording: { enabled: true, sampleRate: 1 } } });
+    const chunk = (fields: Record<string, unknown>) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/data/recording/rec-text',
+        headers: { 'content-type': 'application/octet-stream' },
+        payload: deflateSync(Buffer.from(JSON.stringify({ recordingId: 'r', sessionId: 's', visitorId: 'v', accountId: '', tabId: 't', frameId: 'f', url: 'u', chunk: 0, events: [{ type: 4, data: {}, timestamp: T0 }], ...fields }))),
+      });
+    for (const [fields, field] of [
+      [{ recordingId: 'r\u0000' }, 'recordingId'],
+      [{ url: 'http://a/\u0000' }, 'url'],
+      [{ events: [{ type: 4, data: {}, timestamp: 1e300 }] }, 'events[0].timestamp'],
+    ] as const) {
+      const response = await chunk(fields);
+      expect(response.statusCode, field).toBe(400);
+      expect(response.json().field, field).toBe(field);
+    }
+    // rrweb's timestamps are whole milliseconds; a fractional one is still stored, its span widened to whole ones.
+    expect((await chunk({ recordingId: 'frac', events: [{ type: 4, data: {}, timestamp: T0 + 0.5 }] })).json()).toEqual({ stored: 1 });
+    const list = await server.app.inject({ method: 'GET', url: '/api/apps/rec-text/recordings', headers: ADMIN_HEADERS });
+    expect(list.json().recordings).toMatchObject([{ id: 'frac', start: T0, end: T0 + 1 }]);
   });
 });
