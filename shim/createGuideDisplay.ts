@@ -103,6 +103,8 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay |
   hooks.on('snoozed', () => launcher.stayClosed());
 
   function moved(): void {
+    // guides §4 Throttling: the next auto guide of the page waits for the next display time this move may have set.
+    loop.throttle();
     // guides §2: the visitor's step moves the launcher's onboarding progress and completion marks on.
     if (launcher.has()) void launcher.refresh();
     if (resourceCenter.has()) void resourceCenter.refresh();

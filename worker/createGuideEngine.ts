@@ -9,6 +9,7 @@ import { continuesVisitor, isAnonymousVisitorId } from '../shared/identity/ident
 import { ERROR_CODES, fail, ok, type Outcome } from '../shared/errors';
 import type { GuideLoadResponse, ThrottlingTimestamps } from '../shared/guides/guides';
 import { completionStatus } from '../shared/guides/continuationStep';
+import { nextDisplayTime } from '../shared/eligibility/nextDisplayTime';
 import { asGuideLoadResponse, checkGuideLoadResponse } from '../shared/guides/validateGuidePayload';
 import { MESSAGES } from '../shared/messages';
 import type { GuideDiagnostics, GuideLoadResult, GuidesApi, GuideState } from '../shared/protocol';
@@ -253,7 +254,8 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
         if (at > (timestamps[name] ?? -Infinity)) (timestamps[name] = at), (changed = true);
       }
       if (changed) (state.timestamps = timestamps), saveState();
-      return { timestamps, changed };
+      // guides §4 Throttling: what the page's guide loop holds the candidates of the last load to.
+      return { timestamps, changed, nextDisplayAt: nextDisplayTime(judge.throttling(), timestamps) };
     },
 
     async guideDiagnostics() {

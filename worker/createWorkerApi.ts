@@ -205,7 +205,7 @@ export function createWorkerApi(ports: WorkerPorts, toPage: (message: DeliveredM
     },
 
     async throttling(merge) {
-      return running ? running.guides.throttling(merge) : { timestamps: {}, changed: false };
+      return running ? running.guides.throttling(merge) : { timestamps: {}, changed: false, nextDisplayAt: null };
     },
 
     async guideDiagnostics() {

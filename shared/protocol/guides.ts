@@ -73,6 +73,11 @@ export interface StepToShow {
   automations?: Automation[];
   /** guides §3 contentUrlCss, fetched by the worker: styles for the step, scoped to the overlay's shadow root. */
   css?: string;
+  /**
+   * guides §4 Auto display: an auto candidate whose guide bypasses throttling (overrideAutoThrottling, or snoozed
+   * and ready): not held back by the next display time a later dismissal on the page sets.
+   */
+  bypassesThrottling?: true;
   /** guides §3 contentUrlJs from an allowed origin, with its SRI integrity when the step has contentJsHash. */
   script?: { url: string; integrity?: string };
   /** guides §3 advanceMethod: 'element click' or 'mouseover' (or both, comma-separated) on the target advances. */
@@ -190,9 +195,11 @@ export interface GuidesApi {
   previewGuide(payload: PreviewPayload | null): Promise<Outcome<PreviewLoaded | null>>;
   /**
    * guides §4 Throttling across frames (receiveThrottlingState): `merge` (another frame's timestamps) is kept where
-   * it is later than this worker's; answers the timestamps now and whether the merge changed them.
+   * it is later than this worker's; answers the timestamps now, whether the merge changed them, and the next display
+   * time of auto guides they make with the last load's throttling config (null: not throttled), which the page's
+   * guide loop holds its candidates to after a guide moved on.
    */
-  throttling(merge?: ThrottlingTimestamps): Promise<{ timestamps: ThrottlingTimestamps; changed: boolean }>;
+  throttling(merge?: ThrottlingTimestamps): Promise<{ timestamps: ThrottlingTimestamps; changed: boolean; nextDisplayAt: number | null }>;
 }
 
 /** What the preview endpoint answered (guides §7 Preview), as the authoring chunk hands it over. */

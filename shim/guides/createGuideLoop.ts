@@ -3,7 +3,8 @@
  * is in the background — badges placed, a launcher by its element followed; the guide list asked again on an
  * SPA page change or after an hour (guides §9); then, unless a step shows here or in another frame or this frame
  * cannot be seen, the auto-display phase: the first candidate whose target is there shows, within 50 ms (what
- * is left goes on 50 ms later); a candidate whose target never comes times out (guides §4 Step timeout). A load
+ * is left goes on 50 ms later); a candidate whose target never comes times out (guides §4 Step timeout); after a
+ * guide moved on, the candidates wait for the worker's next display time (guides §4 Throttling). A load
  * also sets element activations, event property rules, badges, the launcher, the resource center, the global
  * script, and opens a permalink.
  */
@@ -29,6 +30,12 @@ export interface GuideLoop {
   /** Asks the worker for this page's guides. */
   load(url: string): Promise<void>;
   setPaused(paused: boolean): void;
+  /**
+   * guides §4 Throttling: a guide moved on (a dismissal, snooze or final advance of an auto guide sets a throttling
+   * timestamp); the candidates judged at the load, but those that bypass throttling, wait until the worker's next
+   * display time. The loop does nothing until the worker has said it.
+   */
+  throttle(): void;
   /** False once guide.json said the subscription lacks guides (guides §5). */
   supported(): boolean;
   stop(): void;
@@ -68,6 +75,10 @@ export function createGuideLoop(
   let notInSubscription = false;
   /** teardown (issue #7): the loop never runs again. */
   let stopped = false;
+  /** guides §4 Throttling: auto candidates without a bypass wait until then (epoch ms); see `throttle`. */
+  let throttledUntil = 0;
+  /** The worker is asked for the next display time: the loop waits for it, as it does for a load. */
+  let throttling = false;
   /** guides §4 Guide loop: skipped while paused (stopGuides, delayGuides). */
   let paused = delayed === true;
   /** A tick 50 ms on, when the auto-display phase ran out of its time. */
@@ -173,7 +184,7 @@ export function createGuideLoop(
         timer = setTimeout(tick, GUIDE_LOOP_BUSY_MS);
         return;
       }
-      if (flow.suppressed.has(keyOf(step))) continue;
+      if (flow.suppressed.has(keyOf(step)) || (!step.bypassesThrottling && Date.now() < throttledUntil)) continue;
       const before = performance.now();
       const target = flow.targetOf(step);
       // guides §8: a step over the processing time limit is logged (once), and ejected with ejectOnTimeout.
@@ -221,7 +232,7 @@ export function createGuideLoop(
     if (notInSubscription || stopped) return void stopTicks();
     // guides §4 Guide loop: skipped while loading, disabled or delayed, and while the tab is in the background
     // (a step shown there would count as seen by nobody).
-    if (loading || paused || document.visibilityState === 'hidden') return;
+    if (loading || throttling || paused || document.visibilityState === 'hidden') return;
     const shown = flow.shown();
     const who = identity();
     const sameIds = who.visitorId === loadedFor.visitorId && who.accountId === loadedFor.accountId;
@@ -248,8 +259,9 @@ export function createGuideLoop(
       const pageChanged = location.href !== loadedUrl;
       if (otherPerson) {
         if (shown) flow.clear();
-        // What the visitor before dismissed or hid on this page is theirs.
+        // What the visitor before dismissed or hid on this page is theirs, and so is their throttling.
         flow.suppressed.clear();
+        throttledUntil = 0;
       }
       // A step the loop showed stays up while the new list still has it: an app that writes its state into the
       // address (a filter, a tab) would otherwise take it down and show it again, a guideSeen each time.
@@ -267,12 +279,26 @@ export function createGuideLoop(
     autoDisplay();
   }
 
+  async function throttle(): Promise<void> {
+    throttling = true;
+    try {
+      // Asked after the step action: the worker handles calls in order, so the timestamp is set.
+      throttledUntil = (await bridge.call((w) => w.throttling())).nextDisplayAt ?? 0;
+    } catch {
+      // The worker is gone (teardown): nothing left to show.
+    } finally {
+      throttling = false;
+      tick();
+    }
+  }
+
   return {
     tick,
     load,
     setPaused(next) {
       paused = next;
     },
+    throttle: () => void throttle(),
     supported: () => !notInSubscription,
     stop() {
       stopped = true;

@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeJzb } from '../../shared/wire/jzb';
 import { MESSAGES } from '../../shared/messages';
-import { agentReady, expect, hostPage, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
+import { agentReady, expect, hostPage, publishGuide, storedEvents, test, uniqueId, waitForEvents } from './fixtures';
 
 const lightbox = '[data-waymark-overlay] .wm-lightbox';
 
@@ -99,6 +99,58 @@ test.describe('guides §4 Snooze', () => {
     await expect(step).toContainText('Try this later');
     const seen = await waitForEvents(serverUrl, { apiKey: 'e2e', visitorId: ended }, (e) => e.some((x) => x.type === 'guideSeen'));
     expect(seen.find((e) => e.type === 'guideSeen')!.props).toMatchObject({ guide_step_id: 'e2e-snooze-1', reason: 'auto' });
+  });
+});
+
+test.describe('guides §4 Throttling', () => {
+  /** Two auto lightboxes for every page of a new app, 'First welcome' before 'Second welcome' (priority). */
+  async function twoAutoGuides(serverUrl: string): Promise<string> {
+    const apiKey = uniqueId('e2e-throttle');
+    for (const [id, title, priority] of [['first', 'First welcome', 1], ['second', 'Second welcome', 2]] as const) {
+      const domJson = { type: 'div', props: { id: 'guide-base' }, children: [{ type: 'h2', props: {}, content: title }] };
+      await publishGuide(serverUrl, apiKey, { id, name: title, launchMethod: 'auto', attributes: { priority }, steps: [{ id: `${id}-1`, type: 'lightbox', domJson }] });
+    }
+    return apiKey;
+  }
+  const throttled = (apiKey: string, visitor: string, minutes: number) =>
+    hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: '${visitor}' }, guides: { throttling: { enabled: true, interval: ${minutes}, unit: 'minute' } } });` });
+
+  test('dismissing an auto guide holds the next one back on the same page (1 minute), and after a reload', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = await twoAutoGuides(serverUrl);
+    await openHostPage('/e2e/throttle', throttled(apiKey, uniqueId('throttle'), 1));
+    const step = page.locator(lightbox);
+    await expect(step).toContainText('First welcome');
+    await step.getByRole('button', { name: 'close' }).click();
+    await expect(step).toHaveCount(0);
+    await page.waitForTimeout(2000); // four loop ticks
+    await expect(step).toHaveCount(0);
+
+    await page.reload();
+    await agentReady(page);
+    await page.waitForTimeout(1500);
+    await expect(step).toHaveCount(0);
+    const diagnostics = await page.evaluate(() => (window as any).waymark.debugGuides());
+    expect(diagnostics.guides.find((g: { id: string }) => g.id === 'second').reason).toMatch(/^throttling: throttled until /);
+  });
+
+  test('once the interval has passed, the next auto guide shows on the same page (reason auto)', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = await twoAutoGuides(serverUrl);
+    const visitor = uniqueId('throttle-passes');
+    // 0.05 minutes: 3 s.
+    await openHostPage('/e2e/throttle', throttled(apiKey, visitor, 0.05));
+    const step = page.locator(lightbox);
+    await expect(step).toContainText('First welcome');
+    await step.getByRole('button', { name: 'close' }).click();
+    await expect(step).toHaveCount(0);
+    await page.waitForTimeout(1500);
+    await expect(step).toHaveCount(0);
+    await expect(step).toContainText('Second welcome');
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const events = await waitForEvents(serverUrl, { apiKey, visitorId: visitor }, (e) => e.filter((x) => x.type === 'guideSeen').length === 2);
+    const dismissed = events.find((e) => e.type === 'guideDismissed')!;
+    const second = events.find((e) => e.type === 'guideSeen' && e.props.guide_id === 'second')!;
+    expect(second.props.reason).toBe('auto');
+    expect(second.browser_time as number).toBeGreaterThanOrEqual((dismissed.browser_time as number) + 3000);
   });
 });
 

@@ -183,15 +183,30 @@ describe('guides §5, §7, §8 guide loading refusals, probe, 451, POST and time
     const before = await engine.load('http://h/');
     expect(before.ok && before.value.candidates.map((c) => c.guideId)).toEqual(['g']);
     const now = clock.now();
-    expect(await engine.throttling({ latestDismissedAutoAt: now - 60_000 })).toEqual({ timestamps: { latestDismissedAutoAt: now - 60_000 }, changed: true });
+    const nextDisplayAt = now - 60_000 + 30 * 60_000;
+    expect(await engine.throttling({ latestDismissedAutoAt: now - 60_000 })).toEqual({ timestamps: { latestDismissedAutoAt: now - 60_000 }, changed: true, nextDisplayAt });
     expect(saved.at(-1)).toMatchObject({ timestamps: { latestDismissedAutoAt: now - 60_000 } });
     // An earlier time than this worker's changes nothing (and saves nothing).
     const count = saved.length;
-    expect(await engine.throttling({ latestDismissedAutoAt: now - 120_000 })).toEqual({ timestamps: { latestDismissedAutoAt: now - 60_000 }, changed: false });
+    expect(await engine.throttling({ latestDismissedAutoAt: now - 120_000 })).toEqual({ timestamps: { latestDismissedAutoAt: now - 60_000 }, changed: false, nextDisplayAt });
     expect(saved).toHaveLength(count);
     transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify(body) });
     const after = await engine.load('http://h/');
     expect(after.ok && after.value.candidates).toEqual([]);
+  });
+
+  it('guides §4 Throttling on the same page (issue #36): dismissing an auto guide answers the next display time the page holds its other candidates to; an override guide is marked to bypass it', async () => {
+    const { clock, transport, engine } = setup(engineInit(PROBED));
+    const guides = [guide('a', { attributes: { priority: 1 } }), guide('b', { attributes: { priority: 2 } }), guide('o', { attributes: { priority: 3, overrideAutoThrottling: true } })];
+    transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify({ ...load(guides), settings: { throttling: { enabled: true, interval: 1, unit: 'minute' } } }) });
+    const loaded = await engine.load('http://h/');
+    expect(loaded.ok && loaded.value.candidates.map((c) => [c.guideId, c.bypassesThrottling === true])).toEqual([['a', false], ['b', false], ['o', true]]);
+    expect((await engine.throttling()).nextDisplayAt).toBeNull();
+    expect(await engine.stepAction({ guideId: 'a', stepId: 'a-1', action: 'seen', reason: 'auto', url: 'http://h/' })).toEqual({ ok: true, value: null });
+    await clock.advance(5_000);
+    const dismissedAt = clock.now();
+    expect(await engine.stepAction({ guideId: 'a', stepId: 'a-1', action: 'dismiss', url: 'http://h/' })).toEqual({ ok: true, value: null });
+    expect(await engine.throttling()).toEqual({ timestamps: { latestDismissedAutoAt: dismissedAt }, changed: false, nextDisplayAt: dismissedAt + 60_000 });
   });
 
   it("probes guide.gif once with the jzb of [], and on failure logs 'Guides disabled: unreachable endpoint guide.gif' and blocks for 4 hours", async () => {

@@ -9,8 +9,9 @@ import { GLOBAL_CSS_WAIT_MS } from '../../shared/constants';
 import { readEventPropertyRules } from '../../shared/analytics/eventPropertyRules';
 import { launchMethods } from '../../shared/eligibility/autoDisplayRules';
 import { ALL_AUTO_RULES, chooseAutoSteps } from '../../shared/eligibility/chooseAutoSteps';
+import { throttlingBypassOf } from '../../shared/eligibility/nextDisplayTime';
 import type { GuideEventProps, GuideEventType } from '../../shared/events/events';
-import type { GuideLoadResponse } from '../../shared/guides/guides';
+import type { GuideLoadResponse, ThrottlingConfig } from '../../shared/guides/guides';
 import { readSiteGuideSettings } from '../../shared/guides/readSiteGuideSettings';
 import { withRecentStepStates } from '../../shared/guides/recentStepStates';
 import { MESSAGES } from '../../shared/messages';
@@ -48,6 +49,8 @@ export interface LoadVerdict {
 export interface LoadJudge {
   judge(response: GuideLoadResponse, url: string): Promise<GuideLoadResult>;
   verdictOf(guideId: string): LoadVerdict | undefined;
+  /** guides §3, §4: the throttling config the last load judged with (the host's, else the app's), if any. */
+  throttling(): ThrottlingConfig | undefined;
 }
 
 export function createLoadJudge(options: LoadJudgeOptions): LoadJudge {
@@ -57,6 +60,7 @@ export function createLoadJudge(options: LoadJudgeOptions): LoadJudge {
   /** Guides whose expired continuation was logged ('Multi-step continuation has expired' once). */
   const expiredLogged = new Set<string>();
   const verdicts = new Map<string, LoadVerdict>();
+  let throttling: ThrottlingConfig | undefined;
 
   /** Guides launched by `method` with every rule but the launch method, throttling and `alsoSkip` passing here. */
   const askedFor = (response: GuideLoadResponse, url: string, now: number, keep: (g: GuideLoadResponse['guides'][number]) => boolean, alsoSkip: string[] = []) =>
@@ -85,11 +89,12 @@ export function createLoadJudge(options: LoadJudgeOptions): LoadJudge {
       if (checked.ok) globalScript = checked.href;
       else log('error', `${MESSAGES.globalScriptFailed}: ${checked.message}`);
     }
+    throttling = host.throttling ?? site.throttling;
     const choice = chooseAutoSteps(response, {
       url,
       device: config.device,
       adoptionGuides: host.adoptionGuides ?? site.adoptionGuides,
-      schedule: { now, throttling: host.throttling ?? site.throttling, timestamps: state.timestamps, recentChanges },
+      schedule: { now, throttling, timestamps: state.timestamps, recentChanges },
     });
     for (const guideId of choice.expiredContinuations) {
       if (expiredLogged.has(guideId)) continue;
@@ -99,7 +104,8 @@ export function createLoadJudge(options: LoadJudgeOptions): LoadJudge {
     const candidates: StepToShow[] = [];
     for (const { guide, step, reason } of choice.eligible) {
       const resolved = await loader.resolveStep(guide, step, reason);
-      if (resolved.ok) candidates.push(resolved.value);
+      // guides §4 Auto display: the page holds the others back when a dismissal there sets a next display time.
+      if (resolved.ok) candidates.push(throttlingBypassOf(guide, now) ? { ...resolved.value, bypassesThrottling: true } : resolved.value);
       else choice.skipped.push({ guideId: guide.id, stepId: step.id, reason: resolved.error.message });
     }
     for (const s of choice.skipped) {
@@ -162,5 +168,5 @@ export function createLoadJudge(options: LoadJudgeOptions): LoadJudge {
     };
   }
 
-  return { judge, verdictOf: (guideId) => verdicts.get(guideId) };
+  return { judge, verdictOf: (guideId) => verdicts.get(guideId), throttling: () => throttling };
 }
