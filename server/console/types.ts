@@ -4,6 +4,7 @@ import type { GuideTheme } from '../../shared/surfaces/guideTheme';
 import type { RecordingSummary } from '../recordings/recordingSummary';
 import type { AgentHealth } from '../queries/agentHealth';
 import type { AppHealthGlance } from '../queries/queryApps';
+import type { AppQuotas } from '../settings/checkSettings';
 
 export interface AppRow {
   apiKey: string;
@@ -142,6 +143,8 @@ export interface AppSettings {
   formValidation: { enabled: boolean; fields: FormField[] };
   guideMarkdown: boolean;
   theme: GuideTheme;
+  /** What the collector stores for the app at most (issue #31). */
+  quotas: AppQuotas;
 }
 
 /** A session recording as listed (issue #18, docs/recording.md): the collector's summary, times from the events' timestamps. */

@@ -1,6 +1,7 @@
 /**
- * GET /api/apps: every api key with events or guides, from the per-app summaries, with what its agents' health
- * reports said over the last 24 hours (the Health page's figures, at a glance).
+ * GET /api/apps: every api key with events or guides, and every app made in the console or by the API (a settings
+ * row, issue #31: the apps a WAYMARK_APPS=known collector accepts), from the per-app summaries, with what its
+ * agents' health reports said over the last 24 hours (the Health page's figures, at a glance).
  */
 import type { MonitorCounts } from '../../shared/wire/monitorReport';
 import type { Database } from '../storage/Database';
@@ -40,9 +41,13 @@ select a.api_key, a.events, a.first_seen, a.last_seen,
 from console_apps a
 order by a.api_key`;
 
-/** Apps with events, joined with `guideCounts` (apps with guides only are listed with zero events). */
+/** Apps with events, joined with `guideCounts` and the apps made (apps with guides or settings only have zero events). */
 export async function queryApps(db: Database, guideCounts: Record<string, number>, now: number = Date.now()): Promise<ConsoleApp[]> {
-  const [{ rows }, reported] = await Promise.all([db.query<Record<string, unknown>>(APPS), db.query<Record<string, unknown>>(HEALTH, [now - DAY_MS])]);
+  const [{ rows }, reported, made] = await Promise.all([
+    db.query<Record<string, unknown>>(APPS),
+    db.query<Record<string, unknown>>(HEALTH, [now - DAY_MS]),
+    db.query<{ api_key: string }>('select api_key from app_settings'),
+  ]);
   const health = new Map(reported.rows.map((r) => [String(r.api_key), { reports: Number(r.reports), ...countsOf(r, TROUBLE) }]));
   const healthOf = (apiKey: string) => health.get(apiKey) ?? NO_REPORT;
   const apps = new Map<string, ConsoleApp>();
@@ -58,8 +63,10 @@ export async function queryApps(db: Database, guideCounts: Record<string, number
       health24h: healthOf(apiKey),
     });
   }
+  const withoutEvents = (apiKey: string, guides: number): ConsoleApp => ({ apiKey, events: 0, visitors: 0, firstSeen: null, lastSeen: null, guides, health24h: healthOf(apiKey) });
   for (const [apiKey, guides] of Object.entries(guideCounts)) {
-    if (!apps.has(apiKey) && guides > 0) apps.set(apiKey, { apiKey, events: 0, visitors: 0, firstSeen: null, lastSeen: null, guides, health24h: healthOf(apiKey) });
+    if (!apps.has(apiKey) && guides > 0) apps.set(apiKey, withoutEvents(apiKey, guides));
   }
+  for (const { api_key: apiKey } of made.rows) if (!apps.has(apiKey)) apps.set(apiKey, withoutEvents(apiKey, guideCounts[apiKey] ?? 0));
   return [...apps.values()].sort((a, b) => (a.apiKey < b.apiKey ? -1 : a.apiKey > b.apiKey ? 1 : 0));
 }

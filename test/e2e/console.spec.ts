@@ -67,6 +67,9 @@ test.describe('a new app', () => {
     await key.fill(apiKey);
     await page.getByRole('button', { name: 'Install it' }).click();
     await expect(page).toHaveURL(new RegExp(`/console/apps/${apiKey}/install$`));
+    // Made on the server (issue #31: what a WAYMARK_APPS=known collector accepts), listed before its first event.
+    const apps = (await (await adminFetch(`${serverUrl}/api/apps`)).json()) as Array<{ apiKey: string; events: number }>;
+    expect(apps.find((a) => a.apiKey === apiKey)).toMatchObject({ events: 0 });
     const snippet = page.getByLabel('Install snippet');
     await expect(snippet).toContainText(`'${serverUrl}/waymark.js'`);
     await expect(snippet).toContainText(`waymark.initialize({ apiKey: '${apiKey}' });`);
@@ -341,10 +344,15 @@ test.describe('issue #14 guide management', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect(page.getByRole('alert')).toContainText('launcher.data.position must be one of');
     await page.getByLabel('Launcher JSON').fill('');
+    // issue #31: the collector's quotas for the app (whole numbers from 0: the inputs refuse others before a save).
+    await expect(page.getByLabel('Events a minute')).toHaveValue('60000');
+    await page.getByLabel('Events a minute').fill('500');
+    await page.getByLabel(/^Recording bytes a day/).fill('1000000');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect(page.getByRole('status')).toHaveText('Saved.');
     const stored = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`)).json();
     expect(stored.recording).toEqual({ enabled: true, sampleRate: 0.25 });
+    expect(stored.quotas).toEqual({ eventsPerMinute: 500, recordingBytesPerDay: 1_000_000 });
   });
 
   test('unsaved edits are never dropped: a click elsewhere asks first (the editor, the settings, a translation), a save after the session ended keeps them', async ({ page, context, serverUrl, allowAgentErrors }) => {

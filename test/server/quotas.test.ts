@@ -257,6 +257,8 @@ describe('issue #31 WAYMARK_APPS=known', () => {
     expect((await send(known, 'POST /data/ptm.gif/:apiKey?', 'made-by-post')).statusCode).toBe(404);
     const made = await create('made-by-post');
     expect([made.statusCode, made.json()]).toEqual([201, { apiKey: 'made-by-post', created: true }]);
+    // Listed in the console's Apps before its first event.
+    expect(await storedFor(known, 'made-by-post')).toMatchObject({ events: 0, listed: true });
     expect((await send(known, 'POST /data/ptm.gif/:apiKey?', 'made-by-post')).statusCode).toBe(200);
     expect(await storedFor(known, 'made-by-post')).toMatchObject({ events: 1, listed: true });
 

@@ -1,9 +1,10 @@
 /**
  * Every app (api key) with data or guides: events, visitors, last seen, guides, and what its agents reported in the
  * last 24 hours (OK, or the failures, linking to its Health page); a row opens its overview. A new
- * app is a key the console checks and an Install page with its snippet (an app is listed from its first event).
+ * app is a key the console checks, made on the server (`POST /api/apps`: a collector started with WAYMARK_APPS=known
+ * accepts data only for apps made so, issue #31), then an Install page with its snippet.
  */
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { appKeyProblem } from '../installSnippet';
@@ -85,16 +86,26 @@ function HealthGlance({ apiKey, health }: { apiKey: string; health: AppRow['heal
   );
 }
 
-/** A key for a new app (one is offered), checked, then its Install page. */
+/** A key for a new app (one is offered), checked, made on the server (an existing app is left as it is), then its Install page. */
 function AddApp() {
   const navigate = useNavigate();
+  const client = useQueryClient();
   const [key, setKey] = useState(() => `app-${Math.random().toString(36).slice(2, 8)}`);
   const [problem, setProblem] = useState<string | null>(null);
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const wrong = appKeyProblem(key.trim());
+    const apiKey = key.trim();
+    const wrong = appKeyProblem(apiKey);
     setProblem(wrong);
-    if (!wrong) navigate(`/apps/${encodeURIComponent(key.trim())}/install`);
+    if (wrong) return;
+    try {
+      await api('/api/apps', { method: 'POST', body: { apiKey } });
+    } catch (err) {
+      setProblem((err as Error).message);
+      return;
+    }
+    void client.invalidateQueries({ queryKey: ['apps'] });
+    navigate(`/apps/${encodeURIComponent(apiKey)}/install`);
   };
   return (
     <form className="card form add-app" onSubmit={submit} aria-label="Add an app">

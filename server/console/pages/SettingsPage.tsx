@@ -1,7 +1,8 @@
 /**
  * An app's settings (the site config values the agent reads from the server): guide throttling, the order of
  * adoption guides and markdown steps, the guides' appearance (ThemeEditor), form validation (FormFieldsEditor),
- * recording, and the launcher config as JSON. The server checks them; a 400 names the field.
+ * recording, the collector's quotas for the app (issue #31), and the launcher config as JSON. The server checks them;
+ * a 400 names the field.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FormProvider, useForm } from 'react-hook-form';
@@ -23,6 +24,8 @@ interface SettingsForm extends FormFieldsForm, ThemeForm {
   sampleRate: string;
   launcher: string;
   guideMarkdown: boolean;
+  eventsPerMinute: string;
+  recordingBytesPerDay: string;
 }
 
 const formOf = (s: AppSettings): SettingsForm => ({
@@ -37,6 +40,8 @@ const formOf = (s: AppSettings): SettingsForm => ({
   formValidationEnabled: s.formValidation.enabled,
   formFields: formFieldsOf(s.formValidation.fields),
   theme: themeFormOf(s.theme),
+  eventsPerMinute: String(s.quotas.eventsPerMinute),
+  recordingBytesPerDay: String(s.quotas.recordingBytesPerDay),
 });
 
 /** The page. */
@@ -91,6 +96,7 @@ function SettingsEditor({ apiKey, start }: { apiKey: string; start: AppSettings 
       formValidation: { enabled: values.formValidationEnabled, fields: fieldsOfForm(values.formFields) },
       guideMarkdown: values.guideMarkdown,
       theme: themeOfForm(values.theme),
+      quotas: { eventsPerMinute: Number(values.eventsPerMinute), recordingBytesPerDay: Number(values.recordingBytesPerDay) },
     });
   });
   const serverField = save.error instanceof ApiError ? save.error.field : undefined;
@@ -142,6 +148,21 @@ function SettingsEditor({ apiKey, start }: { apiKey: string; start: AppSettings 
             <input type="number" min={0} max={1} step={0.05} {...form.register('sampleRate')} />
           </label>
           {errorOf('recording') && <p className="field-error" role="alert">{errorOf('recording')}</p>}
+        </section>
+        <section className="card form">
+          <h2>Quotas</h2>
+          <p className="muted">What the collector accepts for this app at most; over one, a beacon is refused whole (429) and the agent waits.</p>
+          <div className="row">
+            <label className="field">
+              <span>Events a minute</span>
+              <input type="number" min={0} step={1} {...form.register('eventsPerMinute', { required: true })} />
+            </label>
+            <label className="field">
+              <span>Recording bytes a day (compressed; 1073741824 is 1 GiB)</span>
+              <input type="number" min={0} step={1} {...form.register('recordingBytesPerDay', { required: true })} />
+            </label>
+          </div>
+          {errorOf('quotas') && <p className="field-error" role="alert">{errorOf('quotas')}</p>}
         </section>
         <section className="card form">
           <h2>Launcher</h2>
