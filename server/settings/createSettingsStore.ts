@@ -5,6 +5,7 @@
  * `POST /api/apps`) and for the seed app at start. Plain SQL that PGlite and PostgreSQL both run.
  */
 import type { Database } from '../storage/Database';
+import { rethrowAsClientDataError } from '../HttpError';
 import type { AppSettings } from './checkSettings';
 
 /** The settings table. */
@@ -36,13 +37,18 @@ export function createSettingsStore(db: Database): SettingsStore {
       return result.rows[0]?.body ?? {};
     },
     async put(apiKey, settings, now) {
-      const result = await db.query<{ body: AppSettings }>(
-        `insert into app_settings (api_key, body, updated_at) values ($1, $2::jsonb, $3)
-         on conflict (api_key) do update set body = excluded.body, updated_at = excluded.updated_at
-         returning body`,
-        [apiKey, JSON.stringify(settings), now],
-      );
-      return result.rows[0].body;
+      try {
+        const result = await db.query<{ body: AppSettings }>(
+          `insert into app_settings (api_key, body, updated_at) values ($1, $2::jsonb, $3)
+           on conflict (api_key) do update set body = excluded.body, updated_at = excluded.updated_at
+           returning body`,
+          [apiKey, JSON.stringify(settings), now],
+        );
+        return result.rows[0].body;
+      } catch (err) {
+        // jsonb refuses U+0000 and lone surrogates in any of the settings' texts (issue #31 fuzzing: it was a 500).
+        rethrowAsClientDataError(err, 'the settings');
+      }
     },
     async create(apiKey, now) {
       const result = await db.query(
