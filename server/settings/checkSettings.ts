@@ -115,7 +115,8 @@ export function checkSettings(body: unknown): SettingsProblem | null {
     const extra = Object.keys(f).filter((key) => key !== 'enabled' && key !== 'fields');
     if (extra.length) return { error: `unknown formValidation settings: ${extra.join(', ')}`, field: `formValidation.${extra[0]}` };
     if (typeof f.enabled !== 'boolean') return { error: 'formValidation.enabled must be true or false', field: 'formValidation.enabled' };
-    const checked = checkFormFields(f.fields ?? []);
+    // Absent is no fields; null is not a list (a stored null broke the readers of the settings).
+    const checked = checkFormFields(f.fields === undefined ? [] : f.fields);
     if ('problem' in checked) return { error: `formValidation.${checked.problem}`, field: `formValidation.${checked.field}` };
   }
   if (body.guideMarkdown !== undefined && typeof body.guideMarkdown !== 'boolean') {

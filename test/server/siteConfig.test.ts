@@ -45,4 +45,9 @@ describe('issue #14 settings PUT: a refusal, never a 500 (issue #31 fuzzing)', (
     expect(stored.json().formValidation.fields).toEqual([]);
   });
 
+  it('formValidation.fields null is refused naming the field, as any list that is not one', async () => {
+    const response = await put('null-fields', { formValidation: { enabled: true, fields: null } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().field).toBe('formValidation.fields');
+  });
 });
