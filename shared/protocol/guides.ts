@@ -69,6 +69,8 @@ export interface StepToShow {
   reason: SeenReason;
   /** lastUpdatedAt of the guide, echoed in guideSeen. */
   lastUpdatedAt?: number;
+  /** guides §3 the language the guide is served in (its events say it): a later load in another redraws the step. */
+  language?: string;
   /** guides §3 the guide's automations, run by the building-block action `automation` (parameter: its id). */
   automations?: Automation[];
   /** guides §3 contentUrlCss, fetched by the worker: styles for the step, scoped to the overlay's shadow root. */

@@ -129,6 +129,8 @@ export function createGuideLoop(
         resourceCenter.set(result.value.resourceCenter);
         ctx.formFields(result.value.formFields);
         if (result.value.globalScript) ctx.loadScript({ url: result.value.globalScript }, MESSAGES.globalScriptFailed);
+        // guides §3 Guide language: a step showing through an identify that changed the language follows it.
+        void flow.restate();
       }
     } finally {
       loading = false;

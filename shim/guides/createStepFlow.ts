@@ -46,6 +46,12 @@ export interface StepFlow {
   /** A shown step whose element the page replaced (a re-render) is drawn on the new one; called each loop tick. */
   follow(): void;
   /**
+   * After a guide load: the shown step as the worker serves it now, drawn again when its language changed (a
+   * language given while it shows, issue #36), so it reads as its events say. Not seen again: the visitor is on
+   * the same step.
+   */
+  restate(): Promise<void>;
+  /**
    * The guide API's hideGuides: the shown step goes, with its hooks, and is not auto-shown again on this page;
    * `suppress` false (a hold: stopGuides, a preview, the leader's) lets the loop show it again once let go.
    */
@@ -310,6 +316,19 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
         draw(view, step, next);
         watchAdvance(step, next);
       });
+    },
+    async restate() {
+      const step = shown?.seen && !shown.step.viaFrame ? shown.step : null;
+      if (!step) return;
+      const now = await ctx.bridge.call((api) => api.stepForGuide(step.guideId, step.stepId, step.reason));
+      if (!now.ok || now.value.language === step.language || shown?.step !== step) return;
+      // The same step (the other frames need not hear): its new content, handlers and advance listeners.
+      const next = now.value;
+      shown = { ...shown, step: next };
+      const view = await ctx.overlay();
+      if (shown?.step !== next) return;
+      draw(view, next, drawnOn);
+      watchAdvance(next, drawnOn);
     },
     clear() {
       setShown(null);

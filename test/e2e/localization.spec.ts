@@ -58,6 +58,24 @@ test.describe('issue #17 guides in several languages', () => {
     }
   });
 
+  test('a language given while an English step is open: the step turns French, and its events from then on say fr', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = uniqueId('e2e-i18n-late');
+    await saveTranslatedGuide(serverUrl, apiKey);
+    const visitor = uniqueId('i18n-late');
+    await openHostPage('/e2e/i18n-late', hostPage({ init: `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: '${visitor}' } });` }));
+    const step = page.locator(lightbox);
+    await expect(step).toContainText('Here is your dashboard.');
+    await page.evaluate((id) => (window as any).waymark.identify({ visitor: { id, language: 'fr' } }), visitor);
+    await expect(step).toContainText('Voici votre tableau de bord.');
+    await expect(step).not.toContainText('Here is your dashboard.');
+    await step.getByRole('button', { name: 'close' }).click();
+    await expect(step).toHaveCount(0);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const events = await waitForEvents(serverUrl, { apiKey, visitorId: visitor }, (list) => list.some((e) => e.type === 'guideDismissed'));
+    expect(events.filter((e) => e.type === 'guideSeen').map((e) => e.props.language)).toEqual(['en']);
+    expect(events.find((e) => e.type === 'guideDismissed')?.props).toMatchObject({ guide_id: 'welcome', language: 'fr' });
+  });
+
   test("the preview bar offers the guide's languages; choosing French shows the French guide", async ({ page, context, openHostPage, serverUrl }) => {
     const apiKey = uniqueId('e2e-i18n-preview');
     await saveTranslatedGuide(serverUrl, apiKey);

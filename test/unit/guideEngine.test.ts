@@ -108,6 +108,14 @@ describe('guides §7 guide loading and guide events', () => {
     expect(decodeJzb(q.get('jzb')!)).toEqual({ visitorId: 'v', accountId: 'a', url: 'http://h/', cachedGuides: [], metadata: config.metadata });
   });
 
+  it('guides §3 Guide language: a step says the language its guide is served in, for the page to redraw it when a later load serves another (issue #36)', async () => {
+    const { engine } = setup({ ...load([guide('fr', { language: 'fr' }), guide('plain')]), id: '1' });
+    const result = await engine.load('http://h/');
+    expect(result.ok && result.value.candidates.map((c) => [c.guideId, c.language])).toEqual([['fr', 'fr'], ['plain', undefined]]);
+    const asked = await engine.stepForGuide('fr', 'fr-1', 'auto');
+    expect(asked.ok && asked.value.language).toBe('fr');
+  });
+
   it("guides §5: a response whose subscription lacks guides loads nothing: 'This functionality is not supported by your subscription.'", async () => {
     const { engine, logs } = setup({ ...load([guide('g')]), id: '1', subscription: { guides: false } });
     const result = await engine.load('http://h/');

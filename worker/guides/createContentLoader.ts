@@ -161,6 +161,7 @@ export function createContentLoader({ ports, log, checkAsset, health, disablePre
         hideCredits: step.hideCredits === true,
         reason,
         lastUpdatedAt: guide.lastUpdatedAt,
+        ...(guide.language ? { language: guide.language } : {}),
         ...(css !== undefined ? { css } : {}),
         ...(Array.isArray(guide.automations) && guide.automations.length ? { automations: guide.automations } : {}),
         ...(script ? { script } : {}),
