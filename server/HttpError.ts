@@ -18,13 +18,15 @@ export class HttpError extends Error {
 }
 
 /**
- * Rethrows a database error, as a 400 naming the reason when it is a data exception (SQLSTATE class 22:
- * jsonb and text refuse \u0000 and lone surrogates): the caller's data, not the server's fault.
+ * Rethrows a database error, as a 400 when it is a data exception (SQLSTATE class 22: jsonb and text refuse
+ * \u0000 and lone surrogates, bigint a number out of range): the caller's data, not the server's fault. The
+ * message is ours: the database's own words (which may quote the SQL or the value) never reach a client (issue #31).
+ * The checkers refuse such values first, naming the field; this is the last line.
  */
 export function rethrowAsClientDataError(err: unknown, what: string): never {
   const code = (err as { code?: string }).code;
   if (typeof code === 'string' && code.startsWith('22')) {
-    throw new HttpError(400, `${what} could not be stored: ${(err as Error).message}`);
+    throw new HttpError(400, `${what} could not be stored: it holds a value the database refuses (such as text with U+0000 or a number out of range)`);
   }
   throw err;
 }

@@ -10,7 +10,7 @@ import { createSummarizer } from './summaries/createSummarizer';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createEventStore } from './ingest/createEventStore';
 import { createQuotaStore } from './ingest/createQuotaStore';
 import { createGuideCatalog } from './guides/createGuideCatalog';
@@ -195,11 +195,17 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     bodyLimit: SERVER_LIMITS.maxBodyBytes,
     http: { maxHeaderSize: SERVER_LIMITS.maxHeaderBytes },
     // Errors Fastify raises before routing (a malformed percent-escape in the URL) get the same JSON shape.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
+      const status = error.statusCode ?? 400;
+      // Cast: the generics of this callback do not reduce to a plain reply in Fastify's types.
+      const answer = (reply as unknown as FastifyReply).code(status);
+      if (status >= 500) {
+        logServerError(error, request, options.logger ?? false);
+        return answer.send({ error: 'internal server error', requestId: request.id });
+      }
       // Fastify's message quotes the whole URL (a 64 KB jzb included): said in words instead (issue #31).
       const message = error.code === 'FST_ERR_BAD_URL' ? 'the path does not decode: a percent-escape in it is malformed or not UTF-8' : error.message;
-      // Cast: the generics of this callback do not reduce to a plain reply in Fastify's types.
-      (reply as unknown as FastifyReply).code(error.statusCode ?? 400).send({ error: message });
+      return answer.send({ error: message });
     },
     // Api keys are path parameters; find-my-way's default cap of 100 characters is kept for them.
   });
@@ -274,9 +280,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       }
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
       if (status >= 500) {
-        request.log.error(error);
-        if (!options.logger) console.error(error);
-        return reply.code(status).send({ error: 'internal server error' });
+        // issue #31: the error's own words (a database's quote its SQL and values) stay in the log, written once
+        // with the request id the answer carries so an operator can find it.
+        logServerError(error, request, options.logger ?? false);
+        return reply.code(status).send({ error: 'internal server error', requestId: request.id });
       }
       const message =
         error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
@@ -365,6 +372,17 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     throw err;
   }
   return app;
+}
+
+/**
+ * Logs a 5xx once: to the request log (which carries the request id) when the logger is on, else to the console
+ * with the request id and the route, the stack without the error's other fields (a database error's parameters
+ * are visitors' data).
+ */
+function logServerError(error: Error, request: FastifyRequest, logger: boolean): void {
+  const where = `${request.method} ${request.routeOptions?.url ?? request.url.split('?')[0]}`;
+  if (logger) request.log.error({ err: error }, `internal server error on ${where}`);
+  else console.error(`internal server error, request ${request.id} on ${where}: ${error.stack ?? error.message}`);
 }
 
 /**

@@ -4,10 +4,13 @@
  *   to gigabytes) and a single event has a size cap: 413 naming the limit;
  * - the fields the collector reads have types and bounds: a 400 naming the event and the field (`events[3].sequence`);
  * - U+0000 or broken UTF-8 in a path or query parameter of any /data or /api route is a 400 naming the parameter;
+ * - a database error is answered `{ error: 'internal server error', requestId }`, logged once, never quoted.
  * Payloads are compressed with Node's own zlib.
  */
 import { deflateRawSync, deflateSync, constants as zlib } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listRoutes } from '../../server/auth/registerAuth';
 import { SERVER_LIMITS } from '../../server/ingest/SERVER_LIMITS';
 import { ADMIN_HEADERS, base64Url, nodeJzb, readEvents, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
@@ -17,6 +20,9 @@ beforeAll(async () => {
   server = await startTestServer();
 }, SERVER_TIMEOUT);
 afterAll(() => server.close(), SERVER_TIMEOUT);
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 const T0 = 1_790_000_000_000;
 
@@ -265,5 +271,41 @@ describe('issue #31 U+0000 or broken UTF-8 in a path or query parameter: a 400 n
     expect((await chunk({ recordingId: 'frac', events: [{ type: 4, data: {}, timestamp: T0 + 0.5 }] })).json()).toEqual({ stored: 1 });
     const list = await server.app.inject({ method: 'GET', url: '/api/apps/rec-text/recordings', headers: ADMIN_HEADERS });
     expect(list.json().recordings).toMatchObject([{ id: 'frac', start: T0, end: T0 + 1 }]);
+  });
+});
+
+describe('issue #31 a database error is never quoted to a client', () => {
+  /**
+   * Makes the database fail the log insert with a real error of its own: the statement is swapped at the driver
+   * (PGlite, or pg on the PostgreSQL run) for one naming a table that does not exist.
+   */
+  function failLogInsert(sql: string): void {
+    for (const proto of [PGlite.prototype, pg.Pool.prototype] as Array<{ query: (...args: unknown[]) => unknown }>) {
+      const original = proto.query;
+      vi.spyOn(proto, 'query').mockImplementation(function (this: unknown, text: unknown, ...rest: unknown[]) {
+        const swapped = typeof text === 'string' && text.startsWith('insert into logs') ? sql : text;
+        return original.call(this, swapped, ...(swapped === text ? rest : [['secret-visitor']]));
+      });
+    }
+  }
+
+  it('answers 500 { error, requestId } without the SQL, and logs it once with the request id', async () => {
+    failLogInsert('select secret_column from no_such_table where visitor = $1');
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const response = await server.app.inject({ method: 'GET', url: '/data/log.gif/db-error?msg=hello' });
+    expect(response.statusCode).toBe(500);
+    const body = response.json();
+    expect(body).toEqual({ error: 'internal server error', requestId: expect.any(String) });
+    expect(response.body).not.toMatch(/select|no_such_table|secret/i);
+    expect(logged).toHaveBeenCalledTimes(1);
+    expect(String(logged.mock.calls[0]![0])).toContain(body.requestId);
+    expect(String(logged.mock.calls[0]![0])).toContain('no_such_table');
+  });
+
+  it('answers a data exception of the database as a 400 in its own words, not the database\'s', async () => {
+    failLogInsert("select 'not a number'::int, $1::text");
+    const response = await server.app.inject({ method: 'GET', url: '/data/log.gif/db-error?msg=hello' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: 'log could not be stored: it holds a value the database refuses (such as text with U+0000 or a number out of range)' });
   });
 });
