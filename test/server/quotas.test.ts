@@ -171,6 +171,20 @@ describe.runIf(process.env.WAYMARK_TEST_POSTGRES)('issue #31 quotas: several col
     expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(14);
     expect(await readEvents(second.app, { apiKey: 'quota-race' })).toHaveLength(10);
   }, MINUTE_TEST_TIMEOUT);
+
+  it('WAYMARK_APPS=known: an app made on one collector is accepted at once by the other', async () => {
+    const one = await startTestServer({}, { apps: 'known' });
+    const other = await startTestServer({}, { apps: 'known', databaseUrl: one.databaseUrl });
+    try {
+      const url = `/data/ptm.gif/late-app?jzb=${nodeJzb(batchOf(1, 'late'))}`;
+      expect((await other.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+      expect((await one.app.inject({ method: 'POST', url: '/api/apps', headers: ADMIN_HEADERS, payload: { apiKey: 'late-app' } })).statusCode).toBe(201);
+      expect((await other.app.inject({ method: 'GET', url })).statusCode).toBe(200);
+    } finally {
+      await other.close();
+      await one.close();
+    }
+  }, SERVER_TIMEOUT);
 });
 
 describe('issue #31 WAYMARK_APPS=known', () => {
