@@ -7,6 +7,7 @@ import { migrateSchema } from './storage/migrations/MIGRATIONS';
 import { checkRetentionDays, startRetention } from './storage/createRetention';
 import { ensurePartitions } from './storage/partitions/eventPartitions';
 import { createSummarizer } from './summaries/createSummarizer';
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -191,6 +192,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
 
   const app = Fastify({
     logger: options.logger ?? false,
+    // A request id unique across collectors and restarts (Fastify's own req-1, req-2... starts again in every
+    // process), so the id a 5xx answers names one log line wherever it was written.
+    genReqId: () => randomUUID(),
     trustProxy: options.trustProxy ?? false,
     bodyLimit: SERVER_LIMITS.maxBodyBytes,
     http: { maxHeaderSize: SERVER_LIMITS.maxHeaderBytes },

@@ -19,10 +19,11 @@ export function registerCors(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     // Retry-After is no CORS-safelisted header: exposed, so an agent on another origin can read the pause a 429 or
     // 503 asks for (shared/wire/collectorPause.ts).
-    // Decided on the matched route (issue #31); an unmatched path that reads as /api or /data gets the headers too,
-    // so a browser shows its 401 or 404 instead of a CORS failure.
+    // Decided on the matched route (issue #31). A path that reads as /api or /data but matched none of their routes
+    // (nothing, or the static catch-all, which answers it 401 or 404) gets the headers too, so a browser shows that
+    // answer instead of a CORS failure: only error answers go out so.
     const pattern = request.routeOptions.url;
-    if (pattern !== undefined ? isCrossOriginRoute(pattern) : looseApiPrefix(request.url)) reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'retry-after');
+    if ((pattern !== undefined && isCrossOriginRoute(pattern)) || looseApiPrefix(request.url)) reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'retry-after');
   });
   const preflight = async (_request: unknown, reply: FastifyReply) =>
     reply

@@ -1,7 +1,7 @@
 /**
  * Shared set-up of the server tests: a server on an in-memory database with a temporary guide folder, and
- * jzb made with Node's own zlib so the server's decoder (fflate, through shared/wire/jzb.ts) is checked against an
- * independent compressor (STYLE §6).
+ * jzb made with Node's own zlib, as another agent would make it (the agent's own fflate jzb reaches the server's
+ * node:zlib decoder in the e2e tests, an independent pair: STYLE §6).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
