@@ -41,6 +41,12 @@ export interface DataRoutesOptions {
 type Query = Record<string, string | string[] | undefined>;
 type DataRequest = FastifyRequest<{ Params: { apiKey?: string }; Querystring: Query }>;
 
+/**
+ * A beacon's GET stores; HEAD must not (issue #31: Fastify answers HEAD with the GET route, which stored the batch):
+ * no HEAD copy, so a HEAD is the API's 404.
+ */
+export const STORES_NO_HEAD = { exposeHeadRoute: false } as const;
+
 /** The 1x1 transparent GIF a beacon answers with (GIF89a, one transparent pixel). */
 const TRANSPARENT_GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
@@ -52,7 +58,7 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
 
   // The `?` makes the api key optional in the route so a request without one gets a 400 that says so,
   // rather than a 404.
-  app.get('/data/ptm.gif/:apiKey?', async (request: DataRequest, reply) => {
+  app.get('/data/ptm.gif/:apiKey?', STORES_NO_HEAD, async (request: DataRequest, reply) => {
     const apiKey = requireApiKey(request);
     await storeBatch(sink, apiKey, 'analytics', parseJzb(request.query.jzb), sourceOf(request));
     return sendGif(reply);
@@ -67,7 +73,7 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
   });
 
   // spec: guides §7 — guide events, and the availability probe (jzb of []), which stores nothing.
-  app.get('/data/guide.gif/:apiKey?', async (request: DataRequest, reply) => {
+  app.get('/data/guide.gif/:apiKey?', STORES_NO_HEAD, async (request: DataRequest, reply) => {
     const apiKey = requireApiKey(request);
     await storeBatch(sink, apiKey, 'guide', parseJzb(request.query.jzb), sourceOf(request));
     return sendGif(reply);
@@ -81,7 +87,7 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
   });
 
   // guides §7 — the poll beacon: pollResponse events, stored with the guide events.
-  app.get('/data/poll.gif/:apiKey?', async (request: DataRequest, reply) => {
+  app.get('/data/poll.gif/:apiKey?', STORES_NO_HEAD, async (request: DataRequest, reply) => {
     const apiKey = requireApiKey(request);
     await storeBatch(sink, apiKey, 'guide', parseJzb(request.query.jzb), sourceOf(request));
     return sendGif(reply);

@@ -3,6 +3,7 @@
  * `GET /data/log.gif/{apiKey}?msg=&version=`, `POST /data/errorlog?apiKey=` with `{error, version, visitorId}`,
  * and `GET /api/logs`. Every answer comes after the row is stored.
  */
+import { STORES_NO_HEAD } from './registerDataRoutes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LogKind, LogStore } from './createLogStore';
 import { HttpError } from '../HttpError';
@@ -19,7 +20,7 @@ const ERRORLOG_SHAPE = 'body must be a JSON object {"error": string, "version"?:
 /** Registers `GET /data/log.gif/:apiKey`, `POST /data/errorlog` and `GET /api/logs`. */
 export function registerLogRoutes(app: FastifyInstance, store: LogStore): void {
   // The `?` makes the api key optional in the route so a request without one gets a 400 that says so.
-  app.get('/data/log.gif/:apiKey?', async (request: FastifyRequest<{ Params: { apiKey?: string }; Querystring: Query }>, reply) => {
+  app.get('/data/log.gif/:apiKey?', STORES_NO_HEAD, async (request: FastifyRequest<{ Params: { apiKey?: string }; Querystring: Query }>, reply) => {
     const apiKey = requireApiKey(request);
     const msg = one(request.query, 'msg');
     if (!msg) throw new HttpError(400, 'msg is required: /data/log.gif/{apiKey}?msg=...&version=...');

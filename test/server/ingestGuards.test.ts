@@ -309,3 +309,20 @@ describe('issue #31 a database error is never quoted to a client', () => {
     expect(response.json()).toEqual({ error: 'log could not be stored: it holds a value the database refuses (such as text with U+0000 or a number out of range)' });
   });
 });
+
+describe('issue #31 a HEAD stores nothing', () => {
+  it('HEAD of a beacon URL is no beacon: not 2xx, and no event or log stored (its GET stores)', async () => {
+    const jzb = nodeJzb([wireEvent({ visitor_id: 'head-visitor' })]);
+    for (const endpoint of ['ptm.gif', 'guide.gif', 'poll.gif']) {
+      const head = await server.app.inject({ method: 'HEAD', url: `/data/${endpoint}/head-app?jzb=${jzb}` });
+      expect(head.statusCode, endpoint).toBeGreaterThanOrEqual(400);
+    }
+    const log = await server.app.inject({ method: 'HEAD', url: '/data/log.gif/head-app?msg=hello&version=1' });
+    expect(log.statusCode).toBeGreaterThanOrEqual(400);
+    expect(await readEvents(server.app, { apiKey: 'head-app' })).toEqual([]);
+    const logs = await server.app.inject({ method: 'GET', url: '/api/logs?apiKey=head-app', headers: ADMIN_HEADERS });
+    expect(JSON.stringify(logs.json())).not.toContain('hello');
+    expect((await getBeacon('head-app', jzb)).statusCode).toBe(200);
+    expect(await readEvents(server.app, { apiKey: 'head-app' })).toHaveLength(1);
+  });
+});
