@@ -47,6 +47,8 @@ export interface FakeTransport extends Transport {
   statuses: number[];
   /** Bodies to answer by URL substring. */
   bodies: Array<{ match: string; body: string; status?: number }>;
+  /** Retry-After headers to answer, in order, beside `statuses`; absent: none. */
+  retryAfters?: string[];
 }
 
 export function createFakeTransport(): FakeTransport {
@@ -59,7 +61,7 @@ export function createFakeTransport(): FakeTransport {
       const scripted = transport.bodies.find((b) => req.url.includes(b.match));
       const status = scripted?.status ?? transport.statuses.shift() ?? 200;
       const body = scripted?.body ?? (status === 200 ? '' : 'upstream unavailable');
-      return { status, statusText: status === 200 ? 'OK' : 'Service Unavailable', text: async () => body };
+      return { status, statusText: status === 200 ? 'OK' : 'Service Unavailable', retryAfter: transport.retryAfters?.shift() ?? null, text: async () => body };
     },
   };
   return transport;

@@ -115,7 +115,7 @@ describe('issue #18 recording uploader: delivery', () => {
   it('retries with the agent back-off (1 s, 2 s, ...) and keeps the chunk in IndexedDB until a 2xx', async () => {
     const store = await freshStore();
     const { clock, transport, uploader } = setup(store);
-    transport.statuses = [503, 503];
+    transport.statuses = [500, 502];
     uploader.push([event(1)]);
     await uploader.flush();
     await settle();
@@ -138,6 +138,50 @@ describe('issue #18 recording uploader: delivery', () => {
     expect(uploader.pending()).toBe(0);
   });
 
+  it('waits out the pause a 429 asks for (the recording quota, issue #31), however many, and drops nothing', async () => {
+    const store = await freshStore();
+    const clock = createFakeClock(1_000_000);
+    const transport = createFakeTransport();
+    // A back-off that drops after 3 failures; 6 pauses in a row are no failure.
+    const uploader = createRecordingUploader({
+      apiKey: 'key',
+      dataHost: 'http://collector.test',
+      meta: () => meta('rec-quota'),
+      privacyFilters: [],
+      ports: { transport, clock, recordings: store },
+      log: () => undefined,
+      retryPolicy: { baseDelayMs: 1000, exponentCap: 5, maxFailures: 3 },
+    });
+    transport.statuses = Array(6).fill(429);
+    transport.retryAfters = Array(6).fill('300');
+    uploader.push([event(1)]);
+    await uploader.flush();
+    await settle();
+    for (let i = 1; i <= 6; i++) {
+      await clock.advance(299_999);
+      expect(transport.requests).toHaveLength(i);
+      await clock.advance(1);
+      await settle();
+    }
+    expect(transport.requests).toHaveLength(7);
+    expect(transport.requests.map((r) => bodyOf(r.bytes).chunk)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    expect(uploader.pending()).toBe(0);
+    expect((await store.entries()).filter(([k]) => String(k).startsWith('key|c|'))).toHaveLength(0);
+  });
+
+  it('a 503 without Retry-After pauses for the pause lock default (10 s), as beacons do', async () => {
+    const { clock, transport, uploader } = setup(undefined, 'rec-503');
+    transport.statuses = [503];
+    uploader.push([event(1)]);
+    await uploader.flush();
+    await settle();
+    await clock.advance(9_999);
+    expect(transport.requests).toHaveLength(1);
+    await clock.advance(1);
+    await settle();
+    expect(transport.requests).toHaveLength(2);
+  });
+
   it('drops a chunk the collector refuses for good (400, 413), with an error log', async () => {
     const store = await freshStore();
     const { transport, uploader, logs } = setup(store);
@@ -154,7 +198,7 @@ describe('issue #18 recording uploader: delivery', () => {
   it('after a reload, the next page sends what the earlier one left: cut chunks and its open chunk as it stood', async () => {
     const store = await freshStore();
     const first = setup(store, 'rec-old');
-    first.transport.statuses = [503];
+    first.transport.statuses = [500];
     first.uploader.push([event(1)]);
     await first.uploader.flush(); // chunk 0 cut, its send failed: waiting out a back-off when the page goes
     first.uploader.push([event(2), event(3)]); // chunk 1 still open when the page goes

@@ -78,8 +78,9 @@ export function createRecordingUploader(options: RecordingUploaderOptions): Reco
           while (queue.length && retryTimer === null) {
             const head = queue[0]!;
             const result = await sendRecordingChunk(head, options, ports, log);
-            if (result === 'retry') {
-              const delay = nextRetryDelay(++failures, policy);
+            if (typeof result === 'object' || result === 'retry') {
+              // A pause the collector asked for is waited out whatever its count; only failures lead to a drop.
+              const delay = typeof result === 'object' ? result.pauseMs : nextRetryDelay(++failures, policy);
               if (delay !== null) {
                 retryTimer = ports.clock.setTimeout(() => {
                   retryTimer = null;
