@@ -3,8 +3,10 @@
 # passes) what only the tests and the benchmark use: Debian's Chromium for the end-to-end tests and Debian's
 # PostgreSQL, which the server tests start on a temporary folder (test/server/startPostgres.ts), and Debian's nginx
 # and openssl, the TLS-terminating reverse proxy and its throwaway certificate of the behind-a-proxy test
-# (test/server/postgres/behindProxy.test.ts). Playwright's own browser download is never used: tests drive
-# /usr/bin/chromium. Safe to run again; it does nothing when all is there.
+# (test/server/postgres/behindProxy.test.ts), and the other engines of the cross-engine journeys (test/engines/):
+# Debian's Firefox ESR (driven over WebDriver BiDi by puppeteer-core) and WebKitGTK's WebKitWebDriver with its
+# MiniBrowser, which needs a display: Xvfb (and xauth, which xvfb-run uses). Playwright's own browser download is
+# never used: tests drive /usr/bin/chromium. Safe to run again; it does nothing when all is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,6 +32,18 @@ if [ "$want_browser" = 1 ] && ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/
 fi
 if [ "$want_browser" = 1 ] && ! command -v openssl >/dev/null 2>&1; then
   packages+=(openssl)
+fi
+if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/firefox-esr ]; then
+  packages+=(firefox-esr)
+fi
+if [ "$want_browser" = 1 ] && ! command -v WebKitWebDriver >/dev/null 2>&1; then
+  packages+=(webkit2gtk-driver)
+fi
+if [ "$want_browser" = 1 ] && ! command -v Xvfb >/dev/null 2>&1; then
+  packages+=(xvfb)
+fi
+if [ "$want_browser" = 1 ] && ! command -v xauth >/dev/null 2>&1; then
+  packages+=(xauth)
 fi
 if [ "${#packages[@]}" -gt 0 ]; then
   echo "setup: installing Debian's ${packages[*]} (needs root)"
