@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
-/** Unit tests in Node: shared/ and worker/ logic with fake ports, fake-indexeddb, and the server via inject. */
+/**
+ * Unit tests in Node: shared/ and worker/ logic with fake ports, fake-indexeddb, and the server via inject; the
+ * fuzz properties (test/fuzz) with their fixed seed and short runs (`npm run fuzz` runs them long).
+ */
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/server/**/*.test.ts'],
+    include: ['test/unit/**/*.test.ts', 'test/server/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
     // On the real PostgreSQL only (vitest.postgres.config.ts).
     exclude: ['test/server/postgres/**'],
     environment: 'node',
