@@ -11,14 +11,15 @@ import type { HeldEvent } from './createBridge';
 import { beaconUrl } from '../shared/wire/beaconUrl';
 
 /** Largest page-hide beacon body; sendBeacon and keepalive share a 64 KiB in-flight quota. */
-const TAIL_BODY_LIMIT = 60_000;
+export const TAIL_BODY_LIMIT = 60_000;
 
 /**
  * spec: analytics §7 — "Transports in order: fetch with keepalive, beacon send, XHR". The next is tried when one
  * is missing or refuses (a keepalive fetch over the browser's quota rejects; sendBeacon answers false). A string
- * body goes as text/plain: no CORS preflight, which a page being unloaded could not wait for.
+ * body goes as text/plain, bytes (a recording chunk's zlib) with no content type: no CORS preflight, which a page
+ * being unloaded could not wait for.
  */
-export function postTail(url: string, body: string): void {
+export function postTail(url: string, body: string | Uint8Array<ArrayBuffer>): void {
   const beaconElseXhr = () => {
     if (navigator.sendBeacon?.(url, body)) return;
     try {

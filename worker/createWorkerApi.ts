@@ -169,7 +169,7 @@ export function createWorkerApi(ports: WorkerPorts, toPage: (message: DeliveredM
     },
 
     pushRecording(events, flush) {
-      recorder?.push(events, flush);
+      return recorder?.push(events, flush) ?? null;
     },
 
     async previewGuide(payload) {

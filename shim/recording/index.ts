@@ -4,12 +4,14 @@
  * `waymark-block` / `data-waymark-block` elements blocked, same-origin iframes included), its events are
  * buffered here and handed to the worker in one call per RECORDING_HANDOVER_MS or RECORDING_HANDOVER_EVENTS,
  * never per event, and at once when the page hides. Redaction, serialization, compression and upload happen
- * in the worker (worker/recording/).
+ * in the worker (worker/recording/); at page hide the page also posts the worker's open chunk itself, since
+ * Firefox and WebKit end the worker with the page (createTailMirror.ts, issue #32).
  */
 import { record } from '@rrweb/record';
-import { RECORDER_SAMPLING, RECORDING_BLOCK_CLASS, RECORDING_HANDOVER_EVENTS, RECORDING_HANDOVER_MS } from '../../shared/constants';
+import { RECORDER_SAMPLING, RECORDING_BLOCK_CLASS, RECORDING_CHUNK_MS, RECORDING_HANDOVER_EVENTS, RECORDING_HANDOVER_MS } from '../../shared/constants';
 import type { LogLevel } from '../../shared/protocol';
 import type { Bridge } from '../createBridge';
+import { createTailMirror } from './createTailMirror';
 
 /** Stops recording (teardown); what was buffered is handed over first. */
 export type StopRecording = () => void;
@@ -17,15 +19,32 @@ export type StopRecording = () => void;
 export function startRecording(bridge: Bridge, log: (level: LogLevel, message: string) => void): StopRecording {
   let buffer: unknown[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // The chunk's cut, RECORDING_CHUNK_MS after its first events: timed here so the page knows where chunks end.
+  let cutTimer: ReturnType<typeof setTimeout> | undefined;
   const call = bridge.call;
+  const mirror = createTailMirror();
 
-  function handOver(flush?: boolean): void {
+  function handOver(flush?: boolean, sent?: boolean): void {
     clearTimeout(timer);
     timer = undefined;
     if (!buffer.length && !flush) return;
     const events = buffer;
     buffer = [];
-    void call((w) => w.pushRecording(events, flush)).catch((err: unknown) => log('warn', `recorded events were not handed over: ${String(err)}`));
+    if (flush) {
+      clearTimeout(cutTimer);
+      cutTimer = undefined;
+    } else cutTimer ??= setTimeout(() => handOver(true), RECORDING_CHUNK_MS);
+    const answered = mirror.handedOver(events, !!flush, sent);
+    void call((w) => w.pushRecording(events, flush)).then(answered, (err: unknown) => {
+      answered(null);
+      log('warn', `recorded events were not handed over: ${String(err)}`);
+    });
+  }
+
+  /** Page hide: the open chunk and what is buffered leave from the page, and the worker cuts the same chunk. */
+  function leave(): void {
+    mirror.send(buffer);
+    handOver(true, true);
   }
 
   // Every other call to the worker goes after what the recorder holds, as the bridge does with captured events:
@@ -56,16 +75,18 @@ export function startRecording(bridge: Bridge, log: (level: LogLevel, message: s
     },
   });
 
-  // Page hide: hand everything over now; the worker keeps it and sends it (or the next page load does).
-  const onHide = () => document.visibilityState === 'hidden' && handOver(true);
-  const onPageHide = () => handOver(true);
-  document.addEventListener('visibilitychange', onHide);
-  addEventListener('pagehide', onPageHide);
+  // Page hide: before the capture's own listeners (capture phase; at the target, capture listeners run first),
+  // whose flush call would hand the buffer over through the bridge first.
+  const onHide = () => document.visibilityState === 'hidden' && leave();
+  const onPageHide = () => leave();
+  document.addEventListener('visibilitychange', onHide, true);
+  addEventListener('pagehide', onPageHide, true);
 
   return () => {
     stopRrweb?.();
-    document.removeEventListener('visibilitychange', onHide);
-    removeEventListener('pagehide', onPageHide);
+    document.removeEventListener('visibilitychange', onHide, true);
+    removeEventListener('pagehide', onPageHide, true);
+    clearTimeout(cutTimer);
     handOver(true);
     bridge.call = call;
   };

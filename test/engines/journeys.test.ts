@@ -86,6 +86,31 @@ for (const launch of [launchFirefox, launchWebKit]) {
       await engine?.quit();
     });
 
+    // First: in WebKitGTK, after a recorded page is left, later pages of the same window were seen not to start
+    // recording at all (no recorder chunk, no reason logged); docs/engines.md, not yet understood.
+    it('the recording of a visitor who leaves right after a click ends with that click (issue #32)', async () => {
+      const id = visitor(engine.name);
+      await openHome(page, id);
+      await dismissWelcome(page);
+      const recordingsOf = async () => {
+        const res = await admin(`/api/apps/${API_KEY}/recordings`);
+        const { recordings } = (await res.json()) as { recordings: Array<{ id: string; visitorId: string }> };
+        return recordings.filter((r) => r.visitorId === id);
+      };
+      // The recording's beginning is stored (its first chunk is cut within 5 s): its end must follow it.
+      const recordings = await until(recordingsOf, (r) => r.length > 0, 15_000);
+      expect(recordings).toHaveLength(1);
+      const clickedAt = (await page.run<number>('return Date.now()')) - 50;
+      await page.click('#give-feedback');
+      await page.goto('about:blank');
+      const eventsOfRecording = async () => {
+        const res = await admin(`/api/apps/${API_KEY}/recordings/${recordings[0]!.id}`);
+        return ((await res.json()) as { events: RecordedEvent[] }).events;
+      };
+      const events = await until(eventsOfRecording, (e) => e.some((x) => isRecordedClick(x) && x.timestamp >= clickedAt));
+      expect(events.filter((e) => isRecordedClick(e) && e.timestamp >= clickedAt)).toHaveLength(1);
+    });
+
     it('starts in worker mode (analytics §2)', async () => {
       await openHome(page, visitor(engine.name));
       // The mode is known once the worker answered the handshake, which may be a moment after isReady().
@@ -115,29 +140,6 @@ for (const launch of [launchFirefox, launchWebKit]) {
       await new Promise((r) => setTimeout(r, 1500));
       expect(clicksOf(await eventsOf(id))).toHaveLength(1);
       expect(clicksOf(events)).toHaveLength(1);
-    });
-
-    it('the recording of a visitor who leaves right after a click ends with that click (issue #32)', async () => {
-      const id = visitor(engine.name);
-      await openHome(page, id);
-      await dismissWelcome(page);
-      const recordingsOf = async () => {
-        const res = await admin(`/api/apps/${API_KEY}/recordings`);
-        const { recordings } = (await res.json()) as { recordings: Array<{ id: string; visitorId: string }> };
-        return recordings.filter((r) => r.visitorId === id);
-      };
-      // The recording's beginning is stored (its first chunk is cut within 5 s): its end must follow it.
-      const recordings = await until(recordingsOf, (r) => r.length > 0, 15_000);
-      expect(recordings).toHaveLength(1);
-      const clickedAt = (await page.run<number>('return Date.now()')) - 50;
-      await page.click('#give-feedback');
-      await page.goto('about:blank');
-      const eventsOfRecording = async () => {
-        const res = await admin(`/api/apps/${API_KEY}/recordings/${recordings[0]!.id}`);
-        return ((await res.json()) as { events: RecordedEvent[] }).events;
-      };
-      const events = await until(eventsOfRecording, (e) => e.some((x) => isRecordedClick(x) && x.timestamp >= clickedAt));
-      expect(events.filter((e) => isRecordedClick(e) && e.timestamp >= clickedAt)).toHaveLength(1);
     });
 
     it('no uncaught page errors along the way', () => {

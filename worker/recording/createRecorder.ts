@@ -6,7 +6,8 @@
  */
 import { applyUrlTransforms } from '../../shared/privacy/applyUrlTransforms';
 import { redact } from '../../shared/privacy/privacyFilter';
-import type { LogLevel } from '../../shared/protocol';
+import type { LogLevel, RecordingTailState } from '../../shared/protocol';
+import type { RecordingChunkMeta } from '../../shared/wire/recordingChunk';
 import type { WorkerPorts } from '../ports';
 import type { Pipeline } from '../startPipeline';
 import { createRecordingDecision } from './createRecordingDecision';
@@ -15,8 +16,8 @@ import { createRecordingUploader } from './createRecordingUploader';
 export interface Recorder {
   /** Whether this page records (once per page; later calls answer the same). */
   decide(): Promise<boolean>;
-  /** Events from the page; ignored unless this page records. */
-  push(events: unknown[], flush?: boolean): void;
+  /** Events from the page; ignored unless this page records. Answers the open chunk's state (null: ignored). */
+  push(events: unknown[], flush?: boolean): RecordingTailState | null;
   flush(): Promise<void>;
 }
 
@@ -26,6 +27,15 @@ export function createRecorder(pipeline: Pipeline, ports: WorkerPorts, log: (lev
   // The session the recording started in: a recording is one page load, sampled as its session was.
   const { sessionId, tabId, frameId } = config.session;
   const recordingId = globalThis.crypto?.randomUUID?.() ?? `${frameId}-${ports.clock.now().toString(36)}`;
+  const meta = (): RecordingChunkMeta => ({
+    recordingId,
+    sessionId,
+    visitorId: config.identity.visitorId,
+    accountId: config.identity.accountId,
+    tabId,
+    frameId,
+    url: redact(applyUrlTransforms(pipeline.url, config.urlTransforms ?? []), filters) as string,
+  });
   const decide = createRecordingDecision({ apiKey: config.apiKey, dataHost: config.dataHost, ports, log });
   const uploader = createRecordingUploader({
     apiKey: config.apiKey,
@@ -33,15 +43,9 @@ export function createRecorder(pipeline: Pipeline, ports: WorkerPorts, log: (lev
     privacyFilters: filters,
     ports,
     log,
-    meta: () => ({
-      recordingId,
-      sessionId,
-      visitorId: config.identity.visitorId,
-      accountId: config.identity.accountId,
-      tabId,
-      frameId,
-      url: redact(applyUrlTransforms(pipeline.url, config.urlTransforms ?? []), filters) as string,
-    }),
+    // The page times the cuts (shim/recording): it must know which events the open chunk holds at page hide.
+    cutAfterMs: null,
+    meta,
   });
   let recording = false;
   let decided: Promise<boolean> | null = null;
@@ -55,7 +59,9 @@ export function createRecorder(pipeline: Pipeline, ports: WorkerPorts, log: (lev
         return recording;
       })()),
     push(events, flush) {
-      if (recording && pipeline.sending) uploader.push(events, flush);
+      if (!recording || !pipeline.sending) return null;
+      const { chunk, held } = uploader.push(events, flush);
+      return { chunk, held, meta: meta(), apiKey: config.apiKey, dataHost: config.dataHost, privacyFilters: [...filters] };
     },
     flush: () => uploader.flush(),
   };

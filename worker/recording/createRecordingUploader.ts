@@ -4,7 +4,8 @@
  * RECORDING_CHUNK_MS or RECORDING_CHUNK_CHARS of JSON (and at once on flush or page hide), numbered from 0 per
  * recordingId, kept in IndexedDB from its first event until the collector answers 2xx (the open chunk too, so a
  * page closed mid-chunk loses nothing), and sent one at a time in order with the agent's back-off. A later page
- * of this browser sends what pages no longer alive left (their open chunk as it stood).
+ * of this browser sends what pages no longer alive left (their open chunk as it stood). Each push answers the open
+ * chunk's number and size, so the page can send the same chunk itself at page hide (issue #32).
  */
 import { RECORDING_CHUNK_CHARS, RECORDING_CHUNK_MS, UNSENT_EVENT_TTL_MS } from '../../shared/constants';
 import { redact } from '../../shared/privacy/privacyFilter';
@@ -25,11 +26,23 @@ export interface RecordingUploaderOptions {
   log(level: LogLevel, message: string): void;
   /** @default DEFAULT_RETRY_POLICY */
   retryPolicy?: RetryPolicy;
+  /**
+   * Cut the open chunk this long after it opened; null: the page times the cuts (a `push` with `flush`), so that
+   * it always knows which events the open chunk holds (issue #32).
+   * @default RECORDING_CHUNK_MS
+   */
+  cutAfterMs?: number | null;
+}
+
+/** The open chunk after a push: its number (the next chunk's when none is open) and how many events it holds. */
+export interface OpenChunkState {
+  chunk: number;
+  held: number;
 }
 
 export interface RecordingUploader {
   /** rrweb events in emit order; `flush`: cut the chunk and send now (page hide). */
-  push(events: unknown[], flush?: boolean): void;
+  push(events: unknown[], flush?: boolean): OpenChunkState;
   /** Cuts the open chunk and sends every chunk now; resolves when none is left or a send failed. */
   flush(): Promise<void>;
   /** Queues the chunks pages no longer alive left; answers how many. */
@@ -42,6 +55,7 @@ export function createRecordingUploader(options: RecordingUploaderOptions): Reco
   const { ports, log } = options;
   const store = ports.recordings;
   const policy = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
+  const cutAfterMs = options.cutAfterMs === undefined ? RECORDING_CHUNK_MS : options.cutAfterMs;
   const prefix = `${options.apiKey}|c|`;
   const keyOf = (c: StoredRecordingChunk) => `${prefix}${c.meta.recordingId}|${c.chunk}`;
   let next = 0;
@@ -117,10 +131,12 @@ export function createRecordingUploader(options: RecordingUploaderOptions): Reco
         if (chars >= RECORDING_CHUNK_CHARS) flush = true;
         else {
           keep(keyOf(open), open);
-          cutTimer ??= ports.clock.setTimeout(cut, RECORDING_CHUNK_MS);
+          if (cutAfterMs !== null) cutTimer ??= ports.clock.setTimeout(cut, cutAfterMs);
         }
       }
       if (flush) cut();
+      const current = open as StoredRecordingChunk | null;
+      return current ? { chunk: current.chunk, held: current.events.length } : { chunk: next, held: 0 };
     },
 
     async flush() {
