@@ -1,7 +1,7 @@
 // The whole test run behind `npm test`: typecheck, unit tests (vitest, Node), the server tests again on a real
 // PostgreSQL the run starts itself, then end-to-end tests (Playwright, Debian's Chromium, real reference
-// server). Prints one closing line 'N passed, N failed' summed over the runners, and exits non-zero when any
-// step failed.
+// server), then the cross-engine journeys (test/engines: Debian's Firefox ESR and WebKitGTK, issue #32). Prints
+// one closing line 'N passed, N failed' summed over the runners, and exits non-zero when any step failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
@@ -9,12 +9,14 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 rmSync('test-results/unit.json', { force: true });
 rmSync('test-results/unit-postgres.json', { force: true });
 rmSync('test-results/e2e.json', { force: true });
+rmSync('test-results/engines.json', { force: true });
 mkdirSync('test-results/screens', { recursive: true });
 const steps = [
   ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
   ['unit', 'npx', ['vitest', 'run']],
   ['server on PostgreSQL', 'npx', ['vitest', 'run', '-c', 'vitest.postgres.config.ts']],
   ['e2e', 'npx', ['playwright', 'test']],
+  ['engines (Firefox ESR, WebKitGTK)', 'npx', ['vitest', 'run', '-c', 'test/engines/vitest.config.ts']],
 ];
 
 let failedSteps = 0;
@@ -29,7 +31,7 @@ for (const [name, cmd, args] of steps) {
 
 let passed = 0;
 let failed = 0;
-for (const report of ['test-results/unit.json', 'test-results/unit-postgres.json']) {
+for (const report of ['test-results/unit.json', 'test-results/unit-postgres.json', 'test-results/engines.json']) {
   if (!existsSync(report)) continue;
   const unit = JSON.parse(readFileSync(report, 'utf8'));
   passed += unit.numPassedTests ?? 0;

@@ -12,5 +12,6 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    reporters: ['default', ['json', { outputFile: 'test-results/engines.json' }]],
   },
 });
