@@ -5,7 +5,7 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { createRecordingDecision } from '../../worker/recording/createRecordingDecision';
+import { createRecordingDecision, DECISION_READ_TIMEOUT_MS } from '../../worker/recording/createRecordingDecision';
 import { createRecordingStore } from '../../worker/recording/recordingStore';
 import { createFakeClock, createFakeTransport } from './fakes';
 
@@ -53,5 +53,27 @@ describe('issue #18 recording decision', () => {
     expect(missing.logs).toContain('not recording: recording.json answered 404');
     const sampleZero = page('{"enabled":true,"sampleRate":0}', () => 0);
     expect(await sampleZero.decide('session-E')).toBe(false);
+  });
+});
+
+describe('issue #32 recording decision where IndexedDB does not answer', () => {
+  it('draws for this page after DECISION_READ_TIMEOUT_MS, says so, and does not wait for the write either', async () => {
+    const transport = createFakeTransport();
+    transport.bodies.push({ match: '/data/recording.json/key', body: '{"enabled":true,"sampleRate":1}', status: 200 });
+    const clock = createFakeClock();
+    const logs: string[] = [];
+    const never = () => new Promise<never>(() => undefined);
+    const recordings = { ...createRecordingStore(), get: never, put: never };
+    const decide = createRecordingDecision({ apiKey: 'key', dataHost: 'http://collector.test', ports: { transport, clock, recordings, random: () => 0.5 }, log: (_l, m) => void logs.push(m) });
+    let answer: boolean | undefined;
+    void decide('session-W').then((a) => (answer = a));
+    // recording.json answered first (the fake transport's promise), then the read's clock starts.
+    for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 0));
+    await clock.advance(DECISION_READ_TIMEOUT_MS - 1);
+    expect(answer).toBeUndefined();
+    await clock.advance(1);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(answer).toBe(true);
+    expect(logs.join('\n')).toContain('not read in time');
   });
 });

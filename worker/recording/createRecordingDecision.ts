@@ -5,7 +5,15 @@
  */
 import type { LogLevel } from '../../shared/protocol';
 import type { WorkerPorts } from '../ports';
+import { raceTimeout, TIMED_OUT } from '../raceTimeout';
 import type { StoredDecision } from './recordingStore';
+
+/**
+ * How long the kept decision may take to read. WebKitGTK 2.50 was seen to leave IndexedDB unanswered for every
+ * later page of a window once a recorded page was left within a second of its start (issue #32, docs/engines.md):
+ * past this the page draws for itself, as it does without IndexedDB.
+ */
+export const DECISION_READ_TIMEOUT_MS = 1000;
 
 export interface RecordingConfig {
   enabled: boolean;
@@ -47,11 +55,14 @@ export function createRecordingDecision({ apiKey, dataHost, ports, log }: Record
       return false;
     }
     const key = `${apiKey}|s|${sessionId}`;
-    const kept = (await ports.recordings?.get(key).catch(() => undefined)) as StoredDecision | undefined;
+    const read = ports.recordings ? await raceTimeout(ports.clock, ports.recordings.get(key).catch(() => undefined), DECISION_READ_TIMEOUT_MS) : undefined;
+    if (read === TIMED_OUT) log('info', 'the session\'s recording decision was not read in time (IndexedDB busy): drawn for this page');
+    const kept = read === TIMED_OUT ? undefined : (read as StoredDecision | undefined);
     let record = kept?.record;
     if (typeof record !== 'boolean') {
       record = (ports.random ?? Math.random)() < app.sampleRate;
-      await ports.recordings?.put(key, { savedAt: ports.clock.now(), record }).catch(() => undefined);
+      // Not awaited: a write IndexedDB leaves unanswered must not hold the decision either.
+      void ports.recordings?.put(key, { savedAt: ports.clock.now(), record }).catch(() => undefined);
     }
     if (!record) log('info', `not recording: this session was not sampled (sampleRate ${app.sampleRate})`);
     return record;
