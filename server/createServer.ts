@@ -31,10 +31,10 @@ import { registerMonitorRoutes } from './ingest/registerMonitorRoutes';
 import { registerSegmentFlagRoutes } from './ingest/registerSegmentFlagRoutes';
 import { SERVER_LIMITS } from './ingest/SERVER_LIMITS';
 import { registerParamCheck } from './ingest/registerParamCheck';
-import { registerAuth } from './auth/registerAuth';
+import { AUTHENTICATION_REQUIRED, registerAuth } from './auth/registerAuth';
 import { createAuthStore } from './auth/createAuthStore';
 import { registerConsoleOrigins } from './auth/registerConsoleOrigins';
-import { looseApiPrefix } from './auth/routeAccess';
+import { looseApiPrefix } from './looseApiPrefix';
 import { createGuideSource } from './guides/createGuideSource';
 import { createGuideStore, GUIDE_STATES, type GuideState } from './guides/createGuideStore';
 import { registerGuideRoutes } from './guides/registerGuideRoutes';
@@ -300,17 +300,19 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       return reply.code(status).send(typeof field === 'string' ? { error: message, field } : { error: message });
     });
 
-    app.setNotFoundHandler((request, reply) => {
-      const path = request.url.split('?')[0];
-      const error = looseApiPrefix(request.url) ? `no such endpoint: ${request.method} ${path}` : `not found: ${path}`;
-      return reply.code(404).send({ error });
-    });
-
     registerCors(app);
     // Before every route: the guard reads each matched route's declared access (issues #14, #31).
-    registerAuth(app, {
+    const auth = registerAuth(app, {
       adminToken: options.adminToken ?? resolveAdminToken(undefined, adminTokenFolder(options)).token,
       store: createAuthStore(db),
+    });
+    // No route to read here: a path that reads as /api is 401 without credentials before it is a 404, so that
+    // nothing tells an anonymous client which endpoints exist. This only refuses.
+    app.setNotFoundHandler(async (request, reply) => {
+      const path = request.url.split('?')[0];
+      const prefix = looseApiPrefix(request.url);
+      if (prefix === '/api' && !(await auth.signedIn(request))) return reply.code(401).send({ error: AUTHENTICATION_REQUIRED });
+      return reply.code(404).send({ error: prefix ? `no such endpoint: ${request.method} ${path}` : `not found: ${path}` });
     });
     registerConsoleOrigins(app, options.consoleOrigins ?? []);
     // Every /data and /api route: parameters the database cannot keep are a 400 before any handler (issue #31).

@@ -4,7 +4,7 @@
  * elsewhere with a Bearer designer session (auth/designerScope.ts), so /data and /api answer any origin.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { looseApiPrefix } from './auth/routeAccess';
+import { looseApiPrefix } from './looseApiPrefix';
 
 /** True for a route pattern under /data or /api, the cross-origin endpoints. */
 const isCrossOriginRoute = (pattern: string) => /^\/(?:data|api)(?:\/|$)/.test(pattern);

@@ -16,27 +16,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthStore, Session } from './createAuthStore';
 import { checkDesignerScope } from './designerScope';
 import { DESIGNER_TOKEN_PREFIX, registerLoginRoutes, SESSION_COOKIE } from './registerLoginRoutes';
-import { looseApiPrefix, routeAccess } from './routeAccess';
+import { bearerOf, readCookie } from './requestCredentials';
+import { routeAccess } from './routeAccess';
 import { tokenEquals } from './tokenEquals';
 
 export { SESSION_COOKIE } from './registerLoginRoutes';
 
-const AUTHENTICATION_REQUIRED = 'authentication required: Authorization: Bearer <admin token>, or log in at /console/';
+/** The 401 of a request without credentials (the not-found answer of an /api path uses it too). */
+export const AUTHENTICATION_REQUIRED = 'authentication required: Authorization: Bearer <admin token>, or log in at /console/';
 const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** How often expired sessions and old login failures are deleted (also at each login). */
 const PURGE_INTERVAL_MS = 3_600_000;
-
-/** The value of one cookie of a Cookie header, or undefined. */
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
-/** The token of an `Authorization: Bearer` header, or undefined. */
-export const bearerOf = (request: FastifyRequest) => /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
 
 /** Who a request comes from, or the refusal to answer. */
 type Caller = { kind: 'admin' } | { kind: 'session'; session: Session } | { status: number; error: string };
@@ -55,8 +45,14 @@ export interface AuthOptions {
   now?: () => number;
 }
 
+/** What the rest of the server may ask of the guard. */
+export interface AuthGuard {
+  /** Whether the request's credentials would pass an `admin` route (for answers no route decides: a 404). */
+  signedIn(request: FastifyRequest): Promise<boolean>;
+}
+
 /** Registers the guard and the sign-in routes; closes the purge timer with the app. */
-export function registerAuth(app: FastifyInstance, { adminToken, store, now = Date.now }: AuthOptions): void {
+export function registerAuth(app: FastifyInstance, { adminToken, store, now = Date.now }: AuthOptions): AuthGuard {
   const routes: Array<{ method: string; url: string; access: string }> = [];
   routeLists.set(app, routes);
   app.addHook('onRoute', (route) => {
@@ -96,15 +92,11 @@ export function registerAuth(app: FastifyInstance, { adminToken, store, now = Da
 
   app.addHook('onRequest', async (request, reply) => {
     if (request.method === 'OPTIONS') return;
+    // No route matched: nothing to decide here; the not-found answer asks `signedIn` (createServer).
     const pattern = request.routeOptions.url;
-    const access = pattern === undefined ? 'open' : routeAccess(pattern, request.routeOptions.config.access);
-    if (access === 'open') {
-      // A path that reads as /api but matched no /api route (nothing, or the static catch-all) is answered 401
-      // before its 404, so that without credentials nothing tells which endpoints exist. This only refuses.
-      const unmatchedApi = !pattern?.startsWith('/api') && looseApiPrefix(request.url) === '/api';
-      if (unmatchedApi && 'status' in (await callerOf(request))) return refuse(reply, 401, AUTHENTICATION_REQUIRED);
-      return;
-    }
+    if (pattern === undefined) return;
+    const access = routeAccess(pattern, request.routeOptions.config.access);
+    if (access === 'open') return;
     const caller = await callerOf(request);
     if ('status' in caller) return refuse(reply, caller.status, caller.error);
     if (caller.kind === 'session' && caller.session.kind === 'designer') {
@@ -114,6 +106,7 @@ export function registerAuth(app: FastifyInstance, { adminToken, store, now = Da
   });
 
   registerLoginRoutes(app, { adminToken, store, now, purge });
+  return { signedIn: async (request) => !('status' in (await callerOf(request))) };
 }
 
 const refuse = (reply: FastifyReply, status: number, error: string) => reply.code(status).send({ error });

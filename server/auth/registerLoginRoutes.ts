@@ -12,7 +12,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { DESIGNER_SESSION_TTL_MS } from '../../shared/authoring/designerLaunch';
 import type { AuthStore } from './createAuthStore';
-import { bearerOf, readCookie } from './registerAuth';
+import { bearerOf, readCookie } from './requestCredentials';
 import { accessOf } from './routeAccess';
 import { tokenEquals } from './tokenEquals';
 

@@ -8,7 +8,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRoutes } from '../../server/auth/registerAuth';
-import { looseApiPrefix } from '../../server/auth/routeAccess';
+import { looseApiPrefix } from '../../server/looseApiPrefix';
 import { SERVER_TIMEOUT, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from './testServer';
 
 let server: TestServer;

@@ -6,7 +6,8 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCookie, SESSION_COOKIE } from '../../../server/auth/registerAuth';
+import { SESSION_COOKIE } from '../../../server/auth/registerAuth';
+import { readCookie } from '../../../server/auth/requestCredentials';
 import { SERVER_TIMEOUT, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../testServer';
 
 let first: TestServer;
