@@ -5,7 +5,7 @@
  * downloaders for one dozen endpoints). No browser is downloaded: both come from Debian (scripts/setup.sh).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { freePort } from '../server/startPostgres';
 
@@ -16,10 +16,20 @@ export interface EnginePage {
   run<T>(body: string): Promise<T>;
   /** A real click (the engine's input, not `el.click()`) on the first element `deepQuery` finds. */
   click(deepQuery: string): Promise<void>;
+  /** Types `text` into the first element `deepQuery` finds with the engine's real key events (focusing it first). */
+  type(deepQuery: string, text: string): Promise<void>;
+  /** Presses and releases one key, the engine's real key event, where the focus is. */
+  press(key: EngineKey): Promise<void>;
+  /** A PNG of the viewport, written to `path`. */
+  screenshot(path: string): Promise<void>;
   /** Polls `body` until it answers truthy; throws after `timeoutMs`. */
   waitFor(body: string, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The keys a journey presses, with their W3C WebDriver code points. */
+export const ENGINE_KEYS = { Enter: '\uE007', Escape: '\uE00C', Tab: '\uE004', ArrowRight: '\uE014', ArrowLeft: '\uE012' } as const;
+export type EngineKey = keyof typeof ENGINE_KEYS;
 
 export interface Engine {
   name: 'firefox' | 'webkit';
@@ -88,14 +98,18 @@ export async function launchFirefox(): Promise<Engine & { errors: string[] }> {
       const page: Page = await browser.newPage();
       page.on('pageerror', (err) => errors.push(String((err as Error)?.message ?? err)));
       const run = <T>(body: string) => page.evaluate(`(async () => { ${DEEP_QUERY}\n${body} })()`) as Promise<T>;
+      const find = async (selector: string) => {
+        await poll(() => run<boolean>(`return !!deepQuery(${JSON.stringify(selector)})`), 10_000, selector);
+        const handle = await page.evaluateHandle(`(() => { ${DEEP_QUERY}\nreturn deepQuery(${JSON.stringify(selector)}); })()`);
+        return handle as unknown as { click(): Promise<void>; type(text: string): Promise<void> };
+      };
       return {
         goto: async (url) => void (await page.goto(url)),
         run,
-        async click(selector) {
-          await poll(() => run<boolean>(`return !!deepQuery(${JSON.stringify(selector)})`), 10_000, selector);
-          const handle = await page.evaluateHandle(`(() => { ${DEEP_QUERY}\nreturn deepQuery(${JSON.stringify(selector)}); })()`);
-          await (handle as unknown as { click(): Promise<void> }).click();
-        },
+        click: async (selector) => (await find(selector)).click(),
+        type: async (selector, text) => (await find(selector)).type(text),
+        press: (key) => page.keyboard.press(key),
+        screenshot: async (path) => void (await page.screenshot({ path: path as `${string}.png` })),
         waitFor: (body, timeoutMs = 10_000) => poll(() => run<boolean>(body), timeoutMs, body),
         close: () => page.close(),
       };
@@ -152,6 +166,15 @@ export async function launchWebKit(): Promise<Engine> {
         if (failed && typeof failed === 'object' && '__error' in failed) throw new Error(failed.__error);
         return value;
       });
+    /** The WebDriver reference of the first element `deepQuery` finds (waiting up to 10 s for it). */
+    const find = async (selector: string): Promise<string> => {
+      await poll(() => run<boolean>(`return !!deepQuery(${JSON.stringify(selector)})`), 10_000, selector);
+      const element = await wd<Record<string, string>>(base, 'POST', `${s}/execute/sync`, {
+        script: `${DEEP_QUERY}\nreturn deepQuery(arguments[0]);`,
+        args: [selector],
+      });
+      return Object.values(element)[0]!;
+    };
     await wd(base, 'POST', `${s}/timeouts`, { script: 30_000, pageLoad: 30_000 });
     return {
       name: 'webkit',
@@ -160,14 +183,14 @@ export async function launchWebKit(): Promise<Engine> {
         return {
           goto: (url) => wd<void>(base, 'POST', `${s}/url`, { url }),
           run,
-          async click(selector) {
-            await poll(() => run<boolean>(`return !!deepQuery(${JSON.stringify(selector)})`), 10_000, selector);
-            const element = await wd<Record<string, string>>(base, 'POST', `${s}/execute/sync`, {
-              script: `${DEEP_QUERY}\nreturn deepQuery(arguments[0]);`,
-              args: [selector],
-            });
-            await wd(base, 'POST', `${s}/element/${Object.values(element)[0]}/click`, {});
-          },
+          click: async (selector) => void (await wd(base, 'POST', `${s}/element/${await find(selector)}/click`, {})),
+          // Element Send Keys: the driver focuses the element and dispatches a key event per character.
+          type: async (selector, text) => void (await wd(base, 'POST', `${s}/element/${await find(selector)}/value`, { text })),
+          press: async (key) =>
+            void (await wd(base, 'POST', `${s}/actions`, {
+              actions: [{ type: 'key', id: 'keyboard', actions: [{ type: 'keyDown', value: ENGINE_KEYS[key] }, { type: 'keyUp', value: ENGINE_KEYS[key] }] }],
+            })),
+          screenshot: async (path) => writeFileSync(path, Buffer.from(await wd<string>(base, 'GET', `${s}/screenshot`), 'base64')),
           waitFor: (body, timeoutMs = 10_000) => poll(() => run<boolean>(body), timeoutMs, body),
           close: () => wd<void>(base, 'POST', `${s}/url`, { url: 'about:blank' }),
         };
