@@ -102,6 +102,11 @@ export interface StepToShow {
 export interface GuideLoadResult {
   candidates: StepToShow[];
   /**
+   * guides §4 Throttling: the next display time (epoch ms) while it is ahead; candidates without
+   * `bypassesThrottling` wait on this page until then.
+   */
+  throttledUntil?: number;
+  /**
    * guides §3 attributes.activation, §4 element activation: guides that show when the visitor does `event`
    * on an element matching `selector` (launch method dom), when their rules other than launch method allow.
    */

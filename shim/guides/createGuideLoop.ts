@@ -115,6 +115,7 @@ export function createGuideLoop(
         ctx.prefetchOverlay();
       } else if (notInSubscription) ctx.hadGuides.write(false);
       flow.candidates = result.ok ? result.value.candidates : [];
+      throttledUntil = (result.ok && result.value.throttledUntil) || 0;
       const activations: Activation[] = result.ok ? result.value.activations.map((a) => ({ ...a, run: () => void activate(a.guideId) })) : [];
       // guides §4 a resource center launched by dom: the visitor's event on its element opens or closes it.
       const rc = result.ok ? result.value.resourceCenter : undefined;

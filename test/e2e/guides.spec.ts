@@ -152,6 +152,32 @@ test.describe('guides §4 Throttling', () => {
     expect(second.props.reason).toBe('auto');
     expect(second.browser_time as number).toBeGreaterThanOrEqual((dismissed.browser_time as number) + 3000);
   });
+
+  test('a page loaded while throttled shows the held guide there once the interval passes, without another load (issue #36)', async ({ page, serverUrl, openHostPage }) => {
+    const apiKey = await twoAutoGuides(serverUrl);
+    const visitor = uniqueId('throttle-held');
+    // 0.1 minutes: 6 s from the dismissal.
+    await openHostPage('/e2e/throttle', throttled(apiKey, visitor, 0.1));
+    const step = page.locator(lightbox);
+    await expect(step).toContainText('First welcome');
+    await step.getByRole('button', { name: 'close' }).click();
+    await expect(step).toHaveCount(0);
+    await page.reload();
+    await agentReady(page);
+    const reason = () => page.evaluate(async () => (await (window as any).waymark.debugGuides()).guides.find((g: { id: string }) => g.id === 'second')?.reason);
+    await expect.poll(reason).toMatch(/^throttling: throttled until .*; then shows step second-1 \(auto\)$/);
+    await expect(step).toHaveCount(0);
+    const guideLoads: string[] = [];
+    page.on('request', (r) => r.url().includes('/data/guide.json/') && guideLoads.push(r.url()));
+    await expect(step).toContainText('Second welcome', { timeout: 15_000 });
+    expect(guideLoads).toEqual([]);
+    await page.evaluate(() => (window as any).waymark.flushNow());
+    const events = await waitForEvents(serverUrl, { apiKey, visitorId: visitor }, (e) => e.filter((x) => x.type === 'guideSeen').length === 2);
+    const dismissed = events.find((e) => e.type === 'guideDismissed')!;
+    const second = events.find((e) => e.type === 'guideSeen' && e.props.guide_id === 'second')!;
+    expect(second.props.reason).toBe('auto');
+    expect(second.browser_time as number).toBeGreaterThanOrEqual((dismissed.browser_time as number) + 6000);
+  });
 });
 
 test.describe('guides §5 content hashes', () => {

@@ -199,8 +199,10 @@ describe('guides §5, §7, §8 guide loading refusals, probe, 451, POST and time
     expect(await engine.throttling({ latestDismissedAutoAt: now - 120_000 })).toEqual({ timestamps: { latestDismissedAutoAt: now - 60_000 }, changed: false, nextDisplayAt });
     expect(saved).toHaveLength(count);
     transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify(body) });
+    // The next load holds 'g' to the merged next display time (the page shows it once that passed).
     const after = await engine.load('http://h/');
-    expect(after.ok && after.value.candidates).toEqual([]);
+    expect(after.ok && after.value.candidates.map((c) => [c.guideId, c.bypassesThrottling === true])).toEqual([['g', false]]);
+    expect(after.ok && after.value.throttledUntil).toBe(nextDisplayAt);
   });
 
   it('guides §4 Throttling on the same page (issue #36): dismissing an auto guide answers the next display time the page holds its other candidates to; an override guide is marked to bypass it', async () => {
@@ -215,6 +217,24 @@ describe('guides §5, §7, §8 guide loading refusals, probe, 451, POST and time
     const dismissedAt = clock.now();
     expect(await engine.stepAction({ guideId: 'a', stepId: 'a-1', action: 'dismiss', url: 'http://h/' })).toEqual({ ok: true, value: null });
     expect(await engine.throttling()).toEqual({ timestamps: { latestDismissedAutoAt: dismissedAt }, changed: false, nextDisplayAt: dismissedAt + 60_000 });
+  });
+
+  it('guides §4 Throttling at a load (issue #36): a guide held back only by throttling stays a candidate, with the next display time the page holds it to; the debugger names the hold', async () => {
+    const { clock, transport, engine } = setup(engineInit(PROBED));
+    const guides = [guide('b', { attributes: { priority: 2 } }), guide('o', { attributes: { priority: 3, overrideAutoThrottling: true } })];
+    const body = JSON.stringify({ ...load(guides), settings: { throttling: { enabled: true, interval: 1, unit: 'minute' } } });
+    const dismissedAt = clock.now() - 20_000;
+    await engine.throttling({ latestDismissedAutoAt: dismissedAt });
+    transport.bodies.push({ match: '/data/guide.json/', body });
+    const held = await engine.load('http://h/');
+    expect(held.ok && held.value.candidates.map((c) => [c.guideId, c.bypassesThrottling === true])).toEqual([['b', false], ['o', true]]);
+    expect(held.ok && held.value.throttledUntil).toBe(dismissedAt + 60_000);
+    const diagnostics = await engine.guideDiagnostics();
+    expect(diagnostics.guides.find((g) => g.id === 'b')?.reason).toBe(`throttling: throttled until ${new Date(dismissedAt + 60_000).toISOString()}; then shows step b-1 (auto)`);
+    await clock.advance(40_000);
+    transport.bodies.push({ match: '/data/guide.json/', body });
+    const free = await engine.load('http://h/');
+    expect(free.ok && free.value.throttledUntil).toBeUndefined();
   });
 
   it("probes guide.gif once with the jzb of [], and on failure logs 'Guides disabled: unreachable endpoint guide.gif' and blocks for 4 hours", async () => {

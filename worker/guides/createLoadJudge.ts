@@ -9,7 +9,7 @@ import { GLOBAL_CSS_WAIT_MS } from '../../shared/constants';
 import { readEventPropertyRules } from '../../shared/analytics/eventPropertyRules';
 import { launchMethods } from '../../shared/eligibility/autoDisplayRules';
 import { ALL_AUTO_RULES, chooseAutoSteps } from '../../shared/eligibility/chooseAutoSteps';
-import { throttlingBypassOf } from '../../shared/eligibility/nextDisplayTime';
+import { nextDisplayTime, throttlingBypassOf } from '../../shared/eligibility/nextDisplayTime';
 import type { GuideEventProps, GuideEventType } from '../../shared/events/events';
 import type { GuideLoadResponse, ThrottlingConfig } from '../../shared/guides/guides';
 import { readSiteGuideSettings } from '../../shared/guides/readSiteGuideSettings';
@@ -90,12 +90,17 @@ export function createLoadJudge(options: LoadJudgeOptions): LoadJudge {
       else log('error', `${MESSAGES.globalScriptFailed}: ${checked.message}`);
     }
     throttling = host.throttling ?? site.throttling;
+    // guides §4 Throttling: a guide held back only by throttling stays a candidate; the page holds it until the
+    // next display time (`throttledUntil`), so it shows on this page once that passes, not at the next load.
     const choice = chooseAutoSteps(response, {
       url,
       device: config.device,
       adoptionGuides: host.adoptionGuides ?? site.adoptionGuides,
       schedule: { now, throttling, timestamps: state.timestamps, recentChanges },
+      rules: ALL_AUTO_RULES.filter((r) => r.name !== 'throttling'),
     });
+    const next = nextDisplayTime(throttling, state.timestamps);
+    const throttledUntil = next !== null && next > now ? next : undefined;
     for (const guideId of choice.expiredContinuations) {
       if (expiredLogged.has(guideId)) continue;
       expiredLogged.add(guideId);
@@ -120,7 +125,15 @@ export function createLoadJudge(options: LoadJudgeOptions): LoadJudge {
       record('control', { guide_id: guide.id, guide_step_id: guide.steps[0]?.id ?? '', reason: 'control' }, url);
     }
     verdicts.clear();
-    for (const c of candidates) verdicts.set(c.guideId, { candidate: true, reason: `shows step ${c.stepId} (${c.reason})` });
+    for (const c of candidates) {
+      const held = throttledUntil !== undefined && !c.bypassesThrottling;
+      verdicts.set(
+        c.guideId,
+        held
+          ? { candidate: false, reason: `throttling: throttled until ${new Date(throttledUntil).toISOString()}; then shows step ${c.stepId} (${c.reason})` }
+          : { candidate: true, reason: `shows step ${c.stepId} (${c.reason})` },
+      );
+    }
     for (const s of choice.skipped) {
       verdicts.set(s.guideId, { candidate: false, reason: s.reason });
       // spec: guides §4 Repeat — a redisplay that comes too early is an error worth seeing.
@@ -155,6 +168,7 @@ export function createLoadJudge(options: LoadJudgeOptions): LoadJudge {
     const resourceCenter = await surfaces.resourceCenterOf(true);
     return {
       candidates,
+      ...(throttledUntil !== undefined ? { throttledUntil } : {}),
       skipped: choice.skipped,
       activations,
       badges,
