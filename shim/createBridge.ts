@@ -140,7 +140,7 @@ export function createBridge(
 
   // Each tick sends the batch, unless it holds a click whose verdict is still to come (the verdict sends it); a
   // batch that has waited past any verdict's time goes all the same (a visitor clicking on and on), and a
-  // verdict that comes after it follows on its own (the worker holds a click 1 s for it).
+  // verdict that comes after it follows on its own (the worker holds a click up to 5 s for it, createVerdictHold).
   ticker.every(1, () => (!awaiting.size || Date.now() - openedAt > DEAD_CLICK_MS + TICK_MS) && flushCaptured());
 
   /** Something joined the buffer. */

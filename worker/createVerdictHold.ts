@@ -2,7 +2,7 @@
  * Where captured events wait for the shim's verdict on a click (spec: analytics §4 dead clicks and error
  * clicks). The shim watches each click for 500 ms and says something only when the click was dead or
  * followed by an error; a click waits here for that verdict, and every event after it waits behind it, so
- * the queue keeps capture order. Released on the verdict, 1 s after the click, or on flush (`force`).
+ * the queue keeps capture order. Released on the verdict, VERDICT_WAIT_MS (5 s) after the click, or on flush (`force`).
  *
  * Each event keeps the envelope context (identity, session, utm) it was pushed under, so an identify or a
  * new session that arrives while it waits does not reattribute it.
@@ -12,8 +12,17 @@ import type { CapturedEvent } from '../shared/events/events';
 import type { ClickVerdictMessage } from '../shared/protocol';
 import type { Clock } from './ports';
 
-/** How long a click waits for the shim's verdict: its 500 ms watch plus room for a busy main thread. */
-export const VERDICT_WAIT_MS = 1000;
+/**
+ * How long a click waits for the shim's verdict before it goes without one: a net for a verdict that never comes
+ * (the agent stopped mid-watch), not the verdict's schedule, which the click's own time does not bound. The verdict
+ * is told 500 ms after the last click of the click's gesture (the shim's click buffer joins clicks on one element
+ * less than 100 ms apart, however many: shim/watchClickEffects.ts), on the agent's next tick (250 ms), and its batch
+ * may then wait up to 750 ms more behind a newer click's verdict (shim/createBridge.ts). Issue #32: at 1 s, the
+ * first clicks of a rage burst of real clicks 30-90 ms apart, in Firefox ESR and WebKitGTK, went before their
+ * verdict and were stored without `deadClick`. The page keeps every event until the worker has delivered it, so a
+ * longer wait costs a later send, never an event.
+ */
+export const VERDICT_WAIT_MS = 5000;
 
 /** The shim's verdict on one click. */
 export interface ClickVerdict {

@@ -90,7 +90,7 @@ describe('shim-worker contract (STYLE §2)', () => {
   it('a click still waiting for its dead-click verdict keeps the identity and session it was captured under', async () => {
     const { bridge, transport } = connect();
     const now = Date.now();
-    // Fresh clicks wait in the worker (up to 1 s) for the shim's verdict; the identity and session change meanwhile.
+    // Fresh clicks wait in the worker (up to 5 s) for the shim's verdict; the identity and session change meanwhile.
     bridge.capture({ type: 'click', time: now, url: 'http://h/p', props: {} });
     bridge.capture({ type: 'load', time: now, url: 'http://h/p', props: {} });
     bridge.setIdentity({ visitorId: 'v-2', accountId: '', oldVisitorId: 'v-1' });
@@ -139,7 +139,7 @@ describe('shim-worker contract (STYLE §2)', () => {
     bridge.verdict({ sequence, frustrationTypes: ['deadClick'] });
     // The batch was due long ago: the verdict sends it at once, in the watcher's own task.
     await expect.poll(() => traffic.toWorker).toEqual([PUSH_MESSAGE]);
-    // The worker does not wait its 1 s for a verdict it already has: sent after its 1 s send delay.
+    // The worker does not wait its 5 s for a verdict it already has: sent after its 1 s send delay.
     const beacons = () => transport.requests.filter((r) => r.url.includes('/data/ptm.gif/'));
     await expect.poll(() => beacons().length, { timeout: 3000 }).toBe(1);
     const [event] = decodeJzb(queryOf(beacons()[0]!.url).get('jzb')!) as WireEvent[];

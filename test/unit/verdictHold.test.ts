@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EnvelopeContext } from '../../shared/events/enrichEvent';
 import type { CapturedEvent } from '../../shared/events/events';
+import { CLICK_BUFFER_WINDOW_MS, DEAD_CLICK_MS } from '../../shared/constants';
+import { TICK_MS } from '../../shim/createTicker';
 import { createVerdictHold, VERDICT_WAIT_MS, type ReleasedEvent } from '../../worker/createVerdictHold';
 import { createFakeClock } from './fakes';
 
@@ -36,6 +38,20 @@ describe('analytics §4 dead and error clicks: events wait for a click\'s verdic
     expect(sequences()).toEqual([[1]]);
     hold.release(true);
     expect(sequences()).toEqual([[1], [2]]);
+  });
+
+  it("waits for the verdict of a rage burst's first click, told 500 ms after the burst's last click and a tick (issue #32)", async () => {
+    const { clock, hold, released } = setup();
+    // Eight clicks 90 ms apart on one button: one gesture of the shim's click buffer, judged as one.
+    const gap = CLICK_BUFFER_WINDOW_MS - 10;
+    const clicks = Array.from({ length: 8 }, (_, i) => event('click', i + 1, T0 + i * gap));
+    hold.push(clicks, undefined, context('v1'));
+    // The bridge sent the batch at its overdue tick; the gesture's verdict follows after the last click's watch.
+    const toldAt = T0 + 7 * gap + DEAD_CLICK_MS + TICK_MS;
+    await clock.advance(toldAt - T0);
+    expect(released).toEqual([]);
+    hold.push([], clicks.map((c) => ({ sequence: c.sequence, frustrationTypes: ['deadClick'] })), context('v1'));
+    expect(released.flat().map((r) => r.verdict?.types)).toEqual(clicks.map(() => ['deadClick']));
   });
 
   it('keeps the context each event was pushed under, and drops a verdict that comes after its click left', () => {
