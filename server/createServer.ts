@@ -33,6 +33,8 @@ import { SERVER_LIMITS } from './ingest/SERVER_LIMITS';
 import { registerParamCheck } from './ingest/registerParamCheck';
 import { AUTHENTICATION_REQUIRED, registerAuth } from './auth/registerAuth';
 import { createAuthStore } from './auth/createAuthStore';
+import { createTokenStore } from './auth/users/createTokenStore';
+import { createUserStore } from './auth/users/createUserStore';
 import { registerConsoleOrigins } from './auth/registerConsoleOrigins';
 import { looseApiPrefix } from './looseApiPrefix';
 import { createGuideSource } from './guides/createGuideSource';
@@ -301,10 +303,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     });
 
     registerCors(app);
-    // Before every route: the guard reads each matched route's declared access (issues #14, #31).
+    // Before every route: the guard reads each matched route's declared access (issues #14, #31, #33).
     const auth = registerAuth(app, {
       adminToken: options.adminToken ?? resolveAdminToken(undefined, adminTokenFolder(options)).token,
       store: createAuthStore(db),
+      users: createUserStore(db),
+      tokens: createTokenStore(db),
     });
     // No route to read here: a path that reads as /api is 401 without credentials before it is a 404, so that
     // nothing tells an anonymous client which endpoints exist. This only refuses.

@@ -1,90 +1,144 @@
 /**
- * Signing in and out (issues #14, #15, #31), on state every collector shares (auth/createAuthStore.ts):
- * - `POST /api/login` `{ token }` (open): a console login, the cookie HttpOnly, SameSite=Strict, `Secure` when the
- *   request came over https (behind a trusted proxy, its forwarded protocol), 12 hours. Wrong tokens are counted per
- *   client address (`request.ip`: behind a trusted proxy, the forwarded client) in the database: the 11th within a
- *   minute is 429 with Retry-After, whichever collector the attempts reach.
- * - `POST /api/logout`: ends the login on every collector.
- * - `GET /api/session` (designer): whether the credentials are good.
- * - `POST /api/designer-sessions` `{ apiKey }` (admin): a Bearer token for one app's guides and previews, 12 hours.
+ * Signing in and out (issues #14, #15, #31, #33), on state every collector shares (auth/createAuthStore.ts):
+ * - `POST /api/login` (open) `{ token }` (the admin token: a login that acts as an admin) or `{ email, password }`
+ *   (a user, with their role): 204 and the console's session cookie (auth/sessionCookie.ts), 12 hours. Attempts are
+ *   limited per client address and, for passwords, per account (auth/checkPasswordLogin.ts): 429 with Retry-After.
+ * - `POST /api/invitations/{token}` (open) `{ password, name? }`: accepts an invitation (auth/createUserStore.ts):
+ *   sets the password, ends the user's earlier sessions, and signs them in as the login does. Once: a second use is
+ *   410, as is an expired link.
+ * - `POST /api/logout` (any role): ends the login on every collector.
+ * - `GET /api/session` (any role, designer sessions too): whether the credentials are good.
+ * - `POST /api/designer-sessions` `{ apiKey }` (editor): a Bearer token for one app's guides and previews, 12 hours,
+ *   acting with the role of the user who asked (an admin for the admin token).
+ * - `POST /api/designer-login` (open) `{ apiKey, email, password }`: the same designer session for a designer on
+ *   another origin that signs in as its author (no cookie crosses origins), limited as the login is; a viewer's
+ *   password is a 403 naming the role.
  * - `DELETE /api/designer-sessions/current` (designer): ends the designer session it carries.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { DESIGNER_SESSION_TTL_MS } from '../../shared/authoring/designerLaunch';
+import { HttpError } from '../HttpError';
 import type { AuthStore } from './createAuthStore';
+import type { UserStore } from './users/createUserStore';
+import { addressRefusal, checkPasswordLogin, type LoginRefusal } from './users/checkPasswordLogin';
+import { readBody, readEmail, readName, readPassword } from './users/checkUserFields';
+import { hashPassword, PASSWORD_MAX_LENGTH } from './users/passwords';
 import { bearerOf, readCookie } from './requestCredentials';
+import { hasRole, roleRefusal } from './roles';
 import { accessOf } from './routeAccess';
+import { DESIGNER_TOKEN_PREFIX, SESSION_COOKIE, sessionCookie, signIn } from './sessionCookie';
 import { tokenEquals } from './tokenEquals';
 
-export const SESSION_COOKIE = 'waymark_session';
-export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
-/** Every designer session token starts so: a 401 can say which kind of token failed. */
-export const DESIGNER_TOKEN_PREFIX = 'wmd_';
-/** Wrong tokens allowed from one address within LOGIN_WINDOW_MS before logins from it wait. */
-export const LOGIN_MAX_FAILURES = 10;
-export const LOGIN_WINDOW_MS = 60_000;
+export { DESIGNER_TOKEN_PREFIX, SESSION_COOKIE, SESSION_TTL_MS } from './sessionCookie';
+export { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, loginWaitMs } from './users/checkPasswordLogin';
 
-const fail = (reply: FastifyReply, status: number, error: string) => reply.code(status).send({ error });
-
-/**
- * ms to wait before the next login attempt from an address, given its failures within the window (their count and
- * the oldest): once there are `max`, until the oldest leaves the window. Pure over `now`.
- */
-export function loginWaitMs(failures: { count: number; first?: number }, now: number, max = LOGIN_MAX_FAILURES, windowMs = LOGIN_WINDOW_MS): number {
-  if (failures.count < max || failures.first === undefined) return 0;
-  return Math.max(0, windowMs - (now - failures.first));
+/** A password as a login reads it: bounded before any hash (passwords.ts); a short one is simply wrong. */
+function readLoginPassword(password: unknown): string {
+  if (typeof password !== 'string' || !password) throw new HttpError(400, 'password is required: { "email": "...", "password": "..." }', 'password');
+  if (password.length > PASSWORD_MAX_LENGTH) throw new HttpError(400, `password is too long: at most ${PASSWORD_MAX_LENGTH} characters`, 'password');
+  return password;
 }
+
+/** The app of a designer session: 1 to 100 characters once trimmed (an api key's bound). */
+function readApiKey(value: unknown): string {
+  const apiKey = typeof value === 'string' ? value.trim() : '';
+  if (!apiKey) throw new HttpError(400, 'apiKey is required: { "apiKey": "..." }', 'apiKey');
+  if (apiKey.length > 100) throw new HttpError(400, 'apiKey is at most 100 characters', 'apiKey');
+  return apiKey;
+}
+
+/** An invitation's token as the link carries it: 43 base64url characters (checked before any lookup). */
+const INVITATION_TOKEN = /^[\w-]{43}$/;
 
 export interface LoginRoutesOptions {
   adminToken: string;
   store: AuthStore;
+  users: UserStore;
   now: () => number;
   /** Deletes expired rows; called at each login, not awaited by it. */
   purge: () => Promise<void>;
 }
 
-export function registerLoginRoutes(app: FastifyInstance, { adminToken, store, now, purge }: LoginRoutesOptions): void {
+const fail = (reply: FastifyReply, status: number, error: string) => reply.code(status).send({ error });
+const refuse = (reply: FastifyReply, { status, error, retryAfter }: LoginRefusal) =>
+  (retryAfter ? reply.header('retry-after', String(retryAfter)) : reply).code(status).send({ error });
+
+export function registerLoginRoutes(app: FastifyInstance, { adminToken, store, users, now, purge }: LoginRoutesOptions): void {
   app.post('/api/login', accessOf('open'), async (request, reply) => {
     const address = request.ip;
-    const wait = loginWaitMs(await store.failures(address, now() - LOGIN_WINDOW_MS), now());
-    if (wait > 0) {
-      const seconds = Math.ceil(wait / 1000);
-      return reply.code(429).header('retry-after', String(seconds)).send({ error: `too many attempts: try again in ${seconds} s` });
+    const limited = await addressRefusal(store, address, now());
+    if (limited) return refuse(reply, limited);
+    const body = request.body as Record<string, unknown> | undefined;
+    if (typeof body === 'object' && body !== null && !Array.isArray(body) && ('email' in body || 'password' in body)) {
+      const { email, password } = readBody(body, ['email', 'password'], '{ "email": "...", "password": "..." }');
+      const account = readEmail(email);
+      const user = await checkPasswordLogin({ store, users }, { address, email: account, password: readLoginPassword(password), now: now() });
+      if ('error' in user) return refuse(reply, user);
+      void purge();
+      return signIn(request, reply, store, now(), user.id);
     }
-    const token = (request.body as { token?: unknown } | undefined)?.token;
-    if (typeof token !== 'string' || !token) return fail(reply, 400, 'token is required: { "token": "..." }');
+    const token = (body as { token?: unknown } | undefined)?.token;
+    if (typeof token !== 'string' || !token) return fail(reply, 400, 'token is required: { "token": "..." }, or { "email": "...", "password": "..." }');
     if (!tokenEquals(token, adminToken)) {
       await store.failed(address, now());
       return fail(reply, 401, 'wrong token');
     }
     await store.succeeded(address);
     void purge();
-    const { token: id } = await store.open('console', SESSION_TTL_MS, now());
-    const secure = request.protocol === 'https' ? '; Secure' : '';
-    return reply
-      .code(204)
-      .header('set-cookie', `${SESSION_COOKIE}=${id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_TTL_MS / 1000}${secure}`)
-      .send();
+    return signIn(request, reply, store, now());
   });
 
-  app.post('/api/logout', async (request, reply) => {
+  app.post('/api/invitations/:token', accessOf('open'), async (request, reply) => {
+    const { token } = request.params as { token: string };
+    const { password, name } = readBody(request.body, ['password', 'name'], '{ "password": "...", "name": "..." }');
+    const newName = name === undefined ? undefined : readName(name);
+    const found = INVITATION_TOKEN.test(token) ? await users.findInvitation(token, now()) : undefined;
+    if (!found) return fail(reply, 404, 'no such invitation: the link may be mistyped, replaced by a newer one, or its user removed');
+    if (found.state === 'used') return fail(reply, 410, 'this invitation was already used: sign in with its password, or ask an admin for a new one');
+    if (found.state === 'expired') return fail(reply, 410, 'this invitation has expired (invitations last 7 days): ask an admin for a new one');
+    const hash = await hashPassword(readPassword(password));
+    // Used once, whatever collectors race: only the acceptance that marks it goes on.
+    const userId = await users.useInvitation(token, now());
+    if (userId !== found.userId) return fail(reply, 410, 'this invitation was already used: sign in with its password, or ask an admin for a new one');
+    await users.setPassword(userId, hash);
+    if (newName !== undefined) await users.update(userId, { name: newName });
+    await users.signedIn(userId, now());
+    await store.closeUser(userId);
+    return signIn(request, reply, store, now(), userId);
+  });
+
+  app.post('/api/logout', accessOf('viewer'), async (request, reply) => {
     const id = readCookie(request.headers.cookie, SESSION_COOKIE);
     if (id) await store.close(id);
-    const secure = request.protocol === 'https' ? '; Secure' : '';
-    return reply.code(204).header('set-cookie', `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0${secure}`).send();
+    return reply.code(204).header('set-cookie', sessionCookie(request, '', 0)).send();
   });
 
-  app.get('/api/session', accessOf('designer'), async () => ({ authenticated: true }));
+  app.get('/api/session', accessOf('viewer', { designer: true }), async () => ({ authenticated: true }));
 
-  app.post('/api/designer-sessions', async (request, reply) => {
-    const apiKey = (request.body as { apiKey?: unknown } | undefined)?.apiKey;
-    if (typeof apiKey !== 'string' || !apiKey.trim()) return fail(reply, 400, 'apiKey is required: { "apiKey": "..." }');
-    const app = apiKey.trim();
-    const { token, expiresAt } = await store.open('designer', DESIGNER_SESSION_TTL_MS, now(), { apiKey: app, prefix: DESIGNER_TOKEN_PREFIX });
-    return reply.code(201).send({ token, apiKey: app, expiresAt });
+  const openDesignerSession = async (reply: FastifyReply, apiKey: string, userId: string | undefined) => {
+    const { token, expiresAt } = await store.open('designer', DESIGNER_SESSION_TTL_MS, now(), { apiKey, prefix: DESIGNER_TOKEN_PREFIX, ...(userId ? { userId } : {}) });
+    return reply.code(201).send({ token, apiKey, expiresAt });
+  };
+
+  app.post('/api/designer-sessions', accessOf('editor'), async (request, reply) => {
+    const apiKey = readApiKey((request.body as { apiKey?: unknown } | undefined)?.apiKey);
+    return openDesignerSession(reply, apiKey, request.caller?.user?.id);
   });
 
-  app.delete('/api/designer-sessions/current', accessOf('designer'), async (request, reply) => {
+  app.post('/api/designer-login', accessOf('open'), async (request, reply) => {
+    const limited = await addressRefusal(store, request.ip, now());
+    if (limited) return refuse(reply, limited);
+    const body = readBody(request.body, ['apiKey', 'email', 'password'], '{ "apiKey": "...", "email": "...", "password": "..." }');
+    const apiKey = readApiKey(body.apiKey);
+    const email = readEmail(body.email);
+    const password = readLoginPassword(body.password);
+    const user = await checkPasswordLogin({ store, users }, { address: request.ip, email, password, now: now() });
+    if ('error' in user) return refuse(reply, user);
+    if (!hasRole(user.role, 'editor')) return fail(reply, 403, roleRefusal('editor', user.role));
+    return openDesignerSession(reply, apiKey, user.id);
+  });
+
+  app.delete('/api/designer-sessions/current', accessOf('viewer', { designer: true }), async (request, reply) => {
     const bearer = bearerOf(request);
     if (bearer?.startsWith(DESIGNER_TOKEN_PREFIX)) await store.close(bearer);
     return reply.code(204).send();

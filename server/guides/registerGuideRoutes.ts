@@ -26,7 +26,7 @@ export interface GuideRoutesOptions {
 
 /** Registers the guide routes under /api/apps/{apiKey}/guides. */
 export function registerGuideRoutes(app: FastifyInstance, { db, guides, summaries, now = Date.now }: GuideRoutesOptions): void {
-  app.get('/api/apps/:apiKey/guides', accessOf('designer'), async (request: FastifyRequest<{ Params: { apiKey: string }; Querystring: ConsoleQuery }>) => {
+  app.get('/api/apps/:apiKey/guides', accessOf('viewer', { designer: true }), async (request: FastifyRequest<{ Params: { apiKey: string }; Querystring: ConsoleQuery }>) => {
     const { apiKey } = request.params;
     // The figures of all time, or of `from` .. `to` (epoch ms, both or neither: the overview's guides); of every
     // visitor, or of `accountId`'s (the account page).
@@ -59,12 +59,12 @@ export function registerGuideRoutes(app: FastifyInstance, { db, guides, summarie
     }));
   });
 
-  app.get('/api/apps/:apiKey/guides/:guideId', accessOf('designer'), async (request: GuideRequest) => {
+  app.get('/api/apps/:apiKey/guides/:guideId', accessOf('viewer', { designer: true }), async (request: GuideRequest) => {
     const { apiKey, guideId } = request.params;
     return answer(await found(guides.get(apiKey, guideId), apiKey, guideId));
   });
 
-  app.put('/api/apps/:apiKey/guides/:guideId', accessOf('designer'), async (request: GuideRequest, reply) => {
+  app.put('/api/apps/:apiKey/guides/:guideId', accessOf('editor', { designer: true }), async (request: GuideRequest, reply) => {
     const { apiKey, guideId } = request.params;
     const body = request.body;
     const problem = checkGuideBody(body, guideId);
@@ -79,7 +79,7 @@ export function registerGuideRoutes(app: FastifyInstance, { db, guides, summarie
     return reply.code(created ? 201 : 200).send(answer(stored));
   });
 
-  app.post('/api/apps/:apiKey/guides/:guideId/state', accessOf('designer'), async (request: GuideRequest) => {
+  app.post('/api/apps/:apiKey/guides/:guideId/state', accessOf('editor', { designer: true }), async (request: GuideRequest) => {
     const { apiKey, guideId } = request.params;
     const state = (request.body as { state?: unknown } | undefined)?.state;
     if (!GUIDE_STATES.includes(state as GuideState)) {
@@ -91,7 +91,7 @@ export function registerGuideRoutes(app: FastifyInstance, { db, guides, summarie
   // A copy of a guide as a new draft, as guide products have: id `{id}-copy` (else `-copy-2`, ...), name
   // 'Copy of {name}', no publishedAt. Its steps keep their ids: a visitor's step state is the guide's and the
   // step's id together, and the translations and branches that name steps stay right.
-  app.post('/api/apps/:apiKey/guides/:guideId/duplicate', accessOf('designer'), async (request: GuideRequest, reply) => {
+  app.post('/api/apps/:apiKey/guides/:guideId/duplicate', accessOf('editor', { designer: true }), async (request: GuideRequest, reply) => {
     const { apiKey, guideId } = request.params;
     const { guide } = await found(guides.get(apiKey, guideId), apiKey, guideId);
     const stem = `${guideId.slice(0, MAX_GUIDE_ID_LENGTH - '-copy-999'.length)}-copy`;
@@ -103,7 +103,7 @@ export function registerGuideRoutes(app: FastifyInstance, { db, guides, summarie
     return reply.code(201).send(answer(stored));
   });
 
-  app.delete('/api/apps/:apiKey/guides/:guideId', accessOf('designer'), async (request: GuideRequest, reply) => {
+  app.delete('/api/apps/:apiKey/guides/:guideId', accessOf('editor', { designer: true }), async (request: GuideRequest, reply) => {
     const { apiKey, guideId } = request.params;
     if (!(await guides.remove(apiKey, guideId))) throw notFound(apiKey, guideId);
     return reply.code(204).send();

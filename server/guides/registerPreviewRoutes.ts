@@ -86,8 +86,8 @@ export function registerPreviewRoutes(app: FastifyInstance, { guides, source, as
     };
   };
 
-  app.get('/api/s/:subscriptionId/guide/:guideId/preview', accessOf('designer'), preview(false));
-  app.get('/api/s/:subscriptionId/resourcecenter/:guideId/preview', accessOf('designer'), preview(true));
+  app.get('/api/s/:subscriptionId/guide/:guideId/preview', accessOf('editor', { designer: true }), preview(false));
+  app.get('/api/s/:subscriptionId/resourcecenter/:guideId/preview', accessOf('editor', { designer: true }), preview(true));
 }
 
 /** The guide with its markdown steps converted; every step is kept (skipSteps false), so one always comes back. */

@@ -6,6 +6,7 @@
 import { STORES_NO_HEAD } from './registerDataRoutes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LogKind, LogStore } from './createLogStore';
+import { accessOf } from '../auth/routeAccess';
 import { HttpError } from '../HttpError';
 import { jsonObjectOf, listLimit, requireApiKey } from './readDataRequest';
 import { storableText } from './textFault';
@@ -49,7 +50,7 @@ export function registerLogRoutes(app: FastifyInstance, store: LogStore): void {
   });
 
   /** `{ logs: [{ kind, message, version, visitorId, receivedAt }] }` in arrival order, by apiKey (required) and kind. */
-  app.get('/api/logs', async (request: FastifyRequest<{ Querystring: Query }>) => {
+  app.get('/api/logs', accessOf('viewer'), async (request: FastifyRequest<{ Querystring: Query }>) => {
     const query = request.query;
     const apiKey = one(query, 'apiKey');
     if (!apiKey) throw new HttpError(400, 'apiKey is required: /api/logs?apiKey=...');

@@ -8,6 +8,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from '../storage/Database';
+import { accessOf } from '../auth/routeAccess';
 import { HttpError } from '../HttpError';
 import { checkMonitorReport, MONITOR_LIMITS, MONITOR_SHAPE } from './checkMonitorReport';
 import { createMonitorStore } from './createMonitorStore';
@@ -55,5 +56,5 @@ export function registerMonitorRoutes(app: FastifyInstance, { db, now = Date.now
     });
   });
 
-  app.get('/api/apps/:apiKey/health', async (request: AppRequest) => queryHealth(db, request.params.apiKey, parseRange(request.query, now())));
+  app.get('/api/apps/:apiKey/health', accessOf('viewer'), async (request: AppRequest) => queryHealth(db, request.params.apiKey, parseRange(request.query, now())));
 }

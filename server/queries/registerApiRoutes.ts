@@ -12,7 +12,7 @@ type Query = Record<string, string | string[] | undefined>;
 /** Registers `GET /api/events` and `GET /api/health`. */
 export function registerApiRoutes(app: FastifyInstance, store: EventStore): void {
   /** `{ events: [...] }`: stored bodies in arrival order, filtered by apiKey (required), kind, type, visitorId, source. */
-  app.get('/api/events', async (request: FastifyRequest<{ Querystring: Query }>) => {
+  app.get('/api/events', accessOf('viewer'), async (request: FastifyRequest<{ Querystring: Query }>) => {
     const query = request.query;
     const apiKey = one(query, 'apiKey');
     if (!apiKey) throw new HttpError(400, 'apiKey is required: /api/events?apiKey=...');

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from '../storage/Database';
 import type { Summarizer } from '../summaries/createSummarizer';
+import { accessOf } from '../auth/routeAccess';
 import { HttpError } from '../HttpError';
 import { parseRange } from './parseRange';
 import { integerParam, limitParam, queryParam, searchParam, type ConsoleQuery } from './queryParams';
@@ -53,14 +54,15 @@ type AppRequest<P = object> = FastifyRequest<{ Params: { apiKey: string } & P; Q
 /** Registers the console's read routes under /api/apps. */
 export function registerConsoleRoutes(app: FastifyInstance, { db, guides, summaries, stepStates, now = Date.now }: ConsoleRoutesOptions): void {
   // After the access check (an onRequest hook): a refused request summarizes nothing.
-  const fresh = { preHandler: async () => { await summaries.flush(); } };
+  const fresh = { ...accessOf('viewer'), preHandler: async () => { await summaries.flush(); } };
+  const viewer = accessOf('viewer');
 
   app.get('/api/apps', fresh, async () => queryApps(db, await guides.countsByApp()));
 
   app.get('/api/apps/:apiKey/overview', fresh, async (request: AppRequest) =>
     queryOverview(db, request.params.apiKey, parseRange(request.query, now())));
 
-  app.get('/api/apps/:apiKey/events', async (request: AppRequest) => {
+  app.get('/api/apps/:apiKey/events', viewer, async (request: AppRequest) => {
     const query = request.query;
     return queryEvents(db, {
       apiKey: request.params.apiKey,
@@ -72,7 +74,7 @@ export function registerConsoleRoutes(app: FastifyInstance, { db, guides, summar
   });
 
   // The same list as a CSV file (docs/console-api.md): newest first, up to CSV_MAX_ROWS.
-  app.get('/api/apps/:apiKey/events.csv', async (request: AppRequest, reply) => {
+  app.get('/api/apps/:apiKey/events.csv', viewer, async (request: AppRequest, reply) => {
     const query = request.query;
     const limit = limitParam(query, CSV_MAX_ROWS, CSV_DEFAULT_ROWS);
     const filter = { apiKey: request.params.apiKey, type: queryParam(query, 'type'), visitorId: queryParam(query, 'visitorId'), limit };
@@ -88,7 +90,7 @@ export function registerConsoleRoutes(app: FastifyInstance, { db, guides, summar
     return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`).send(body);
   });
 
-  app.get('/api/apps/:apiKey/events/:id', async (request: AppRequest<{ id: string }>) => {
+  app.get('/api/apps/:apiKey/events/:id', viewer, async (request: AppRequest<{ id: string }>) => {
     const id = /^\d{1,15}$/.test(request.params.id) ? Number(request.params.id) : NaN;
     if (!Number.isSafeInteger(id)) throw new HttpError(400, 'the event id must be a non-negative integer', 'id');
     const event = await queryEvent(db, request.params.apiKey, id);
@@ -105,7 +107,7 @@ export function registerConsoleRoutes(app: FastifyInstance, { db, guides, summar
     return visitor;
   });
 
-  app.get('/api/apps/:apiKey/visitors/:visitorId/guides', async (request: AppRequest<{ visitorId: string }>) => {
+  app.get('/api/apps/:apiKey/visitors/:visitorId/guides', viewer, async (request: AppRequest<{ visitorId: string }>) => {
     const { apiKey, visitorId } = request.params;
     const states = await stepStates(apiKey, visitorId);
     return states.length ? visitorGuides(await guides.all(apiKey), states, visitorId) : [];

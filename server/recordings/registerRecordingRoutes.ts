@@ -6,7 +6,8 @@
  *   answered after it is committed.
  * - `GET /api/apps/{apiKey}/recordings?visitorId&limit` and `GET /api/apps/{apiKey}/recordings/{id}` (behind the
  *   /api guard of auth/registerAuth): the list, and one recording's events from a full snapshot on with the
- *   marks of its session's clicks.
+ *   marks of its session's clicks. Editors and admins read them; viewers only when the app's settings say
+ *   `recording.viewersSeeRecordings` (issue #33), else 403 naming that setting.
  */
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from '../storage/Database';
@@ -15,6 +16,7 @@ import { limitParam, queryParam, type ConsoleQuery } from '../queries/queryParam
 import { requireApiKey } from '../ingest/readDataRequest';
 import type { QuotaStore } from '../ingest/createQuotaStore';
 import type { SettingsStore } from '../settings/createSettingsStore';
+import { accessOf } from '../auth/routeAccess';
 import { withDefaults } from '../settings/checkSettings';
 import { checkRecordingChunk, RECORDING_LIMITS } from './checkRecordingChunk';
 import { createRecordingStore } from './createRecordingStore';
@@ -83,11 +85,21 @@ export function registerRecordingRoutes(app: FastifyInstance, { db, settings, qu
     });
   });
 
-  app.get('/api/apps/:apiKey/recordings', async (request: AppRequest) => ({
+  // Declared `viewer`; a viewer then passes only where the app lets viewers see recordings (before any read).
+  const recordingsAccess = {
+    ...accessOf('viewer'),
+    preHandler: async (request: AppRequest) => {
+      if (request.caller?.role !== 'viewer') return;
+      if (withDefaults(await settings.get(request.params.apiKey)).recording?.viewersSeeRecordings === true) return;
+      throw new HttpError(403, "this needs the editor role; you are a viewer, and this app's admin has not let viewers see recordings (settings: recording.viewersSeeRecordings)");
+    },
+  };
+
+  app.get('/api/apps/:apiKey/recordings', recordingsAccess, async (request: AppRequest) => ({
     recordings: await store.list(request.params.apiKey, { visitorId: queryParam(request.query, 'visitorId'), limit: limitParam(request.query) }),
   }));
 
-  app.get('/api/apps/:apiKey/recordings/:id', async (request: AppRequest<{ id: string }>) => {
+  app.get('/api/apps/:apiKey/recordings/:id', recordingsAccess, async (request: AppRequest<{ id: string }>) => {
     const { apiKey, id } = request.params;
     const recording = await store.get(apiKey, id);
     if (!recording) throw new HttpError(404, 'Recording not found');

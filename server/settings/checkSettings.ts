@@ -23,7 +23,11 @@ export interface AppSettings {
     /** guides §4 Auto display: adoption (isTraining) guides before the others or after. */
     adoptionGuides?: 'before' | 'after';
   };
-  recording?: { enabled: boolean; sampleRate: number };
+  /**
+   * The recording plugin's switch and sampling; `viewersSeeRecordings` lets users of the viewer role watch the
+   * app's recordings (issue #33; editors and admins always may). @default { enabled: false, sampleRate: 1 }
+   */
+  recording?: { enabled: boolean; sampleRate: number; viewersSeeRecordings?: boolean };
   formValidation?: { enabled: boolean; fields: FormField[] };
   guideMarkdown?: boolean;
   /** Every step's look; empty: the agent's own. A step's own `attributes.theme` values win. */
@@ -101,12 +105,15 @@ export function checkSettings(body: unknown): SettingsProblem | null {
   }
   if (body.recording !== undefined) {
     const r = body.recording;
-    if (!isObject(r)) return { error: 'recording must be an object { enabled, sampleRate }', field: 'recording' };
-    const extra = Object.keys(r).filter((key) => key !== 'enabled' && key !== 'sampleRate');
+    if (!isObject(r)) return { error: 'recording must be an object { enabled, sampleRate, viewersSeeRecordings }', field: 'recording' };
+    const extra = Object.keys(r).filter((key) => key !== 'enabled' && key !== 'sampleRate' && key !== 'viewersSeeRecordings');
     if (extra.length) return { error: `unknown recording settings: ${extra.join(', ')}`, field: `recording.${extra[0]}` };
     if (typeof r.enabled !== 'boolean') return { error: 'recording.enabled must be true or false', field: 'recording.enabled' };
     if (r.sampleRate !== undefined && !(typeof r.sampleRate === 'number' && r.sampleRate >= 0 && r.sampleRate <= 1)) {
       return { error: 'recording.sampleRate must be a number from 0 to 1', field: 'recording.sampleRate' };
+    }
+    if (r.viewersSeeRecordings !== undefined && typeof r.viewersSeeRecordings !== 'boolean') {
+      return { error: 'recording.viewersSeeRecordings must be true or false', field: 'recording.viewersSeeRecordings' };
     }
   }
   if (body.formValidation !== undefined) {

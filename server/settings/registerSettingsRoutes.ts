@@ -2,13 +2,16 @@
  * App settings (issue #14; docs/console-api.md "Settings"): `GET` answers the stored settings with the
  * defaults filled in, `PUT` replaces them after checkSettings (unknown keys and bad values are 400s naming the
  * field). The launcher set here is what guide.json serves for the app (createGuideSource). `GET .../settings/theme`
- * answers the guide theme alone: the designer draws its live step in it, and a designer session may read it.
+ * answers the guide theme alone: the designer draws its live step in it, and a designer session may read it;
+ * `PUT .../settings/theme` replaces it alone, for editors (issue #33: themes are an editor's, the rest of the
+ * settings an admin's).
  * `POST /api/apps` `{ apiKey }` makes an app known with no settings of its own (issue #31, WAYMARK_APPS=known; a PUT
  * of settings makes it known too), leaving an existing app's settings as they are.
  */
 import { accessOf } from '../auth/routeAccess';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../HttpError';
+import { checkTheme } from '../../shared/surfaces/guideTheme';
 import { checkSettings, withDefaults, type AppSettings } from './checkSettings';
 import type { SettingsStore } from './createSettingsStore';
 
@@ -20,19 +23,27 @@ type SettingsRequest = FastifyRequest<{ Params: { apiKey: string }; Body: unknow
  */
 const API_KEY = /^[^\s\p{Cc}]{1,100}$/u;
 
-/** Registers GET and PUT /api/apps/{apiKey}/settings and POST /api/apps. */
+/** Registers GET and PUT /api/apps/{apiKey}/settings (and its theme) and POST /api/apps. */
 export function registerSettingsRoutes(app: FastifyInstance, settings: SettingsStore, now: () => number = Date.now): void {
-  app.get('/api/apps/:apiKey/settings', async (request: SettingsRequest) => withDefaults(await settings.get(request.params.apiKey)));
+  app.get('/api/apps/:apiKey/settings', accessOf('editor'), async (request: SettingsRequest) => withDefaults(await settings.get(request.params.apiKey)));
 
-  app.get('/api/apps/:apiKey/settings/theme', accessOf('designer'), async (request: SettingsRequest) => withDefaults(await settings.get(request.params.apiKey)).theme);
+  app.get('/api/apps/:apiKey/settings/theme', accessOf('viewer', { designer: true }), async (request: SettingsRequest) =>
+    withDefaults(await settings.get(request.params.apiKey)).theme);
 
-  app.put('/api/apps/:apiKey/settings', async (request: SettingsRequest) => {
+  app.put('/api/apps/:apiKey/settings/theme', accessOf('editor'), async (request: SettingsRequest) => {
+    const problem = checkTheme(request.body, 'theme');
+    if (problem) throw new HttpError(400, problem.error, problem.field);
+    const stored = await settings.get(request.params.apiKey);
+    return withDefaults(await settings.put(request.params.apiKey, { ...stored, theme: request.body as AppSettings['theme'] }, now())).theme;
+  });
+
+  app.put('/api/apps/:apiKey/settings', accessOf('admin'), async (request: SettingsRequest) => {
     const problem = checkSettings(request.body);
     if (problem) throw new HttpError(400, problem.error, problem.field);
     return withDefaults(await settings.put(request.params.apiKey, request.body as AppSettings, now()));
   });
 
-  app.post('/api/apps', async (request, reply) => {
+  app.post('/api/apps', accessOf('admin'), async (request, reply) => {
     const apiKey = (request.body as { apiKey?: unknown } | undefined)?.apiKey;
     if (typeof apiKey !== 'string' || !API_KEY.test(apiKey)) {
       throw new HttpError(400, 'apiKey must be 1 to 100 characters, without spaces or control characters: { "apiKey": "..." }', 'apiKey');

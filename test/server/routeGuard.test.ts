@@ -10,11 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRoutes } from '../../server/auth/registerAuth';
 import { looseApiPrefix } from '../../server/looseApiPrefix';
 import { SERVER_TIMEOUT, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from './testServer';
+import { makeUser, type TestUser } from './users';
 
 let server: TestServer;
 let port: number;
+let viewer: TestUser;
 beforeAll(async () => {
   server = await startTestServer();
+  viewer = await makeUser(server.app, 'viewer');
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   port = (server.app.server.address() as { port: number }).port;
 }, SERVER_TIMEOUT);
@@ -75,6 +78,22 @@ describe('issue #31 guard: every route, every spelling, no 2xx without credentia
       for (const target of spellings(path)) {
         for (const m of method === 'GET' ? ['GET', 'HEAD'] : [method]) {
           const status = await rawStatus(m, target);
+          if (status >= 200 && status < 300) answered.push(`${m} ${target} -> ${status}`);
+        }
+      }
+    }
+    expect(answered).toEqual([]);
+  }, 120_000);
+
+  it("issue #33: a viewer's token reaches no editor or admin route in any spelling, GET routes by HEAD too", async () => {
+    const above = listRoutes(server.app).filter((r) => r.access === 'editor' || r.access === 'admin');
+    expect(above.length).toBeGreaterThanOrEqual(15);
+    const answered: string[] = [];
+    for (const { method, url } of above) {
+      const path = url.replace(/:(\w+)\??/g, 'x').replace('*', 'x');
+      for (const target of spellings(path)) {
+        for (const m of method === 'GET' ? ['GET', 'HEAD'] : [method]) {
+          const status = await rawStatus(m, target, { Authorization: viewer.bearer.authorization });
           if (status >= 200 && status < 300) answered.push(`${m} ${target} -> ${status}`);
         }
       }

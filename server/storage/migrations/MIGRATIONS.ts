@@ -16,6 +16,8 @@ import { RECORDINGS_SCHEMA } from '../../recordings/createRecordingStore';
 import { SUMMARY_QUEUE_SCHEMA } from '../../summaries/drainSummaryQueue';
 import { PAGES_WITHOUT_QUERY } from '../../summaries/pagesWithoutQuery';
 import { AUTH_SCHEMA } from '../../auth/createAuthStore';
+import { USERS_SCHEMA } from '../../auth/users/createUserStore';
+import { TOKENS_SCHEMA } from '../../auth/users/createTokenStore';
 import { runMigrations, type Migration } from './runMigrations';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -41,6 +43,9 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: 'auth state', up: AUTH_SCHEMA },
   // Quotas per app on the open /data endpoints, counted per window and shared by every collector (issue #31).
   { version: 13, name: 'quotas', up: QUOTA_SCHEMA },
+  // Users and roles (issue #33): users, invitations, personal API tokens, login failures per account, and the user
+  // a session belongs to.
+  { version: 14, name: 'users and roles', up: USERS_SCHEMA + TOKENS_SCHEMA },
 ];
 
 /** Brings `db` to the current schema; answers the versions applied now. */

@@ -1,0 +1,63 @@
+/**
+ * The signed-in person's own account (issue #33, docs/users-and-roles.md), for any role:
+ * - `GET /api/me` (designer sessions too): who is signed in, how, and with which role, so the console and the
+ *   designer can hide what the role cannot do: `{ role, via, user, apiKey?, token? }` (`user` null for the admin
+ *   token and the sessions opened with it).
+ * - `PATCH /api/me` `{ name?, password?, currentPassword? }`: a new password needs the current one (wrong: 403,
+ *   limited per account as logins are); it ends the user's other sessions, keeping the one that asked.
+ */
+import type { FastifyInstance } from 'fastify';
+import { HttpError } from '../../HttpError';
+import type { AuthStore } from '../createAuthStore';
+import type { UserStore } from './createUserStore';
+import { accountRefusal } from './checkPasswordLogin';
+import { emailKey } from './createUserStore';
+import { readBody, readName, readPassword } from './checkUserFields';
+import { callerOf, userOf } from '../callerOf';
+import { hashPassword, PASSWORD_MAX_LENGTH, verifyPassword } from './passwords';
+import { accessOf } from '../routeAccess';
+
+export interface MeRoutesOptions {
+  users: UserStore;
+  sessions: AuthStore;
+  now: () => number;
+}
+
+export function registerMeRoutes(app: FastifyInstance, { users, sessions, now }: MeRoutesOptions): void {
+  app.get('/api/me', accessOf('viewer', { designer: true }), async (request) => {
+    const caller = callerOf(request);
+    const user = caller.user ? ((await users.get(caller.user.id)) ?? null) : null;
+    return {
+      role: caller.role,
+      via: caller.via,
+      user,
+      ...(caller.apiKey !== undefined ? { apiKey: caller.apiKey } : {}),
+      ...(caller.token ? { token: caller.token } : {}),
+    };
+  });
+
+  app.patch('/api/me', accessOf('viewer'), async (request) => {
+    const { id, email } = userOf(request);
+    const body = readBody(request.body, ['name', 'password', 'currentPassword'], '{ "name": "...", "password": "...", "currentPassword": "..." }');
+    const name = body.name === undefined ? undefined : readName(body.name);
+    if (body.password !== undefined) {
+      const password = readPassword(body.password);
+      const current = body.currentPassword;
+      if (typeof current !== 'string' || !current || current.length > PASSWORD_MAX_LENGTH) {
+        throw new HttpError(400, 'currentPassword is required to set a new password', 'currentPassword');
+      }
+      const limited = await accountRefusal(sessions, email, now());
+      if (limited) throw Object.assign(new HttpError(429, limited.error), { headers: { 'retry-after': String(limited.retryAfter) } });
+      if (!(await verifyPassword(current, await users.passwordHash(id)))) {
+        await sessions.accountFailed(emailKey(email), now());
+        throw new HttpError(403, 'the current password is wrong', 'currentPassword');
+      }
+      await users.setPassword(id, await hashPassword(password));
+      await sessions.closeUser(id, callerOf(request).sessionToken);
+    } else if (body.currentPassword !== undefined) {
+      throw new HttpError(400, 'currentPassword goes with a new password', 'currentPassword');
+    }
+    if (name !== undefined) await users.update(id, { name });
+    return users.get(id);
+  });
+}
