@@ -24,12 +24,15 @@ export function readBody(body: unknown, allowed: readonly string[], example: str
   return record;
 }
 
-/** An email address, trimmed: one `@` between two non-empty parts, no spaces or control characters, ≤ 254. */
+/**
+ * An email address, trimmed: one `@` between two non-empty parts, ≤ 254 characters, without spaces, control
+ * characters or the punctuation only quoted addresses use (`<>()[]\\,;:"`): what people type, never markup.
+ */
 export function readEmail(value: unknown, field = 'email'): string {
   const refusal = () => new HttpError(400, `${field} must be an email address such as ada@example.com (at most ${EMAIL_MAX_LENGTH} characters)`, field);
   if (typeof value !== 'string' || value.length > EMAIL_MAX_LENGTH + 100) throw refusal();
   const email = value.trim();
-  if (email.length > EMAIL_MAX_LENGTH || !/^[^@\s]+@[^@\s]+$/u.test(email) || CONTROL.test(email)) throw refusal();
+  if (email.length > EMAIL_MAX_LENGTH || !/^[^@\s<>()[\]\\,;:"]+@[^@\s<>()[\]\\,;:"]+$/u.test(email) || CONTROL.test(email)) throw refusal();
   return email;
 }
 
