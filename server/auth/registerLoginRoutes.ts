@@ -17,12 +17,11 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { DESIGNER_SESSION_TTL_MS } from '../../shared/authoring/designerLaunch';
-import { HttpError } from '../HttpError';
 import type { AuthStore } from './createAuthStore';
 import type { UserStore } from './users/createUserStore';
 import { addressRefusal, checkPasswordLogin, type LoginRefusal } from './users/checkPasswordLogin';
-import { readBody, readEmail, readName, readPassword } from './users/checkUserFields';
-import { hashPassword, PASSWORD_MAX_LENGTH } from './users/passwords';
+import { readApiKey, readBody, readEmail, readLoginPassword, readName, readPassword } from './users/checkUserFields';
+import { hashPassword } from './users/passwords';
 import { bearerOf, readCookie } from './requestCredentials';
 import { hasRole, roleRefusal } from './roles';
 import { accessOf } from './routeAccess';
@@ -31,21 +30,6 @@ import { tokenEquals } from './tokenEquals';
 
 export { DESIGNER_TOKEN_PREFIX, SESSION_COOKIE, SESSION_TTL_MS } from './sessionCookie';
 export { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, loginWaitMs } from './users/checkPasswordLogin';
-
-/** A password as a login reads it: bounded before any hash (passwords.ts); a short one is simply wrong. */
-function readLoginPassword(password: unknown): string {
-  if (typeof password !== 'string' || !password) throw new HttpError(400, 'password is required: { "email": "...", "password": "..." }', 'password');
-  if (password.length > PASSWORD_MAX_LENGTH) throw new HttpError(400, `password is too long: at most ${PASSWORD_MAX_LENGTH} characters`, 'password');
-  return password;
-}
-
-/** The app of a designer session: 1 to 100 characters once trimmed (an api key's bound). */
-function readApiKey(value: unknown): string {
-  const apiKey = typeof value === 'string' ? value.trim() : '';
-  if (!apiKey) throw new HttpError(400, 'apiKey is required: { "apiKey": "..." }', 'apiKey');
-  if (apiKey.length > 100) throw new HttpError(400, 'apiKey is at most 100 characters', 'apiKey');
-  return apiKey;
-}
 
 /** An invitation's token as the link carries it: 43 base64url characters (checked before any lookup). */
 const INVITATION_TOKEN = /^[\w-]{43}$/;

@@ -4,7 +4,7 @@
  * only: `{ "role": "admin", "rol": "viewer" }` is refused, not half-read.
  */
 import { HttpError } from '../../HttpError';
-import { passwordProblem } from './passwords';
+import { PASSWORD_MAX_LENGTH, passwordProblem } from './passwords';
 import { isRole, ROLES, type Role } from '../roles';
 
 /** RFC 5321's longest address. */
@@ -65,4 +65,19 @@ export function readTokenName(value: unknown, field = 'name'): string {
     throw new HttpError(400, `${field} must be 1 to ${TOKEN_NAME_MAX_LENGTH} characters without control characters: what the token is for`, field);
   }
   return name;
+}
+
+/** A password as a login reads it: bounded before any hash (passwords.ts); a short one is simply wrong. */
+export function readLoginPassword(password: unknown): string {
+  if (typeof password !== 'string' || !password) throw new HttpError(400, 'password is required: { "email": "...", "password": "..." }', 'password');
+  if (password.length > PASSWORD_MAX_LENGTH) throw new HttpError(400, `password is too long: at most ${PASSWORD_MAX_LENGTH} characters`, 'password');
+  return password;
+}
+
+/** The app of a designer session: 1 to 100 characters once trimmed (an api key's bound). */
+export function readApiKey(value: unknown): string {
+  const apiKey = typeof value === 'string' ? value.trim() : '';
+  if (!apiKey) throw new HttpError(400, 'apiKey is required: { "apiKey": "..." }', 'apiKey');
+  if (apiKey.length > 100) throw new HttpError(400, 'apiKey is at most 100 characters', 'apiKey');
+  return apiKey;
 }
