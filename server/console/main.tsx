@@ -9,7 +9,11 @@ import { createBrowserRouter, RouterProvider } from 'react-router';
 import { ApiError } from './api';
 import { Layout } from './Layout';
 import { LoginPage } from './pages/LoginPage';
+import { repairNavigatorLanguage } from './repairNavigatorLanguage';
 import './styles.css';
+
+// Before any view loads: WebKitGTK under a C locale says navigator.language 'C', which uPlot's module cannot load with.
+repairNavigatorLanguage();
 
 // Each view is a chunk of its own, loaded when first opened (the charts' uPlot only with the views that draw).
 const AccountPage = lazy(() => import('./pages/AccountPage').then((m) => ({ default: m.AccountPage })));
