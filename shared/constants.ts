@@ -194,6 +194,8 @@ export const WORKER_READY_MESSAGE = 'waymark:ready';
 /** The one-way capture messages (shared/protocol/capture.ts PushMessage, DeliveredMessage). */
 export const PUSH_MESSAGE = 'waymark:push';
 export const DELIVERED_MESSAGE = 'waymark:delivered';
+/** The worker's one-way guide event copies for the page (shared/protocol/guides.ts GuideTailMessage). */
+export const GUIDE_TAIL_MESSAGE = 'waymark:guideTail';
 /** Issue #7 teardown: how long the worker gets to send what it holds before it is terminated (ours). */
 export const TEARDOWN_FLUSH_MS = 2000;
 

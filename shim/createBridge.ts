@@ -11,10 +11,10 @@
  */
 import type { Endpoint } from 'comlink';
 import { byReference, createRemote } from './createRemote';
-import { DEAD_CLICK_MS, DELIVERED_MESSAGE, PUSH_MESSAGE } from '../shared/constants';
+import { DEAD_CLICK_MS, DELIVERED_MESSAGE, GUIDE_TAIL_MESSAGE, PUSH_MESSAGE } from '../shared/constants';
 import { TICK_MS, type Ticker } from './createTicker';
 import type { CapturedEvent } from '../shared/events/events';
-import { PROTOCOL_VERSION, type ClickVerdictMessage, type DeliveredMessage, type Identity, type PushMessage, type LogLevel, type Metadata, type SessionFacts, type ShimCallbacks, type WorkerApi, type WorkerInit } from '../shared/protocol';
+import { PROTOCOL_VERSION, type ClickVerdictMessage, type DeliveredMessage, type GuideTailMessage, type Identity, type PushMessage, type LogLevel, type Metadata, type SessionFacts, type ShimCallbacks, type WorkerApi, type WorkerInit } from '../shared/protocol';
 
 /**
  * The worker API as the shim calls it: every method answers with a promise. Declared here rather than with
@@ -46,6 +46,11 @@ export interface Bridge {
    * worker. What the page-hide beacon sends.
    */
   held(): HeldEvent[];
+  /**
+   * Guide and poll events the worker wrote and has not sent (issue #32), as its beacon carries them: what the
+   * page-hide beacon posts to guide.gif.
+   */
+  heldGuideEvents(): string[];
   /** Hands the buffered events to the worker now (page hide, explicit flush). */
   flushCaptured(): void;
   /** A click's verdict (`[]`: none); it travels with the batch of its click or the next, not on its own. */
@@ -92,9 +97,15 @@ export function createBridge(
   // Comlink messages are delivered in order and the browser holds them until the worker script has run, so
   // init need not be awaited before the first batch is posted. The worker checks the protocol version init
   // carries and logs a mismatch through the log callback (no handshake round trip at start, issue #16).
+  /** The worker's guide events by sequence, until it says they are sent (GuideTailMessage). */
+  const guideEvents = new Map<number, string>();
   endpoint.addEventListener('message', (event) => {
-    const data = (event as MessageEvent).data as DeliveredMessage | null;
+    const data = (event as MessageEvent).data as DeliveredMessage | GuideTailMessage | null;
     if (data?.type === DELIVERED_MESSAGE) delivered(data.upTo);
+    if (data?.type === GUIDE_TAIL_MESSAGE) {
+      if (data.json !== undefined) guideEvents.set(data.sequence!, data.json);
+      for (const done of data.done ?? []) guideEvents.delete(done);
+    }
   });
   const ignore = () => undefined;
   const callbacks: ShimCallbacks = {
@@ -185,6 +196,7 @@ export function createBridge(
       void api.setSession(next);
     },
     held: () => held.slice(),
+    heldGuideEvents: () => [...guideEvents.values()],
     flushCaptured() {
       // Page hide or an explicit flush: what the page holds goes now, so init goes now too.
       start();

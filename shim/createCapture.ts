@@ -16,7 +16,7 @@ import { captureElementPath } from './captureElementPath';
 import { matchSelectors, type EventPropertyCollector } from './collectEventProperties';
 import { secureRandom } from './loadIdentity';
 import { metadataOf, metaProps } from './metadata';
-import { sendTail } from './sendTail';
+import { postEvents, sendTail } from './sendTail';
 
 /** An event as a listener or API call makes it; time, URL and sequence are added here. */
 export type NewEvent = Omit<CapturedEvent, 'time' | 'url' | 'sequence'> & Partial<CapturedEvent>;
@@ -159,9 +159,12 @@ export function createCapture(getRunning: () => Running | null, isSending: () =>
     capture({ type: event.type === 'pagehide' ? 'unload' : 'hidden', props: {} });
     const { bridge, init } = running;
     const held = bridge.held();
+    const guideEvents = bridge.heldGuideEvents();
     bridge.flushCaptured();
     void bridge.call((api) => api.flush());
     if (held.length) sendTail(init, running.prepare, held);
+    // issue #32: Firefox and WebKit end the worker with the page, within the 500 ms its guide events wait.
+    if (guideEvents.length) postEvents(init, 'guide.gif', guideEvents);
   }
 
   /**

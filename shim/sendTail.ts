@@ -1,7 +1,8 @@
 /**
  * The page-hide beacon (analytics §4 durable delivery): what the page still holds goes out as plain JSON POSTs
  * (`{"events":[...]}`, source=pagehide), prepared exactly as the worker prepares events, by the spec's transports
- * in order (analytics §7): fetch with keepalive, else sendBeacon, else XHR.
+ * in order (analytics §7): fetch with keepalive, else sendBeacon, else XHR. So do the guide events the worker
+ * wrote and has not sent (issue #32), as it wrote them.
  */
 import { AGENT_VERSION, BEACON_SOURCE } from '../shared/constants';
 import type { EnvelopeContext } from '../shared/events/enrichEvent';
@@ -44,14 +45,21 @@ export function sendTail(
   held: HeldEvent[],
 ): void {
   // Each event with the identity and session it was captured under (a session renewed since must not claim it).
-  const jsons = held.map(({ event, identity, session }) => prepare(event, { identity, session, utm: init.utm }));
+  postEvents(init, 'ptm.gif', held.map(({ event, identity, session }) => prepare(event, { identity, session, utm: init.utm })));
+}
+
+/**
+ * Posts events already written as JSON to `endpoint` (ptm.gif, or guide.gif for the worker's guide and poll events:
+ * the collector stores both kinds of guide event as guide events), in pieces within the beacon quota.
+ */
+export function postEvents(init: WorkerInit, endpoint: 'ptm.gif' | 'guide.gif', jsons: string[]): void {
   let start = 0;
   while (start < jsons.length) {
     let end = start;
     let size = 12;
     while (end < jsons.length && (end === start || size + jsons[end]!.length + 1 <= TAIL_BODY_LIMIT)) size += jsons[end++]!.length + 1;
     const body = `{"events":[${jsons.slice(start, end).join(',')}]}`;
-    const url = beaconUrl(init.dataHost, 'ptm.gif', init.apiKey, { v: AGENT_VERSION, ct: Date.now(), s: body.length, source: BEACON_SOURCE.pageHide });
+    const url = beaconUrl(init.dataHost, endpoint, init.apiKey, { v: AGENT_VERSION, ct: Date.now(), s: body.length, source: BEACON_SOURCE.pageHide });
     postTail(url, body);
     start = end;
   }

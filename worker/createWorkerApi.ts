@@ -6,7 +6,7 @@ import { AGENT_VERSION, DELIVERED_MESSAGE } from '../shared/constants';
 import type { CapturedEvent } from '../shared/events/events';
 import { annotateFrustration, createRageClickDetector, createUTurnDetector } from '../shared/analytics/detectFrustration';
 import { ERROR_CODES, fail, ok, type Outcome } from '../shared/errors';
-import { PROTOCOL_VERSION, type LogLevel, type ShimCallbacks, type WorkerApi, type WorkerInit, type DeliveredMessage } from '../shared/protocol';
+import { PROTOCOL_VERSION, type LogLevel, type ShimCallbacks, type WorkerApi, type WorkerInit, type DeliveredMessage, type GuideTailMessage } from '../shared/protocol';
 import type { QueueItem } from './createSendQueue';
 import { createVerdictHold, type ReleasedEvent } from './createVerdictHold';
 import type { WorkerPorts } from './ports';
@@ -17,7 +17,7 @@ import { createRecorder, type Recorder } from './recording/createRecorder';
  * `toPage` posts the one-way messages to the shim (worker/serveWorkerApi.ts gives the endpoint's); without it
  * (tests of the API alone) they go nowhere.
  */
-export function createWorkerApi(ports: WorkerPorts, toPage: (message: DeliveredMessage) => void = () => undefined) {
+export function createWorkerApi(ports: WorkerPorts, toPage: (message: DeliveredMessage | GuideTailMessage) => void = () => undefined) {
   let running: Pipeline | null = null;
   let callbacks: ShimCallbacks | null = null;
   /** Session recording (issue #18), made when the page first asks whether it records. */
@@ -35,13 +35,14 @@ export function createWorkerApi(ports: WorkerPorts, toPage: (message: DeliveredM
   const rage = createRageClickDetector();
   const uTurn = createUTurnDetector();
   const hold = createVerdictHold(ports.clock, process);
-  const delivered = (upTo: number) => {
+  const post = (message: DeliveredMessage | GuideTailMessage) => {
     try {
-      toPage({ type: DELIVERED_MESSAGE, upTo });
+      toPage(message);
     } catch {
       // A closed page: nothing holds the events any more.
     }
   };
+  const delivered = (upTo: number) => post({ type: DELIVERED_MESSAGE, upTo });
 
   /** Marks rage clicks and U-turn page loads with `frustrationTypes` (wire-protocol.md "click"). */
   function withFrustration(captured: CapturedEvent): CapturedEvent {
@@ -103,7 +104,7 @@ export function createWorkerApi(ports: WorkerPorts, toPage: (message: DeliveredM
       // Each full page load has a worker of its own: replay the tab's previous loads so A -> B -> A across
       // navigations is seen as the U-turn it is.
       for (const page of options.recentPages ?? []) uTurn.observe(page);
-      running = startPipeline(options, { ports, callbacks, delivered, log, nextGuideSequence: () => guideSequence++ });
+      running = startPipeline(options, { ports, callbacks, delivered, guideTail: post, log, nextGuideSequence: () => guideSequence++ });
       return ok(null);
     },
 

@@ -11,7 +11,7 @@ import { createEventPreparer } from '../shared/events/prepareEvent';
 import { checkSignedMetadata, decideMetadataUse } from '../shared/identity/checkSignedMetadata';
 import { readCampaign, toUtm } from '../shared/analytics/readCampaign';
 import { toBase64Url } from '../shared/wire/jzb';
-import type { LogLevel, ShimCallbacks, WorkerInit } from '../shared/protocol';
+import type { GuideTailMessage, LogLevel, ShimCallbacks, WorkerInit } from '../shared/protocol';
 import { createErrorReporter, type ErrorReporter } from './createErrorReporter';
 import { createGuideEngine, type GuideEngine } from './createGuideEngine';
 import { createSegmentFlags, type SegmentFlags } from './createSegmentFlags';
@@ -42,6 +42,8 @@ export interface PipelineOptions {
   callbacks: ShimCallbacks;
   /** Events of this page up to `upTo` are done with (the one-way DeliveredMessage). */
   delivered(upTo: number): void;
+  /** The page's copy of the guide events not yet sent (the one-way GuideTailMessage, issue #32). */
+  guideTail?(message: GuideTailMessage): void;
   log(level: LogLevel, message: string): void;
   /** Guide events' own per-page counter (analytics events carry the shim's sequence). */
   nextGuideSequence(): number;
@@ -52,7 +54,7 @@ export function tell<A extends unknown[]>(fn: ((...args: A) => unknown) | undefi
   void Promise.resolve(fn?.(...args)).catch(() => undefined);
 }
 
-export function startPipeline(options: WorkerInit, { ports: given, callbacks, delivered, log, nextGuideSequence }: PipelineOptions): Pipeline {
+export function startPipeline(options: WorkerInit, { ports: given, callbacks, delivered, guideTail, log, nextGuideSequence }: PipelineOptions): Pipeline {
   const config: WorkerInit = { ...options };
   const monitor = createMonitor({
     apiKey: config.apiKey,
@@ -131,6 +133,7 @@ export function startPipeline(options: WorkerInit, { ports: given, callbacks, de
       params: beaconParams,
       pause,
       auth,
+      tail: guideTail,
       saveState: (guideState) => tell(callbacks.guideState, guideState),
       // spec: guides §7, §8 — a 451 stops tracking of the visitor: nothing more is written for this page.
       onDenied: () => {

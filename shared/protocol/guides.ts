@@ -8,6 +8,21 @@ import type { Outcome } from '../errors';
 import type { Automation, DomNode, ElementContainsRule, StepType, ThrottlingConfig, ThrottlingTimestamps } from '../guides/guides';
 import type { RecentStepState } from '../guides/recentStepStates';
 import type { BadgeToShow, LauncherToShow, ResourceCenterToShow } from './surfaces';
+import type { GUIDE_TAIL_MESSAGE } from '../constants';
+
+/**
+ * Worker to page, one-way (issue #32): a guide or poll event the worker wrote (`sequence`, and `json` as its beacon
+ * carries it), or the sequences of those it is done with (`done`: sent, or dropped). Firefox and WebKit end a page's
+ * worker with the page, within the 500 ms a guide event waits for the next (guides §7): a visitor who dismissed a
+ * guide and left at once lost the dismissal. The page posts what it still holds at page hide, as it does its own
+ * events; the collector stores each (tabId, frameId, sequence) once, whichever copy comes first.
+ */
+export interface GuideTailMessage {
+  type: typeof GUIDE_TAIL_MESSAGE;
+  sequence?: number;
+  json?: string;
+  done?: number[];
+}
 
 /** Guide engine settings (guides §4, §5, §7, §8), and what the shim kept of the engine's state. */
 export interface GuideSettings {

@@ -126,6 +126,27 @@ describe('shim-worker contract (STYLE §2)', () => {
     await expect.poll(() => bridge.held().length).toBe(0);
   });
 
+  it('issue #32: the page holds a copy of each guide event the worker wrote until the worker has sent it, as its beacon carries it', async () => {
+    const { bridge, transport } = connect();
+    const guide = { id: 'g', launchMethod: 'auto', steps: [{ id: 'g-1', guideId: 'g', type: 'lightbox', domJson: { type: 'div', props: { id: 'guide-base' }, children: [{ type: 'p', content: 'Hi' }] } }] };
+    transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify({ guides: [guide], lastGuideStepSeen: {} }) });
+    await bridge.call((api) => api.loadGuides('http://h/'));
+    await bridge.call((api) => api.stepAction({ guideId: 'g', stepId: 'g-1', action: 'seen', reason: 'auto', url: 'http://h/' }));
+    await bridge.call((api) => api.stepAction({ guideId: 'g', stepId: 'g-1', action: 'dismiss', url: 'http://h/' }));
+    // Before the guide beacon's 500 ms: what the page-hide beacon would post to guide.gif.
+    await expect.poll(() => bridge.heldGuideEvents().length).toBe(2);
+    const held = bridge.heldGuideEvents().map((json) => JSON.parse(json) as WireEvent);
+    expect(held.map((e) => [e.type, e.sequence, e.tabId, e.frameId])).toEqual([
+      ['guideSeen', 0, 'tab-1', 'frame-1'],
+      ['guideDismissed', 1, 'tab-1', 'frame-1'],
+    ]);
+    const beacon = () => transport.requests.find((r) => r.url.includes('/data/guide.gif/') && (decodeJzb(queryOf(r.url).get('jzb')!) as unknown[]).length > 0);
+    await expect.poll(() => beacon(), { timeout: 3000 }).toBeDefined();
+    // The same events, byte for byte, so the collector stores whichever copy comes first once.
+    expect(decodeJzb(queryOf(beacon()!.url).get('jzb')!)).toEqual(held);
+    await expect.poll(() => bridge.heldGuideEvents()).toEqual([]);
+  });
+
   it('a watched click waits for its verdict and crosses once, with it; nothing answers the batch but the delivery mark (issue #16)', async () => {
     const { bridge, transport, traffic, tick } = connect();
     await bridge.call((api) => api.hello(PROTOCOL_VERSION));

@@ -3,7 +3,7 @@ import type { WireGuideEvent } from '../../shared/events/events';
 import type { Guide, GuideLoadResponse } from '../../shared/guides/guides';
 import { decodeJzb } from '../../shared/wire/jzb';
 import { MESSAGES } from '../../shared/messages';
-import type { GuideState, WorkerInit } from '../../shared/protocol';
+import type { GuideState, GuideTailMessage, WorkerInit } from '../../shared/protocol';
 import { ANONYMOUS_VISITOR_PREFIX } from '../../shared/constants';
 import { AUTO_DISPLAY_RULES } from '../../shared/eligibility/autoDisplayRules';
 import { chooseAutoSteps } from '../../shared/eligibility/chooseAutoSteps';
@@ -155,6 +155,32 @@ describe('guides §7 guide loading and guide events', () => {
     expect(events[0]!.props).toMatchObject({ guide_id: 'g', guide_step_id: 'g-1', reason: 'auto' });
     expect(events[1]!.props).toMatchObject({ ui_element_id: 'close', ui_element_type: 'BUTTON', ui_element_actions: [{ action: 'dismissGuide' }] });
     expect(events[2]!.props).toEqual({ guide_id: 'g', guide_step_id: 'g-1', seen_reason: 'auto', duration: 300 });
+  });
+
+  it('issue #32: tells the page of each guide event written, as the beacon carries it, and of those sent; not before a send succeeds', async () => {
+    const clock = createFakeClock();
+    const transport = createFakeTransport();
+    transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify(load([guide('g')])) });
+    let seq = 0;
+    const told: GuideTailMessage[] = [];
+    const engine = createGuideEngine({ config, ports: { clock, transport }, log: () => undefined, nextSequence: () => seq++, isSending: () => true, tail: (m) => void told.push(m) });
+    await engine.load('http://h/');
+    await engine.stepAction({ guideId: 'g', stepId: 'g-1', action: 'seen', reason: 'auto', url: 'http://h/' });
+    await engine.stepAction({ guideId: 'g', stepId: 'g-1', action: 'dismiss', url: 'http://h/', duration: 300 });
+    expect(told.map((m) => [m.type, m.sequence, m.done])).toEqual([
+      ['waymark:guideTail', 0, undefined],
+      ['waymark:guideTail', 1, undefined],
+    ]);
+    // The first send fails: the page keeps its copies through the back-off.
+    transport.statuses.push(500);
+    await clock.advance(500);
+    expect(transport.requests.filter((r) => r.url.includes('/data/guide.gif/k?'))).toHaveLength(1);
+    expect(told).toHaveLength(2);
+    await clock.advance(5000);
+    const beacons = transport.requests.filter((r) => r.url.includes('/data/guide.gif/k?'));
+    expect(beacons).toHaveLength(2);
+    expect(decodeJzb(queryOf(beacons[1]!.url).get('jzb')!)).toEqual(told.slice(0, 2).map((m) => JSON.parse(m.json!)));
+    expect(told[2]).toEqual({ type: 'waymark:guideTail', done: [0, 1] });
   });
 
   it('advance records guideAdvanced with the destination and returns the next step', async () => {

@@ -1,11 +1,13 @@
 /**
  * Where the guide engine's events go out (guides §7): guide events on the guide beacon (guide.gif) and poll
  * answers on the poll beacon (poll.gif), each its own send queue, sent 500 ms after the last event and
- * persisted like analytics events. Nothing is written while the analytics §1 lock is on.
+ * persisted like analytics events. Nothing is written while the analytics §1 lock is on. The page is told of
+ * each event written and of those done with (`tail`), so it can post at page hide what the worker did not live
+ * to send (issue #32).
  */
-import { GUIDE_EVENT_FLUSH_MS } from '../../shared/constants';
+import { GUIDE_EVENT_FLUSH_MS, GUIDE_TAIL_MESSAGE } from '../../shared/constants';
 import type { GuideEventProps, GuideEventType, WireGuideEvent } from '../../shared/events/events';
-import type { LogLevel, WorkerInit } from '../../shared/protocol';
+import type { GuideTailMessage, LogLevel, WorkerInit } from '../../shared/protocol';
 import { createSendQueue, type SendQueue } from '../createSendQueue';
 import type { WorkerPorts } from '../ports';
 import type { CollectorPause } from '../createCollectorPause';
@@ -24,6 +26,8 @@ export interface GuideOutboxOptions {
   params?: () => Record<string, string | undefined>;
   /** The collector's pause lock, shared with the event queue. */
   pause?: CollectorPause;
+  /** The page's copy of the events not yet sent (the one-way GuideTailMessage). */
+  tail?(message: GuideTailMessage): void;
 }
 
 export interface GuideOutbox {
@@ -48,6 +52,10 @@ export function createGuideOutbox(options: GuideOutboxOptions): GuideOutbox {
       persistKey,
       params: options.params,
       pause: options.pause,
+      onDone: (items) => {
+        const done = items.flatMap((item) => item.sequence ?? []);
+        if (done.length) options.tail?.({ type: GUIDE_TAIL_MESSAGE, done });
+      },
       ports,
       log,
     });
@@ -71,7 +79,9 @@ export function createGuideOutbox(options: GuideOutboxOptions): GuideOutbox {
         tabId: config.session.tabId,
         frameId: config.session.frameId,
       };
-      (type === 'pollResponse' ? pollEvents : events).enqueue([{ json: JSON.stringify(event), track: false }]);
+      const json = JSON.stringify(event);
+      (type === 'pollResponse' ? pollEvents : events).enqueue([{ json, track: false, sequence: event.sequence }]);
+      options.tail?.({ type: GUIDE_TAIL_MESSAGE, sequence: event.sequence, json });
     },
   };
 }
