@@ -28,12 +28,14 @@ test.describe('issue #15 the designer', () => {
     expect(Math.round((await designer.boundingBox())!.width)).toBe(DESIGNER_CONTAINER.width);
     expect(await designer.evaluate((el) => getComputedStyle(el).zIndex)).toBe(String(DESIGNER_CONTAINER.zIndex));
 
-    // Not signed in to the console yet: the designer asks for the admin token.
+    // Not signed in to the console yet: the designer asks for an email and password, or the owner's admin token.
+    await designer.getByRole('button', { name: 'Use the admin token instead' }).click();
     await designer.getByLabel('Admin token', { exact: true }).fill('not-the-token');
     await designer.getByRole('button', { name: 'Sign in' }).click();
     await expect(designer.getByRole('alert')).toHaveText('wrong token');
     await designer.getByLabel('Admin token', { exact: true }).fill(E2E_ADMIN_TOKEN);
     await designer.getByRole('button', { name: 'Sign in' }).click();
+    await expect(designer.getByTestId('designer-author')).toHaveText('Signed in as the admin token · admin');
     await designer.getByRole('button', { name: 'New guide on this page' }).click();
 
     await designer.getByLabel('Name', { exact: true }).fill('Export and share');

@@ -40,6 +40,7 @@ test.describe('issue #15 a designer on another origin than the console', () => {
     await agentReady(page);
     const designer = page.getByTestId('waymark-designer');
     await expect(designer.getByText('The console is on another origin')).toBeVisible();
+    await designer.getByRole('button', { name: 'Use the admin token instead' }).click();
     await designer.getByLabel('Admin token').fill('not-the-token');
     await designer.getByRole('button', { name: 'Sign in' }).click();
     await expect(designer.getByRole('alert')).toHaveText('the admin token is not valid');
@@ -89,7 +90,7 @@ test.describe('issue #15 a designer on another origin than the console', () => {
 });
 
 test.describe('issue #31 a designer link signs in only at a console the agent server vouches for', () => {
-  test('an unlisted console origin is refused with its name before anything is typed; a listed one asks for the token', async ({ page, serverUrl }) => {
+  test('an unlisted console origin is refused with its name before anything is typed; a listed one asks to sign in', async ({ page, serverUrl }) => {
     const apiKey = uniqueId('e2e-console-origin');
     const origin = await foreignApp(serverUrl, apiKey);
     const port = new URL(serverUrl).port;
@@ -101,6 +102,7 @@ test.describe('issue #31 a designer link signs in only at a console the agent se
     await agentReady(page);
     const designer = page.getByTestId('waymark-designer');
     await expect(designer.getByRole('alert')).toHaveText(untrustedConsoleMessage(evil, serverUrl));
+    await expect(designer.getByLabel('Email')).toHaveCount(0);
     await expect(designer.getByLabel('Admin token')).toHaveCount(0);
     // Nothing was sent to the unlisted console.
     expect(requests.filter((u) => u.startsWith(evil))).toEqual([]);
@@ -110,7 +112,7 @@ test.describe('issue #31 a designer link signs in only at a console the agent se
     await page.evaluate(() => sessionStorage.clear());
     await page.goto(`${origin}/app?waymark-designer=${encodeDesignerToken({ baseUrl: `http://localhost:${port}` })}`);
     await agentReady(page);
-    await expect(designer.getByLabel('Admin token')).toBeVisible();
+    await expect(designer.getByLabel('Email')).toBeVisible();
     await expect(designer.getByText(`Sign in to the console at http://localhost:${port}`)).toBeVisible();
   });
 });

@@ -141,6 +141,7 @@ test.describe('the app\'s guide theme (ours)', () => {
       await openHostPage('/e2e/theme-designer?waymark-designer=e30', hostPage({ init, body: '<main style="padding:200px 0 0 480px"><button id="one">Export</button></main>' }));
       await agentReady(page);
       const designer = page.getByTestId('waymark-designer');
+      await designer.getByRole('button', { name: 'Use the admin token instead' }).click();
       await designer.getByLabel('Admin token', { exact: true }).fill(E2E_ADMIN_TOKEN);
       await designer.getByRole('button', { name: 'Sign in' }).click();
       await designer.getByRole('button', { name: 'New guide on this page' }).click();

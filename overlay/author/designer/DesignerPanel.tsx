@@ -1,5 +1,6 @@
 /**
- * The designer's panel (issue #15): sign-in when the console does not know this browser, the app's guides, and
+ * The designer's panel (issue #15): sign-in when the console does not know this browser (as the author, by email
+ * and password, or with the owner's admin token: issue #33), who is signed in and with which role, the app's guides, and
  * the guide being edited (GuideEditor) or the resource center (ResourceCenterEditor: its top-level guide and its
  * modules together). The token's guideId opens that guide at once.
  */
@@ -8,7 +9,7 @@ import { checkConsoleOrigin, CONSOLE_ORIGIN_CHECK } from '../../../shared/author
 import { httpOrigin } from '../../../shared/authoring/designerLaunch';
 import type { Guide } from '../../../shared/guides/guides';
 import type { AuthorHost } from '../api';
-import type { ConsoleApi, GuideState, GuideSummary } from './consoleApi';
+import type { Author, ConsoleApi, GuideState, GuideSummary } from './consoleApi';
 import { fromGuide, newGuide, type DesignerGuide } from './designerGuide';
 import { GuideEditor } from './GuideEditor';
 import type { StepTemplate } from './stepTemplates';
@@ -39,6 +40,7 @@ interface Props {
 
 export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFullscreen, onClose, onPick, onPreview, templates }: Props) {
   const [view, setView] = useState<View>({ kind: 'loading' });
+  const [author, setAuthor] = useState<Author | null>(null);
 
   async function openGuide(id: string): Promise<void> {
     try {
@@ -69,7 +71,11 @@ export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFulls
         return answer.ok && (await answer.json() as { allowed?: unknown }).allowed === true;
       });
       if (refused) return setView({ kind: 'failed', error: refused });
-      if (!(await api.signedIn())) return setView({ kind: 'signin' });
+      const who = await api.signedIn();
+      setAuthor(who);
+      if (!who) return setView({ kind: 'signin' });
+      // The console's login of a viewer (its own origin): the designer would only meet 403s, so it asks for another.
+      if (who.role === 'viewer') return setView({ kind: 'signin', error: `${nameOf(who)} is signed in to the console as a viewer: the designer needs the editor role. Sign in as an editor or admin.` });
       await (guideId ? openGuide(guideId) : list());
     } catch (err) {
       setView({ kind: 'failed', error: (err as Error).message });
@@ -77,6 +83,20 @@ export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFulls
   }
   useEffect(() => void start(), []);
 
+  const signOut = () => void api.signOut().then(() => start());
+  const whoLine = author && author.role !== 'viewer' && (
+    <p className="muted who" data-testid="designer-author" style={{ margin: 0 }}>
+      Signed in as {nameOf(author)} · {author.role}
+      {author.via === 'designer' && (
+        <>
+          {' '}
+          <button type="button" className="link" onClick={signOut}>
+            Sign out
+          </button>
+        </>
+      )}
+    </p>
+  );
   const chrome = (
     <div className="row" style={{ flex: 'none' }}>
       <button type="button" className="icon" aria-pressed={fullscreen} aria-label={fullscreen ? 'Leave full screen' : 'Full screen'} onClick={onFullscreen}>
@@ -97,6 +117,7 @@ export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFulls
           </span>
           {chrome}
         </div>
+        <div style={{ padding: '4px 14px 0' }}>{whoLine}</div>
         {view.kind === 'rc' ? (
           <ResourceCenterEditor host={host} api={api} initial={view.rc} stored={view.stored} state={view.state} onBack={() => void list()} />
         ) : (
@@ -121,6 +142,7 @@ export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFulls
         {view.kind === 'signin' && <SignIn api={api} baseUrl={baseUrl} error={view.error} onDone={() => void start()} onError={(error) => setView({ kind: 'signin', error })} />}
         {view.kind === 'list' && (
           <>
+            {whoLine}
             <div className="row">
               <button type="button" className="primary" onClick={() => setView({ kind: 'edit', guide: newGuide(location.href) })}>
                 New guide on this page
@@ -154,29 +176,64 @@ export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFulls
   );
 }
 
+/** How the signed-in author is named: their name and email, or the admin token. */
+function nameOf(author: Author): string {
+  if (!author.user) return 'the admin token';
+  return author.user.name ? `${author.user.name} (${author.user.email})` : author.user.email;
+}
+
+/**
+ * The sign-in form: the author's email and password; the admin token stays the owner's second way in. The
+ * password lives in this form's state only while it is on screen; the server's refusal is shown as it says it.
+ */
 function SignIn({ api, baseUrl, error, onDone, onError }: { api: ConsoleApi; baseUrl: string; error?: string; onDone(): void; onError(error: string): void }) {
+  const [withToken, setWithToken] = useState(false);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
   const [token, setToken] = useState('');
+  const [busy, setBusy] = useState(false);
+  const ready = withToken ? token !== '' : email !== '' && password !== '';
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        api.signIn(token).then(onDone, (err: Error) => onError(err.message));
+        setBusy(true);
+        api.signIn(withToken ? { token } : { email: email.trim(), password }).then(onDone, (err: Error) => {
+          setBusy(false);
+          onError(err.message);
+        });
       }}
       style={{ display: 'flex', flexDirection: 'column', gap: 10 }}
     >
       <p>Sign in to the console at {baseUrl} to edit this app's guides.</p>
-      {api.crossOrigin && <p className="muted">The console is on another origin: this tab keeps a session for this app's guides (12 hours), never the token.</p>}
-      <label>
-        Admin token
-        <input type="password" autoComplete="current-password" value={token} onChange={(e) => setToken(e.target.value)} aria-invalid={error ? true : undefined} />
-      </label>
+      {api.crossOrigin && <p className="muted">The console is on another origin: this tab keeps a session for this app's guides (12 hours), never the password or token.</p>}
+      {withToken ? (
+        <label>
+          Admin token
+          <input type="password" autoComplete="current-password" value={token} onChange={(e) => setToken(e.target.value)} aria-invalid={error ? true : undefined} />
+        </label>
+      ) : (
+        <>
+          <label>
+            Email
+            <input type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} aria-invalid={error ? true : undefined} />
+          </label>
+          <label>
+            Password
+            <input type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} aria-invalid={error ? true : undefined} />
+          </label>
+        </>
+      )}
       {error && (
         <p className="error" role="alert">
           {error}
         </p>
       )}
-      <button type="submit" className="primary" disabled={!token}>
+      <button type="submit" className="primary" disabled={!ready || busy}>
         Sign in
+      </button>
+      <button type="button" className="link" onClick={() => setWithToken((t) => !t)}>
+        {withToken ? 'Use an email and password instead' : 'Use the admin token instead'}
       </button>
     </form>
   );

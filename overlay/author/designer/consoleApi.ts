@@ -1,7 +1,8 @@
 /**
- * The designer's calls to the console's API (docs/console-api.md), as the admin: on the console's origin its
- * session cookie rides along, on another a designer session as a Bearer token (designerAuth.ts); calls carry
- * `X-Waymark-Console: 1` as the console's own pages do. Errors are the server's `{ error, field }`.
+ * The designer's calls to the console's API (docs/console-api.md), as the signed-in author (issue #33): a designer
+ * session as a Bearer token when the designer holds one (designerAuth.ts), else on the console's origin its
+ * session cookie; calls carry `X-Waymark-Console: 1` as the console's own pages do. Errors are the server's
+ * `{ error, field }`.
  */
 import type { GuideTheme } from '../../../shared/surfaces/guideTheme';
 import type { Guide } from '../../../shared/guides/guides';
@@ -34,12 +35,29 @@ export class ApiError extends Error {
   }
 }
 
+/** The console's roles (docs/users-and-roles.md). */
+export type AuthorRole = 'viewer' | 'editor' | 'admin';
+
+/** Who the designer acts for: `GET /api/me` (`user` null for the admin token). */
+export interface Author {
+  role: AuthorRole;
+  via: string;
+  user: { email: string; name?: string | null } | null;
+}
+
+/** An author's email and password, or the owner's admin token. */
+export type SignInCredentials = { email: string; password: string } | { token: string };
+
 export interface ConsoleApi {
-  /** Whether the console session (or nothing) lets this page in. */
-  signedIn(): Promise<boolean>;
-  /** Signs in with the admin token: the console's login on its origin, else a designer session of this app. */
-  signIn(token: string): Promise<void>;
-  /** Ends this page's designer session (another origin); on the console's origin, its login stays. */
+  /** Who the designer's session (or, on the console's origin, its login) signs in, or null. */
+  signedIn(): Promise<Author | null>;
+  /**
+   * Signs in. An email and password open a designer session of this app (`POST /api/designer-login`, on either
+   * origin: the console's own login would let a viewer in, the designer's refuses one with a 403 naming the role).
+   * The admin token: the console's login on its origin, else a designer session of this app.
+   */
+  signIn(credentials: SignInCredentials): Promise<void>;
+  /** Ends this page's designer session; on the console's origin, its login stays. */
   signOut(): Promise<void>;
   /** Whether the console is on another origin (the designer then holds a session of its own). */
   readonly crossOrigin: boolean;
@@ -73,28 +91,34 @@ export function createConsoleApi(baseUrl: string, apiKey: string): ConsoleApi {
     if (!response.ok) throw new ApiError(response.status, json?.error ?? `${response.status} ${response.statusText}`, json?.field);
     return json as T;
   }
-  return {
+  const api: ConsoleApi = {
     crossOrigin,
     async signedIn() {
+      const held = readDesignerAuth(apiKey, baseUrl) !== null;
       // Without a session of its own, a designer on another origin is not signed in: no call (and no 401) needed.
-      if (crossOrigin && !readDesignerAuth(apiKey, baseUrl)) return false;
+      if (crossOrigin && !held) return null;
       try {
-        await call('/api/session');
-        return true;
+        return await call<Author>('/api/me');
       } catch (err) {
         if (!(err instanceof ApiError && err.status === 401)) throw err;
-        // An ended or expired designer session is forgotten: the panel asks to sign in again.
-        if (crossOrigin) writeDesignerAuth(apiKey, null);
-        return false;
+        if (!held) return null;
+        // An ended or expired designer session is forgotten; on the console's origin its login may still hold.
+        writeDesignerAuth(apiKey, null);
+        return crossOrigin ? null : api.signedIn();
       }
     },
-    async signIn(token) {
-      if (!crossOrigin) return call('/api/login', 'POST', { token });
-      const session = await call<{ token: string; expiresAt: number }>('/api/designer-sessions', 'POST', { apiKey }, token);
+    async signIn(credentials) {
+      writeDesignerAuth(apiKey, null);
+      if ('token' in credentials && !crossOrigin) return call('/api/login', 'POST', { token: credentials.token });
+      const session =
+        'token' in credentials
+          ? await call<{ token: string; expiresAt: number }>('/api/designer-sessions', 'POST', { apiKey }, credentials.token)
+          : await call<{ token: string; expiresAt: number }>('/api/designer-login', 'POST', { apiKey, email: credentials.email, password: credentials.password });
+      // The session only: the password and the admin token are never kept.
       writeDesignerAuth(apiKey, { baseUrl, token: session.token, expiresAt: session.expiresAt });
     },
     async signOut() {
-      if (!crossOrigin) return;
+      if (!readDesignerAuth(apiKey, baseUrl)) return;
       await call('/api/designer-sessions/current', 'DELETE').catch(() => undefined);
       writeDesignerAuth(apiKey, null);
     },
@@ -104,4 +128,5 @@ export function createConsoleApi(baseUrl: string, apiKey: string): ConsoleApi {
     setState: (id, state) => call(`${app}/${encodeURIComponent(id)}/state`, 'POST', { state }),
     theme: () => call(`/api/apps/${encodeURIComponent(apiKey)}/settings/theme`),
   };
+  return api;
 }

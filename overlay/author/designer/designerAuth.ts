@@ -1,8 +1,9 @@
 /**
- * How the designer and its preview prove they act for the admin (issue #15). On the console's own origin the
- * console's login cookie does (`credentials: 'include'`). On another origin no cookie can: the designer holds a
- * designer session (server/auth/createDesignerSessions: one app, 12 hours), kept in this tab's session storage
- * under `_wm_designer_auth.{apiKey}` and sent as a Bearer token. The admin token itself is never stored.
+ * How the designer and its preview prove whom they act for (issues #15, #33). A designer session (one app, 12 hours,
+ * the role of the author who signed in: server/auth/registerLoginRoutes), kept in this tab's session storage under
+ * `_wm_designer_auth.{apiKey}`, is sent as a Bearer token; on another origin than the console it is the only way,
+ * as no cookie crosses. Without one, on the console's own origin, the console's login cookie does
+ * (`credentials: 'include'`). Neither the password nor the admin token is ever stored.
  */
 export const DESIGNER_AUTH_PREFIX = '_wm_designer_auth.';
 
@@ -43,7 +44,7 @@ export function writeDesignerAuth(apiKey: string, auth: DesignerAuth | null): vo
 
 /** The fetch options that authenticate a call to the console at `baseUrl`. */
 export function authOf(apiKey: string, baseUrl: string): { credentials: RequestCredentials; headers: Record<string, string> } {
-  if (isSameOrigin(baseUrl)) return { credentials: 'include', headers: {} };
   const auth = readDesignerAuth(apiKey, baseUrl);
-  return { credentials: 'omit', headers: auth ? { Authorization: `Bearer ${auth.token}` } : {} };
+  if (auth) return { credentials: 'omit', headers: { Authorization: `Bearer ${auth.token}` } };
+  return isSameOrigin(baseUrl) ? { credentials: 'include', headers: {} } : { credentials: 'omit', headers: {} };
 }

@@ -22,6 +22,8 @@ button:disabled { opacity: .5; cursor: default; }
 button.primary { background: #4f46e5; border-color: #4f46e5; color: #fff; }
 button.primary:hover:not(:disabled) { background: #4338ca; }
 button.icon { padding: 4px 8px; }
+button.link { border: 0; background: none; padding: 0; color: #4f46e5; text-decoration: underline; align-self: flex-start; }
+button.link:hover:not(:disabled) { background: none; color: #4338ca; }
 button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible { outline: 2px solid #4f46e5; outline-offset: 1px; }
 label { display: flex; flex-direction: column; gap: 4px; font-weight: 500; }
 label.inline { flex-direction: row; align-items: center; gap: 6px; font-weight: 400; }
