@@ -107,6 +107,8 @@ export function createStaticHandler(options: StaticHandlerOptions) {
     const page = file ?? (wantsHtml ? await findFile(options.consoleDir, ['index.html']) : null);
     if (!page) return notFound(request, reply);
     reply.headers(CONSOLE_HEADERS);
+    // An invitation's token is in its URL (issue #33): no request of that page names it, not even to this server.
+    if (rest[0] === 'invitation') reply.header('referrer-policy', 'no-referrer');
     // Vite names the files under assets/ by their content hash: they never change under one name.
     if (rest[0] === 'assets' && file) return sendFile(request, reply, page, 'public, max-age=31536000, immutable');
     return sendFile(request, reply, page);

@@ -1,31 +1,42 @@
 /**
- * The frame of every signed-in view: a sidebar with the app switcher, the app's sections and Logout, and the
- * view beside it. Asks /api/session first: without a session the API's 401 sends the visitor to the login page.
+ * The frame of every signed-in view: a sidebar with the app switcher, the app's sections, who is signed in with
+ * which role, and Sign out; the view beside it. Asks /api/me first (issue #33): without a session the API's 401
+ * sends the visitor to the login page; with one, the sections the role may not use are left out.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { NavLink, Outlet, useNavigate, useParams } from 'react-router';
 import { api } from './api';
-import type { AppRow } from './types';
+import type { AppRow, Me, Role } from './types';
+import { hasRole, useMe } from './useMe';
 
-const SECTIONS = [
+/** An app's sections; `role` the least role that sees it, `only` a role that alone sees it. */
+const SECTIONS: Array<{ to: string; label: string; end?: boolean; role?: Role; only?: Role }> = [
   { to: '', label: 'Overview', end: true },
   { to: '/events', label: 'Live events' },
   { to: '/visitors', label: 'Visitors' },
   { to: '/accounts', label: 'Accounts' },
   { to: '/recordings', label: 'Recordings' },
   { to: '/guides', label: 'Guides' },
-  { to: '/settings', label: 'Settings' },
+  // An editor may change the guides' theme (PUT .../settings/theme) but not the rest of the settings.
+  { to: '/theme', label: 'Guide theme', only: 'editor' },
+  { to: '/settings', label: 'Settings', role: 'admin' },
   { to: '/install', label: 'Install' },
   { to: '/health', label: 'Health' },
 ];
+
+/** Whom the sidebar names: the user's name or email, or the admin token. */
+function signedInAs(me: Me): string {
+  if (!me.user) return 'the admin token';
+  return me.user.name || me.user.email;
+}
 
 /** The sidebar and the routed view. */
 export function Layout() {
   const { apiKey } = useParams();
   const navigate = useNavigate();
   const client = useQueryClient();
-  const session = useQuery({ queryKey: ['session'], queryFn: () => api<{ authenticated: boolean }>('/api/session') });
+  const session = useMe();
   const apps = useQuery({ queryKey: ['apps'], queryFn: () => api<AppRow[]>('/api/apps'), enabled: session.isSuccess });
   const logout = async () => {
     await api('/api/logout', { method: 'POST' }).catch(() => undefined);
@@ -35,6 +46,8 @@ export function Layout() {
   if (!session.isSuccess) {
     return <div className="loading page-loading">{session.error ? session.error.message : 'Checking your session…'}</div>;
   }
+  const me = session.data;
+  const sections = SECTIONS.filter((s) => (s.only ? me.role === s.only : !s.role || hasRole(me.role, s.role)));
   const keys = apps.data?.map((a) => a.apiKey) ?? [];
   if (apiKey && !keys.includes(apiKey)) keys.push(apiKey);
   const base = apiKey ? `/apps/${encodeURIComponent(apiKey)}` : '';
@@ -61,7 +74,7 @@ export function Layout() {
         </label>
         {apiKey && (
           <ul className="sections">
-            {SECTIONS.map((s) => (
+            {sections.map((s) => (
               <li key={s.label}>
                 <NavLink to={`${base}${s.to}`} end={s.end}>
                   {s.label}
@@ -70,8 +83,24 @@ export function Layout() {
             ))}
           </ul>
         )}
+        <ul className="sections team">
+          {me.role === 'admin' && (
+            <li>
+              <NavLink to="/users">Users</NavLink>
+            </li>
+          )}
+          {me.user && (
+            <li>
+              <NavLink to="/me">Your account</NavLink>
+            </li>
+          )}
+        </ul>
+        <div className="signed-in" aria-label="Signed in">
+          <span className="who">{signedInAs(me)}</span>
+          <span className="role-badge">{me.role}</span>
+        </div>
         <button type="button" className="logout" onClick={logout}>
-          Log out
+          Sign out
         </button>
       </nav>
       <main className="view">

@@ -8,6 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { ApiError } from './api';
 import { Layout } from './Layout';
+import { InvitationPage } from './pages/InvitationPage';
 import { LoginPage } from './pages/LoginPage';
 import { repairNavigatorLanguage } from './repairNavigatorLanguage';
 import './styles.css';
@@ -30,9 +31,12 @@ const OverviewPage = lazy(() => import('./pages/OverviewPage').then((m) => ({ de
 const RecordingPage = lazy(() => import('./pages/RecordingPage').then((m) => ({ default: m.RecordingPage })));
 const RecordingsPage = lazy(() => import('./pages/RecordingsPage').then((m) => ({ default: m.RecordingsPage })));
 const SettingsPage = lazy(() => import('./pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+const ThemePage = lazy(() => import('./pages/ThemePage').then((m) => ({ default: m.ThemePage })));
 const TranslationsPage = lazy(() => import('./pages/TranslationsPage').then((m) => ({ default: m.TranslationsPage })));
 const VisitorPage = lazy(() => import('./pages/VisitorPage').then((m) => ({ default: m.VisitorPage })));
 const VisitorsPage = lazy(() => import('./pages/VisitorsPage').then((m) => ({ default: m.VisitorsPage })));
+const UsersPage = lazy(() => import('./pages/UsersPage').then((m) => ({ default: m.UsersPage })));
+const YourAccountPage = lazy(() => import('./pages/YourAccountPage').then((m) => ({ default: m.YourAccountPage })));
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -48,11 +52,14 @@ const queryClient = new QueryClient({
 const router = createBrowserRouter(
   [
     { path: '/login', element: <LoginPage /> },
+    { path: '/invitation/:token', element: <InvitationPage /> },
     {
       path: '/',
       element: <Layout />,
       children: [
         { index: true, element: <AppsPage /> },
+        { path: 'users', element: <UsersPage /> },
+        { path: 'me', element: <YourAccountPage /> },
         { path: 'apps/:apiKey', element: <OverviewPage /> },
         { path: 'apps/:apiKey/events', element: <EventsPage /> },
         { path: 'apps/:apiKey/visitors', element: <VisitorsPage /> },
@@ -67,6 +74,7 @@ const router = createBrowserRouter(
         { path: 'apps/:apiKey/guides/:guideId/edit', element: <GuideEditorPage /> },
         { path: 'apps/:apiKey/guides/:guideId/translations', element: <TranslationsPage /> },
         { path: 'apps/:apiKey/settings', element: <SettingsPage /> },
+        { path: 'apps/:apiKey/theme', element: <ThemePage /> },
         { path: 'apps/:apiKey/install', element: <InstallPage /> },
         { path: 'apps/:apiKey/health', element: <HealthPage /> },
         { path: '*', element: <NotFoundPage /> },

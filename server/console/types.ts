@@ -165,3 +165,39 @@ export interface RecordingDetail extends RecordingRow {
 
 /** What an app's agents reported about themselves over a range, and the errors they logged (GET .../health). */
 export type HealthAnswer = AgentHealth;
+
+/** A console user's role (docs/users-and-roles.md): each one may what the one before it may, and more. */
+export type Role = 'viewer' | 'editor' | 'admin';
+
+/** A user as /api/users and /api/me answer it. */
+export interface ConsoleUser {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  /** `invited` until the person sets a password through their invitation. */
+  status: 'active' | 'invited';
+  createdAt: number;
+  lastSignInAt: number | null;
+}
+
+/** GET /api/me: who is signed in, how, and with which role; `user` is null for the admin token. */
+export interface Me {
+  role: Role;
+  via: 'admin token' | 'console' | 'designer' | 'api token';
+  user: ConsoleUser | null;
+}
+
+/** A personal API token as listed (never the token itself). */
+export interface PersonalToken {
+  id: string;
+  name: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+/** POST /api/users without a password, or POST /api/users/{id}/invitation: the link to give the person. */
+export interface Invitation {
+  invitationUrl: string;
+  expiresAt: number;
+}

@@ -45,7 +45,7 @@ test.describe('issue #14 console access', () => {
     // Back where the visitor was going.
     await expect(page).toHaveURL(/\/console\/apps\/somewhere\/events$/);
     await expect(page.getByRole('heading', { name: 'Live events' })).toBeVisible();
-    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
     await expect(page).toHaveURL(/\/console\/login/);
     const status = await page.evaluate(async () => (await fetch('/api/apps')).status);
     expect(status).toBe(401);

@@ -12,16 +12,19 @@ import { api } from '../api';
 import { Empty, QueryState } from '../components/QueryState';
 import { formatAgo, formatCount } from '../format';
 import type { AppRow } from '../types';
+import { useCan } from '../useMe';
 
 /** The page. */
 export function AppsPage() {
   const apps = useQuery({ queryKey: ['apps'], queryFn: () => api<AppRow[]>('/api/apps') });
+  // Making an app writes its settings: an admin's (POST /api/apps).
+  const canAdd = useCan('admin');
   return (
     <>
       <header className="view-head">
         <h1>Apps</h1>
       </header>
-      <AddApp />
+      {canAdd && <AddApp />}
       <QueryState isPending={apps.isPending} error={apps.error}>
         {apps.data?.length === 0 ? (
           <Empty>

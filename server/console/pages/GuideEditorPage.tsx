@@ -16,6 +16,7 @@ import { isSelector } from '../isSelector';
 import { newGuide, readTexts, TEXT_SLOTS, writeTexts, type TextSlot } from '../guideTemplate';
 import { fromLocalInput, toLocalInput } from '../scheduleFields';
 import type { GuideBody, StoredGuide } from '../types';
+import { useCan } from '../useMe';
 import { JsonEditor, parseJson } from './JsonEditor';
 
 /** The form's fields. */
@@ -119,6 +120,8 @@ function Editor({ apiKey, start, isNew }: { apiKey: string; start: GuideBody; is
     return () => sub.unsubscribe();
   }, [form, isNew]);
   const problem = parsed.ok ? checkGuideBody(parsed.value, isNew ? String((parsed.value as GuideBody)?.id ?? '') : start.id, { isSelector }) : null;
+  // A viewer who opens this page by its URL reads the guide; saving it is an editor's.
+  const canEdit = useCan('editor');
   const save = useMutation({
     mutationFn: (body: GuideBody) => api<StoredGuide>(appPath(apiKey, `/guides/${encodeURIComponent(body.id)}`), { method: 'PUT', body }),
     onSuccess: (stored) => {
@@ -141,11 +144,13 @@ function Editor({ apiKey, start, isNew }: { apiKey: string; start: GuideBody; is
         <h1>
           <Link to={`/apps/${encodeURIComponent(apiKey)}/guides`} className="crumb">Guides</Link> / {title}
         </h1>
-        <div className="toolbar">
-          <button type="button" className="primary" disabled={!guide || problem !== null || save.isPending} onClick={() => guide && save.mutate(guide)}>
-            {save.isPending ? 'Saving…' : 'Save'}
-          </button>
-        </div>
+        {canEdit && (
+          <div className="toolbar">
+            <button type="button" className="primary" disabled={!guide || problem !== null || save.isPending} onClick={() => guide && save.mutate(guide)}>
+              {save.isPending ? 'Saving…' : 'Save'}
+            </button>
+          </div>
+        )}
       </header>
       {save.error && (
         <div className="error" role="alert">

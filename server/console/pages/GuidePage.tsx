@@ -18,6 +18,7 @@ import { scheduleInWords } from '../scheduleFields';
 import type { GuideBody, GuideState, GuideStats, StoredGuide } from '../types';
 import { useRange } from '../useRange';
 import { PollResults } from './PollResults';
+import { useCan } from '../useMe';
 
 const ACTIONS: Array<{ state: GuideState; label: string }> = [
   { state: 'public', label: 'Publish' },
@@ -33,6 +34,8 @@ export function GuidePage() {
   const client = useQueryClient();
   const [range, setRange] = useRange();
   const [confirming, setConfirming] = useState(false);
+  // Viewers read a guide and its results; changing it, previewing it or opening the designer is an editor's.
+  const canEdit = useCan('editor');
   const path = appPath(apiKey, `/guides/${encodeURIComponent(guideId)}`);
   const guide = useQuery({ queryKey: ['guide', apiKey, guideId], queryFn: () => api<StoredGuide>(path) });
   const stats = useQuery({
@@ -86,7 +89,7 @@ export function GuidePage() {
               <Link to={`/apps/${encodeURIComponent(apiKey)}/guides`} className="crumb">Guides</Link> / {guide.data.guide.name ?? guideId}{' '}
               <StateBadge state={guide.data.state} />
             </h1>
-            <div className="toolbar">
+            {canEdit && <div className="toolbar">
               {ACTIONS.filter((a) => a.state !== guide.data.state).map((a) => (
                 <button key={a.state} type="button" className={a.state === 'public' ? 'primary' : ''} disabled={setState.isPending} onClick={() => setState.mutate(a.state)}>
                   {a.label}
@@ -110,14 +113,14 @@ export function GuidePage() {
                   Delete
                 </button>
               )}
-            </div>
+            </div>}
           </header>
           {(setState.error || remove.error || duplicate.error) && (
             <div className="error" role="alert">
               {(setState.error ?? remove.error ?? duplicate.error)!.message}
             </div>
           )}
-          <OpenOnPage apiKey={apiKey} guideId={guideId} previewPages={guide.data.guide.previewPages} />
+          {canEdit && <OpenOnPage apiKey={apiKey} guideId={guideId} previewPages={guide.data.guide.previewPages} />}
           <div className="toolbar spaced">
             <span className="muted">
               {guide.data.guide.launchMethod} · {guide.data.guide.steps.length} step{guide.data.guide.steps.length === 1 ? '' : 's'} · updated {formatTime(guide.data.updatedAt)}

@@ -10,6 +10,7 @@ import { StateBadge } from '../components/StateBadge';
 import { formatAgo, formatCount } from '../format';
 import { scheduleState } from '../scheduleFields';
 import type { GuideRow, GuideState } from '../types';
+import { useCan } from '../useMe';
 
 const STATES: Array<{ state: GuideState; label: string }> = [
   { state: 'public', label: 'Public' },
@@ -34,13 +35,16 @@ export function GuidesPage() {
   const apiKey = useParams().apiKey!;
   const guides = useQuery({ queryKey: ['guides', apiKey], queryFn: () => api<GuideRow[]>(appPath(apiKey, '/guides')) });
   const base = `/apps/${encodeURIComponent(apiKey)}/guides`;
+  const canEdit = useCan('editor');
   return (
     <>
       <header className="view-head">
         <h1>Guides</h1>
-        <Link to={`${base}/new`} className="button primary">
-          New guide
-        </Link>
+        {canEdit && (
+          <Link to={`${base}/new`} className="button primary">
+            New guide
+          </Link>
+        )}
       </header>
       <QueryState isPending={guides.isPending} error={guides.error}>
         {guides.data?.length === 0 ? (

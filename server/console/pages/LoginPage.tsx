@@ -1,4 +1,9 @@
-/** The login page: one input for the admin token; Enter submits; the server's refusal is shown as it says it. */
+/**
+ * The login page (issues #14, #33): email and password first; the admin token, the owner's key for set-up and
+ * scripts, as a second way ("Sign in with the admin token"). Enter submits; each refusal is shown as the server
+ * words it (wrong email or password, too many attempts, a wrong token).
+ */
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../api';
@@ -9,55 +14,75 @@ function nextPath(next: string | null): string {
   return next.slice('/console'.length);
 }
 
-/** The page. */
-export function LoginPage() {
+/** What a sign-in form sends, and where its refusal shows. */
+function useSignIn(next: string) {
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const [token, setToken] = useState('');
+  const client = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
+  const send = async (event: FormEvent, body: Record<string, string>) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      await api('/api/login', { method: 'POST', body: { token: token.trim() } });
-      navigate(nextPath(params.get('next')), { replace: true });
+      await api('/api/login', { method: 'POST', body });
+      // Whoever was signed in before (and what their role could read) is not the one signed in now.
+      client.clear();
+      navigate(next, { replace: true });
     } catch (err) {
       setError((err as Error).message);
       setBusy(false);
     }
   };
+  return { error, busy, send };
+}
+
+/** The page: the email and password form, and under it the admin token's. */
+export function LoginPage() {
+  const [params] = useSearchParams();
+  const next = nextPath(params.get('next'));
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [token, setToken] = useState('');
+  const user = useSignIn(next);
+  const admin = useSignIn(next);
   return (
     <div className="login">
-      <form className="card login-card" onSubmit={submit}>
+      <div className="card login-card">
         <h1>
           <span className="logo" aria-hidden="true">◆</span> Waymark Console
         </h1>
-        <p className="muted">
-          Paste the admin token. The server printed it at its first start; it is kept in the data folder
-          (<code>.data/pglite/admin-token</code>) unless <code>WAYMARK_ADMIN_TOKEN</code> is set.
-        </p>
-        <label htmlFor="token">Admin token</label>
-        <input
-          id="token"
-          name="token"
-          type="password"
-          autoComplete="current-password"
-          autoFocus
-          required
-          value={token}
-          onChange={(e) => setToken(e.target.value)}
-        />
-        {error && (
-          <p className="error" role="alert">
-            {error}
+        <form className="login-form" aria-label="Sign in" onSubmit={(e) => void user.send(e, { email: email.trim(), password })}>
+          <label htmlFor="email">Email</label>
+          <input id="email" name="email" type="email" autoComplete="username" autoFocus required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <label htmlFor="password">Password</label>
+          <input id="password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          {user.error && (
+            <p className="error" role="alert">
+              {user.error}
+            </p>
+          )}
+          <button type="submit" className="primary" disabled={user.busy || !email.trim() || !password}>
+            {user.busy ? 'Signing in…' : 'Sign in'}
+          </button>
+        </form>
+        <form className="login-form token-form" aria-label="The owner's key" onSubmit={(e) => void admin.send(e, { token: token.trim() })}>
+          <p className="muted">
+            Or the admin token, the owner&apos;s key: the server printed it at its first start; it is kept in the data folder
+            (<code>.data/pglite/admin-token</code>) unless <code>WAYMARK_ADMIN_TOKEN</code> is set.
           </p>
-        )}
-        <button type="submit" className="primary" disabled={busy || !token.trim()}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
-      </form>
+          <label htmlFor="token">Admin token</label>
+          <input id="token" name="token" type="password" autoComplete="off" required value={token} onChange={(e) => setToken(e.target.value)} />
+          {admin.error && (
+            <p className="error" role="alert">
+              {admin.error}
+            </p>
+          )}
+          <button type="submit" disabled={admin.busy || !token.trim()}>
+            {admin.busy ? 'Signing in…' : 'Sign in with the admin token'}
+          </button>
+        </form>
+      </div>
     </div>
   );
 }

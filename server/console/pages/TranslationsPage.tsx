@@ -16,6 +16,7 @@ import { useLeaveGuard } from '../components/useLeaveGuard';
 import { languagesOfGuide } from '../guideTargeting';
 import { textSlots, translatedTexts, withTexts } from '../translationSlots';
 import type { GuideBody, StoredGuide } from '../types';
+import { useCan } from '../useMe';
 
 type Translations = Record<string, { name?: string; steps: Record<string, { domJson: DomNode }> }>;
 
@@ -42,6 +43,7 @@ export function TranslationsPage() {
 
 function TranslationsEditor({ apiKey, path, stored }: { apiKey: string; path: string; stored: StoredGuide }) {
   const client = useQueryClient();
+  const canEdit = useCan('editor');
   const guide = stored.guide;
   const authored = typeof guide.authoredLanguage === 'string' ? guide.authoredLanguage : 'en';
   const languages = languagesOfGuide(guide).filter((l) => l !== authored);
@@ -93,10 +95,10 @@ function TranslationsEditor({ apiKey, path, stored }: { apiKey: string; path: st
             {l}
           </button>
         ))}
-        <input aria-label="New language" placeholder="fr, pt-BR…" value={adding} onChange={(e) => setAdding(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && add()} />
+        {canEdit && <><input aria-label="New language" placeholder="fr, pt-BR…" value={adding} onChange={(e) => setAdding(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && add()} />
         <button type="button" onClick={add} disabled={!adding.trim() || save.isPending}>
           Add a language
-        </button>
+        </button></>}
       </div>
       {addProblem && <p className="field-error" role="alert">{addProblem}</p>}
       {save.error && (
@@ -137,6 +139,7 @@ function LanguageEditor(props: {
   onRemove(): void;
 }) {
   const { guide, language } = props;
+  const canEdit = useCan('editor');
   const current = translationsOf(guide)[language]!;
   const read = guide.steps.map((step) => translatedTexts(contentOf(step), current.steps?.[step.id]?.domJson));
   const form = useForm<TranslationForm>({ defaultValues: { name: current.name ?? '', steps: read.map((r) => r.texts) } });
@@ -160,9 +163,11 @@ function LanguageEditor(props: {
         <h2>
           {language}: {done} of {total} texts translated
         </h2>
-        <button type="button" className="danger-outline" onClick={props.onRemove}>
-          Remove {language}
-        </button>
+        {canEdit && (
+          <button type="button" className="danger-outline" onClick={props.onRemove}>
+            Remove {language}
+          </button>
+        )}
       </div>
       <label className="field">
         <span>Name ({guide.name ?? guide.id})</span>
@@ -185,9 +190,11 @@ function LanguageEditor(props: {
         );
       })}
       <div className="toolbar">
-        <button type="submit" className="primary" disabled={props.saving}>
-          {props.saving ? 'Saving…' : `Save ${language}`}
-        </button>
+        {canEdit && (
+          <button type="submit" className="primary" disabled={props.saving}>
+            {props.saving ? 'Saving…' : `Save ${language}`}
+          </button>
+        )}
         {props.saved && !form.formState.isDirty && <span className="ok-note" role="status">Saved.</span>}
       </div>
     </form>
