@@ -11,6 +11,15 @@ import { adminFetch, expect, test, uniqueId } from './fixtures';
 
 const SHOTS = process.env.WAYMARK_SHOTS === '1';
 
+/** A screenshot for the docs (WAYMARK_SHOTS=1): the viewport grown to the page, so the sticky sidebar spans it. */
+async function shoot(page: Page, path: string): Promise<void> {
+  if (!SHOTS) return;
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: 1280, height: Math.max(800, height) });
+  await page.screenshot({ path });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
 /** Signs `page` in with the admin token on the login page. */
 async function signInWithAdminToken(page: Page, serverUrl: string): Promise<void> {
   await page.goto(`${serverUrl}/console/login`);
@@ -91,7 +100,7 @@ test.describe('issue #33 users and roles in the console', () => {
     const editorRow = page.getByRole('row', { name: editorEmail });
     await expect(editorRow.getByLabel(`Role of ${editorEmail}`)).toHaveValue('editor');
     await expect(editorRow).toContainText('invited, not yet signed in');
-    if (SHOTS) await page.screenshot({ path: 'docs/img/console-users.png', fullPage: true });
+    await shoot(page, 'docs/img/console-users.png');
 
     // The editor: the link, a password, signed in; out and in again with email and password.
     const editor = await accept(browser, editorLink, editorPassword, SHOTS ? 'docs/img/console-invitation.png' : undefined);
@@ -136,9 +145,9 @@ test.describe('issue #33 users and roles in the console', () => {
     const me = await fetch(`${serverUrl}/api/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ role: 'editor', via: 'api token', user: { email: editorEmail } });
+    await shoot(editor, 'docs/img/console-account.png');
     await editor.reload();
     await expect(editor.getByRole('row', { name: 'nightly export' })).not.toContainText('never');
-    if (SHOTS) await editor.screenshot({ path: 'docs/img/console-account.png', fullPage: true });
     await editor.getByRole('button', { name: 'Revoke nightly export' }).click();
     await expect(editor.getByRole('row', { name: 'nightly export' })).toHaveCount(0);
     const revoked = await fetch(`${serverUrl}/api/me`, { headers: { authorization: `Bearer ${token}` } });
