@@ -111,6 +111,7 @@ test.describe('issue #33 users and roles in the console', () => {
     await editor.getByLabel('Password').fill('not the password');
     await editor.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(editor.getByRole('alert')).toHaveText('wrong email or password');
+    await shoot(editor, 'docs/console/login.png');
     await editor.getByLabel('Password').fill(editorPassword);
     await editor.getByLabel('Password').press('Enter');
     await expect(editor.getByRole('button', { name: 'Sign out' })).toBeVisible();
