@@ -40,6 +40,10 @@ import { looseApiPrefix } from './looseApiPrefix';
 import { createGuideSource } from './guides/createGuideSource';
 import { createGuideStore, GUIDE_STATES, type GuideState } from './guides/createGuideStore';
 import { registerGuideRoutes } from './guides/registerGuideRoutes';
+import { createGuideVersions } from './guides/history/createGuideVersions';
+import { registerGuideHistoryRoutes } from './guides/history/registerGuideHistoryRoutes';
+import { createAuditLog } from './audit/createAuditLog';
+import { registerAuditRoutes } from './audit/registerAuditRoutes';
 import { registerPreviewRoutes } from './guides/registerPreviewRoutes';
 import { type AppSettings, checkSettings } from './settings/checkSettings';
 import { createSettingsStore } from './settings/createSettingsStore';
@@ -319,6 +323,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       return reply.code(404).send({ error: prefix ? `no such endpoint: ${request.method} ${path}` : `not found: ${path}` });
     });
     registerConsoleOrigins(app, options.consoleOrigins ?? []);
+    // `app.audit`, which every route that changes something calls once the change succeeded, and its reads (issue #33).
+    registerAuditRoutes(app, createAuditLog(db));
     // Every /data and /api route: parameters the database cannot keep are a 400 before any handler (issue #31).
     registerParamCheck(app);
     // Before every /data route: with WAYMARK_APPS=known, an unknown app's requests end at its route's guard (issue #31).
@@ -335,7 +341,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       quotas,
     });
     registerApiRoutes(app, store);
-    registerGuideRoutes(app, { db, guides: guideStore, summaries: summarizer });
+    const guideVersions = createGuideVersions(db);
+    registerGuideRoutes(app, { db, guides: guideStore, summaries: summarizer, versions: guideVersions });
+    registerGuideHistoryRoutes(app, { guides: guideStore, versions: guideVersions });
     registerPreviewRoutes(app, { guides: guideStore, source: guideSource, assets: guideAssets });
     registerSettingsRoutes(app, settingsStore);
     registerRecordingRoutes(app, { db, settings: settingsStore, quotas });

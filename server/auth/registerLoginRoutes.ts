@@ -15,7 +15,7 @@
  *   password is a 403 naming the role.
  * - `DELETE /api/designer-sessions/current` (designer): ends the designer session it carries.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DESIGNER_SESSION_TTL_MS } from '../../shared/authoring/designerLaunch';
 import type { AuthStore } from './createAuthStore';
 import type { UserStore } from './users/createUserStore';
@@ -48,27 +48,41 @@ const refuse = (reply: FastifyReply, { status, error, retryAfter }: LoginRefusal
   (retryAfter ? reply.header('retry-after', String(retryAfter)) : reply).code(status).send({ error });
 
 export function registerLoginRoutes(app: FastifyInstance, { adminToken, store, users, now, purge }: LoginRoutesOptions): void {
+  // Sign-ins and refused sign-ins go to the audit trail (issue #33): who tried, never the password or token.
+  const asUser = (user: { id: string; email: string }) => ({ kind: 'user' as const, userId: user.id, email: user.email });
+  const refused = async (request: FastifyRequest, target: string, error: string, apiKey?: string) =>
+    app.audit(request, { action: 'login.refused', target, ...(apiKey ? { apiKey } : {}), after: { error } }, { kind: 'anonymous' });
+
   app.post('/api/login', accessOf('open'), async (request, reply) => {
     const address = request.ip;
     const limited = await addressRefusal(store, address, now());
-    if (limited) return refuse(reply, limited);
+    if (limited) {
+      await refused(request, address, limited.error);
+      return refuse(reply, limited);
+    }
     const body = request.body as Record<string, unknown> | undefined;
     if (typeof body === 'object' && body !== null && !Array.isArray(body) && ('email' in body || 'password' in body)) {
       const { email, password } = readBody(body, ['email', 'password'], '{ "email": "...", "password": "..." }');
       const account = readEmail(email);
       const user = await checkPasswordLogin({ store, users }, { address, email: account, password: readLoginPassword(password), now: now() });
-      if ('error' in user) return refuse(reply, user);
+      if ('error' in user) {
+        await refused(request, account, user.error);
+        return refuse(reply, user);
+      }
       void purge();
+      await app.audit(request, { action: 'login.succeeded', target: user.email }, asUser(user));
       return signIn(request, reply, store, now(), user.id);
     }
     const token = (body as { token?: unknown } | undefined)?.token;
     if (typeof token !== 'string' || !token) return fail(reply, 400, 'token is required: { "token": "..." }, or { "email": "...", "password": "..." }');
     if (!tokenEquals(token, adminToken)) {
       await store.failed(address, now());
+      await refused(request, 'admin token', 'wrong token');
       return fail(reply, 401, 'wrong token');
     }
     await store.succeeded(address);
     void purge();
+    await app.audit(request, { action: 'login.succeeded', target: 'admin token' }, { kind: 'admin token' });
     return signIn(request, reply, store, now());
   });
 
@@ -88,6 +102,8 @@ export function registerLoginRoutes(app: FastifyInstance, { adminToken, store, u
     if (newName !== undefined) await users.update(userId, { name: newName });
     await users.signedIn(userId, now());
     await store.closeUser(userId);
+    const user = await users.get(userId);
+    if (user) await app.audit(request, { action: 'invitation.accepted', target: user.email }, asUser(user));
     return signIn(request, reply, store, now(), userId);
   });
 
@@ -99,32 +115,46 @@ export function registerLoginRoutes(app: FastifyInstance, { adminToken, store, u
 
   app.get('/api/session', accessOf('viewer', { designer: true }), async () => ({ authenticated: true }));
 
-  const openDesignerSession = async (reply: FastifyReply, apiKey: string, userId: string | undefined) => {
+  // `signedIn`: the user of a designer-login (an open route, without a caller); else the caller opened it.
+  const openDesignerSession = async (request: FastifyRequest, reply: FastifyReply, apiKey: string, userId: string | undefined, signedIn?: { id: string; email: string }) => {
     const { token, expiresAt } = await store.open('designer', DESIGNER_SESSION_TTL_MS, now(), { apiKey, prefix: DESIGNER_TOKEN_PREFIX, ...(userId ? { userId } : {}) });
+    await app.audit(request, { action: 'designerSession.opened', apiKey, after: { expiresAt } }, signedIn ? asUser(signedIn) : undefined);
     return reply.code(201).send({ token, apiKey, expiresAt });
   };
 
   app.post('/api/designer-sessions', accessOf('editor'), async (request, reply) => {
     const apiKey = readApiKey((request.body as { apiKey?: unknown } | undefined)?.apiKey);
-    return openDesignerSession(reply, apiKey, request.caller?.user?.id);
+    return openDesignerSession(request, reply, apiKey, request.caller?.user?.id);
   });
 
   app.post('/api/designer-login', accessOf('open'), async (request, reply) => {
     const limited = await addressRefusal(store, request.ip, now());
-    if (limited) return refuse(reply, limited);
+    if (limited) {
+      await refused(request, request.ip, limited.error);
+      return refuse(reply, limited);
+    }
     const body = readBody(request.body, ['apiKey', 'email', 'password'], '{ "apiKey": "...", "email": "...", "password": "..." }');
     const apiKey = readApiKey(body.apiKey);
     const email = readEmail(body.email);
     const password = readLoginPassword(body.password);
     const user = await checkPasswordLogin({ store, users }, { address: request.ip, email, password, now: now() });
-    if ('error' in user) return refuse(reply, user);
-    if (!hasRole(user.role, 'editor')) return fail(reply, 403, roleRefusal('editor', user.role));
-    return openDesignerSession(reply, apiKey, user.id);
+    if ('error' in user) {
+      await refused(request, email, user.error, apiKey);
+      return refuse(reply, user);
+    }
+    if (!hasRole(user.role, 'editor')) {
+      await refused(request, email, roleRefusal('editor', user.role), apiKey);
+      return fail(reply, 403, roleRefusal('editor', user.role));
+    }
+    return openDesignerSession(request, reply, apiKey, user.id, user);
   });
 
   app.delete('/api/designer-sessions/current', accessOf('viewer', { designer: true }), async (request, reply) => {
     const bearer = bearerOf(request);
-    if (bearer?.startsWith(DESIGNER_TOKEN_PREFIX)) await store.close(bearer);
+    if (bearer?.startsWith(DESIGNER_TOKEN_PREFIX)) {
+      await store.close(bearer);
+      await app.audit(request, { action: 'designerSession.ended', ...(request.caller?.apiKey ? { apiKey: request.caller.apiKey } : {}) });
+    }
     return reply.code(204).send();
   });
 }

@@ -12,6 +12,8 @@ import { checkGuideBody, MAX_GUIDE_ID_LENGTH, withStepGuideIds } from './checkGu
 import { GUIDE_STATES, type GuideState, type GuideStore, type StoredGuide } from './createGuideStore';
 import { guideListStats } from './guideListStats';
 import { integerParam, queryParam, type ConsoleQuery } from '../queries/queryParams';
+import { keepGuideVersion } from './history/keepGuideVersion';
+import type { GuideVersions } from './history/createGuideVersions';
 
 type GuideRequest = FastifyRequest<{ Params: { apiKey: string; guideId: string }; Body: unknown }>;
 
@@ -21,11 +23,26 @@ export interface GuideRoutesOptions {
   guides: GuideStore;
   /** The summarizer: the guide list's figures come from the summaries, flushed before the read (issue #19). */
   summaries: Pick<Summarizer, 'flush'>;
+  /** Guide history (issue #33): each save keeps a version. */
+  versions: GuideVersions;
   now?: () => number;
 }
 
+/**
+ * The audit action of a guide's change: `guide.published` / `guide.disabled` when its state moved there, else
+ * `otherwise` (`guide.saved`, `guide.stateChanged`).
+ */
+export function guideAction(before: GuideState | undefined, after: GuideState, otherwise: string): string {
+  if (before === after) return otherwise;
+  return after === 'public' ? 'guide.published' : after === 'disabled' ? 'guide.disabled' : otherwise;
+}
+
 /** Registers the guide routes under /api/apps/{apiKey}/guides. */
-export function registerGuideRoutes(app: FastifyInstance, { db, guides, summaries, now = Date.now }: GuideRoutesOptions): void {
+export function registerGuideRoutes(app: FastifyInstance, { db, guides, summaries, versions, now = Date.now }: GuideRoutesOptions): void {
+  // After a change succeeded: a version of the guide as now stored, and the audit entry with before and after.
+  const kept = (request: FastifyRequest, apiKey: string, stored: StoredGuide, action: string, before: StoredGuide | undefined) =>
+    keepGuideVersion(app, versions, request, { apiKey, stored, action, before });
+
   app.get('/api/apps/:apiKey/guides', accessOf('viewer', { designer: true }), async (request: FastifyRequest<{ Params: { apiKey: string }; Querystring: ConsoleQuery }>) => {
     const { apiKey } = request.params;
     // The figures of all time, or of `from` .. `to` (epoch ms, both or neither: the overview's guides); of every
@@ -74,8 +91,10 @@ export function registerGuideRoutes(app: FastifyInstance, { db, guides, summarie
     if (wanted !== undefined && !GUIDE_STATES.includes(wanted as GuideState)) {
       throw new HttpError(400, `state must be one of ${GUIDE_STATES.join(', ')}`, 'state');
     }
-    const state = (wanted as GuideState | undefined) ?? (await guides.get(apiKey, guideId))?.state ?? 'draft';
+    const before = await guides.get(apiKey, guideId);
+    const state = (wanted as GuideState | undefined) ?? before?.state ?? 'draft';
     const { created, stored } = await guides.put(apiKey, withStepGuideIds(guide as Guide), state, now());
+    await kept(request, apiKey, stored, guideAction(before?.state, stored.state, 'guide.saved'), before);
     return reply.code(created ? 201 : 200).send(answer(stored));
   });
 
@@ -85,7 +104,10 @@ export function registerGuideRoutes(app: FastifyInstance, { db, guides, summarie
     if (!GUIDE_STATES.includes(state as GuideState)) {
       throw new HttpError(400, `state must be one of ${GUIDE_STATES.join(', ')}: { "state": "public" }`, 'state');
     }
-    return answer(await found(guides.setState(apiKey, guideId, state as GuideState, now()), apiKey, guideId));
+    const before = await found(guides.get(apiKey, guideId), apiKey, guideId);
+    const stored = await found(guides.setState(apiKey, guideId, state as GuideState, now()), apiKey, guideId);
+    await kept(request, apiKey, stored, guideAction(before.state, stored.state, 'guide.stateChanged'), before);
+    return answer(stored);
   });
 
   // A copy of a guide as a new draft, as guide products have: id `{id}-copy` (else `-copy-2`, ...), name
@@ -100,12 +122,15 @@ export function registerGuideRoutes(app: FastifyInstance, { db, guides, summarie
     const { publishedAt: _published, lastUpdatedAt: _updated, ...rest } = guide;
     const copy = { ...rest, id, name: `Copy of ${guide.name ?? guideId}`, steps: guide.steps.map((step) => ({ ...step, guideId: id })) };
     const { stored } = await guides.put(apiKey, copy, 'draft', now());
+    await kept(request, apiKey, stored, 'guide.duplicated', undefined);
     return reply.code(201).send(answer(stored));
   });
 
   app.delete('/api/apps/:apiKey/guides/:guideId', accessOf('editor', { designer: true }), async (request: GuideRequest, reply) => {
     const { apiKey, guideId } = request.params;
-    if (!(await guides.remove(apiKey, guideId))) throw notFound(apiKey, guideId);
+    const before = await guides.get(apiKey, guideId);
+    if (!before || !(await guides.remove(apiKey, guideId))) throw notFound(apiKey, guideId);
+    await app.audit(request, { action: 'guide.deleted', apiKey, target: guideId, before: { state: before.state, guide: before.guide } });
     return reply.code(204).send();
   });
 }

@@ -33,14 +33,21 @@ export function registerSettingsRoutes(app: FastifyInstance, settings: SettingsS
   app.put('/api/apps/:apiKey/settings/theme', accessOf('editor'), async (request: SettingsRequest) => {
     const problem = checkTheme(request.body, 'theme');
     if (problem) throw new HttpError(400, problem.error, problem.field);
-    const stored = await settings.get(request.params.apiKey);
-    return withDefaults(await settings.put(request.params.apiKey, { ...stored, theme: request.body as AppSettings['theme'] }, now())).theme;
+    const apiKey = request.params.apiKey;
+    const stored = await settings.get(apiKey);
+    const theme = withDefaults(await settings.put(apiKey, { ...stored, theme: request.body as AppSettings['theme'] }, now())).theme;
+    await app.audit(request, { action: 'theme.saved', apiKey, before: stored.theme, after: theme });
+    return theme;
   });
 
   app.put('/api/apps/:apiKey/settings', accessOf('admin'), async (request: SettingsRequest) => {
     const problem = checkSettings(request.body);
     if (problem) throw new HttpError(400, problem.error, problem.field);
-    return withDefaults(await settings.put(request.params.apiKey, request.body as AppSettings, now()));
+    const apiKey = request.params.apiKey;
+    const before = await settings.get(apiKey);
+    const after = withDefaults(await settings.put(apiKey, request.body as AppSettings, now()));
+    await app.audit(request, { action: 'settings.saved', apiKey, before, after });
+    return after;
   });
 
   app.post('/api/apps', accessOf('admin'), async (request, reply) => {
@@ -49,6 +56,7 @@ export function registerSettingsRoutes(app: FastifyInstance, settings: SettingsS
       throw new HttpError(400, 'apiKey must be 1 to 100 characters, without spaces or control characters: { "apiKey": "..." }', 'apiKey');
     }
     const created = await settings.create(apiKey, now());
+    if (created) await app.audit(request, { action: 'app.created', apiKey, target: apiKey });
     return reply.code(created ? 201 : 200).send({ apiKey, created });
   });
 }

@@ -64,6 +64,12 @@ const EXPECTED: Record<string, string> = {
   'GET /api/apps/:apiKey/accounts': 'viewer',
   'GET /api/apps/:apiKey/accounts/:accountId': 'viewer',
   'GET /api/apps/:apiKey/guides/:guideId/stats': 'viewer',
+  'GET /api/audit': 'admin',
+  'GET /api/audit.csv': 'admin',
+  'GET /api/apps/:apiKey/guides/:guideId/versions': 'viewer',
+  'GET /api/apps/:apiKey/guides/:guideId/versions/:version': 'viewer',
+  'GET /api/apps/:apiKey/guides/:guideId/versions/:version/diff/:other': 'viewer',
+  'POST /api/apps/:apiKey/guides/:guideId/versions/:version/restore': 'editor',
 };
 
 /** Routes that end the caller's own session: called last, so the others see it alive. */

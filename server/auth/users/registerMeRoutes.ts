@@ -57,7 +57,11 @@ export function registerMeRoutes(app: FastifyInstance, { users, sessions, now }:
     } else if (body.currentPassword !== undefined) {
       throw new HttpError(400, 'currentPassword goes with a new password', 'currentPassword');
     }
+    const before = await users.get(id);
     if (name !== undefined) await users.update(id, { name });
-    return users.get(id);
+    const after = await users.get(id);
+    // Never the password: that it changed.
+    await app.audit(request, { action: 'me.updated', target: email, before, after: { ...after, ...(body.password !== undefined ? { passwordChanged: true } : {}) } });
+    return after;
   });
 }

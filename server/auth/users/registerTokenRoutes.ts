@@ -22,6 +22,8 @@ export function registerTokenRoutes(app: FastifyInstance, { tokens, now }: { tok
     const name = readTokenName(readBody(request.body, ['name'], '{ "name": "what the token is for" }').name);
     const made = await tokens.create(id, name, now());
     if (made === 'too many') throw new HttpError(409, `at most ${MAX_TOKENS_PER_USER} tokens per user: revoke one first`);
+    // Never the token itself: its id and name.
+    await app.audit(request, { action: 'token.created', target: name, after: { id: made.id, name } });
     return reply.code(201).send(made);
   });
 
@@ -30,7 +32,9 @@ export function registerTokenRoutes(app: FastifyInstance, { tokens, now }: { tok
   app.delete('/api/me/tokens/:id', anyRole, async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
     const { id } = userOf(request);
     const tokenId = request.params.id;
-    if (!TOKEN_ID.test(tokenId) || !(await tokens.revoke(id, tokenId))) throw new HttpError(404, 'no such token of yours');
+    const known = TOKEN_ID.test(tokenId) ? (await tokens.list(id)).find((t) => t.id === tokenId) : undefined;
+    if (!known || !(await tokens.revoke(id, tokenId))) throw new HttpError(404, 'no such token of yours');
+    await app.audit(request, { action: 'token.revoked', target: known.name, before: { id: tokenId, name: known.name } });
     return reply.code(204).send();
   });
 }

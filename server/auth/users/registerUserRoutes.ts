@@ -51,8 +51,11 @@ export function registerUserRoutes(app: FastifyInstance, { users, sessions, toke
     const passwordHash = body.password === undefined ? null : await hashPassword(readPassword(body.password));
     const user = await users.create({ email, name, role, passwordHash }, now());
     if (user === 'taken') throw new HttpError(409, `a user with the email ${JSON.stringify(email)} exists already`, 'email');
+    await app.audit(request, { action: 'user.created', target: user.email, after: user });
     if (passwordHash) return reply.code(201).send(user);
     const invitation = await users.invite(user.id, now());
+    // Never the invitation's token: who was invited and until when.
+    await app.audit(request, { action: 'user.invited', target: user.email, after: { userId: user.id, expiresAt: invitation.expiresAt } });
     return reply.code(201).send({ ...user, invitationUrl: invitationUrl(request, invitation.token), invitationExpiresAt: invitation.expiresAt });
   });
 
@@ -76,23 +79,29 @@ export function registerUserRoutes(app: FastifyInstance, { users, sessions, toke
     if (!after) throw noSuchUser();
     // A new role starts from a new sign-in: no session goes on with what the old role opened.
     if (after.role !== before.role) await sessions.closeUser(id);
+    const action = after.role !== before.role ? 'user.roleChanged' : 'user.updated';
+    await app.audit(request, { action, target: after.email, before, after });
     return after;
   });
 
   app.delete('/api/users/:id', admin, async (request: UserRequest, reply) => {
     const id = idOf(request);
+    const before = await users.get(id);
     const removed = await users.remove(id, now());
     if (removed === 'last admin') throw lastAdmin('removing them');
     if (!removed) throw noSuchUser();
     await sessions.closeUser(id);
     await tokens.revokeAll(id);
+    await app.audit(request, { action: 'user.removed', target: before?.email ?? id, before });
     return reply.code(204).send();
   });
 
   app.post('/api/users/:id/invitation', admin, async (request: UserRequest, reply) => {
     const id = idOf(request);
-    if (!(await users.get(id))) throw noSuchUser();
+    const user = await users.get(id);
+    if (!user) throw noSuchUser();
     const invitation = await users.invite(id, now());
+    await app.audit(request, { action: 'user.invited', target: user.email, after: { userId: id, expiresAt: invitation.expiresAt } });
     return reply.code(201).send({ invitationUrl: invitationUrl(request, invitation.token), expiresAt: invitation.expiresAt });
   });
 }

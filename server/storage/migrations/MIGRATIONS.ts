@@ -18,6 +18,8 @@ import { PAGES_WITHOUT_QUERY } from '../../summaries/pagesWithoutQuery';
 import { AUTH_SCHEMA } from '../../auth/createAuthStore';
 import { USERS_SCHEMA } from '../../auth/users/createUserStore';
 import { TOKENS_SCHEMA } from '../../auth/users/createTokenStore';
+import { AUDIT_SCHEMA } from '../../audit/createAuditLog';
+import { GUIDE_VERSIONS_SCHEMA } from '../../guides/history/createGuideVersions';
 import { runMigrations, type Migration } from './runMigrations';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -46,6 +48,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // Users and roles (issue #33): users, invitations, personal API tokens, login failures per account, and the user
   // a session belongs to.
   { version: 14, name: 'users and roles', up: USERS_SCHEMA + TOKENS_SCHEMA },
+  // The audit trail, append-only (a trigger refuses updates and deletes), and each guide's versions (issue #33).
+  { version: 15, name: 'audit trail and guide history', up: AUDIT_SCHEMA + GUIDE_VERSIONS_SCHEMA },
 ];
 
 /** Brings `db` to the current schema; answers the versions applied now. */
