@@ -5,6 +5,7 @@ import { api, appPath } from '../api';
 import { Empty, QueryState } from '../components/QueryState';
 import { formatCount, formatDuration, formatTime, pagePath } from '../format';
 import type { RecordingRow } from '../types';
+import { useCan } from '../useMe';
 
 /** The page. */
 export function RecordingsPage() {
@@ -16,6 +17,8 @@ export function RecordingsPage() {
     queryFn: () => api<{ recordings: RecordingRow[] }>(appPath(apiKey, `/recordings?${new URLSearchParams(visitor ? { visitorId: visitor, limit: '100' } : { limit: '100' })}`)),
   });
   const app = `/apps/${encodeURIComponent(apiKey)}`;
+  // Recording is turned on in Settings, an admin's page.
+  const isAdmin = useCan('admin');
   return (
     <>
       <header className="view-head">
@@ -42,7 +45,14 @@ export function RecordingsPage() {
               <>
                 <h2>No recordings yet</h2>
                 <p>
-                  Turn recording on in <Link to={`${app}/settings`}>Settings</Link>; sessions recorded from then on appear here.
+                  {isAdmin ? (
+                    <>
+                      Turn recording on in <Link to={`${app}/settings`}>Settings</Link>
+                    </>
+                  ) : (
+                    'An admin turns recording on in Settings'
+                  )}
+                  ; sessions recorded from then on appear here.
                 </p>
               </>
             )}
