@@ -4,6 +4,8 @@
  * invitations used once and ending after 7 days, a role change or a removal ending the user's sessions at once, the
  * last admin kept, designer sessions carrying their author's role.
  */
+import { createAuditLog } from '../../server/audit/createAuditLog';
+import { registerAuditRoutes } from '../../server/audit/registerAuditRoutes';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAuthStore } from '../../server/auth/createAuthStore';
@@ -169,6 +171,8 @@ describe('issue #33 invitations end after 7 days (a pinned clock)', () => {
     try {
       await migrateSchema(db);
       const users = createUserStore(db);
+      // Every changing route records itself in the audit trail (issue #33), as createServer wires it.
+      registerAuditRoutes(app, createAuditLog(db), () => clock);
       registerAuth(app, { adminToken: TEST_ADMIN_TOKEN, store: createAuthStore(db), users, tokens: createTokenStore(db), now: () => clock });
       await app.ready();
       const invite = async (email: string) =>
