@@ -100,8 +100,15 @@ for (const launch of [launchFirefox, launchWebKit]) {
     async function forgetDesigner(): Promise<void> {
       await page.goto(`${serverUrl}/settings`);
       await page.waitFor('return window.waymark?.isReady?.() === true', 15_000);
-      if (await page.run(`return sessionStorage.getItem('_wm_designer.${API_KEY}') !== null`)) await clickOn(page, "byName('Close the designer')");
-      await waitUntil(page, `!${designer} && sessionStorage.getItem('_wm_designer.${API_KEY}') === null`);
+      // The designer may still be opening from the stored link (WebKitGTK once left it open): close it until it stays closed.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (await page.run(`return sessionStorage.getItem('_wm_designer.${API_KEY}') !== null`)) await clickOn(page, "byName('Close the designer')");
+        try {
+          return await waitUntil(page, `!${designer} && sessionStorage.getItem('_wm_designer.${API_KEY}') === null`, 5_000);
+        } catch (err) {
+          if (attempt === 2) throw err;
+        }
+      }
     }
 
     beforeAll(async () => {
