@@ -121,7 +121,7 @@ const targets: Record<string, UserConfig> = {
     build: { outDir: resolve(root, 'dist/demo'), emptyOutDir: true, reportCompressedSize: false },
   },
   console: {
-    root: resolve(root, 'server/console'),
+    root: resolve(root, 'console'),
     base: '/console/',
     publicDir: false,
     define: production,

@@ -82,7 +82,7 @@ describe('the app\'s guide theme (ours): checkTheme, themeVars, tooltipCaret', (
 describe('the console\'s word on a theme hard to read (WCAG contrast)', () => {
   it('measures contrast as WCAG does, and warns under 4.5:1 for text and 3:1 for buttons and links', async () => {
     const { contrastRatio } = await import('../../shared/surfaces/guideTheme');
-    const { hardToRead } = await import('../../server/console/themeWarnings');
+    const { hardToRead } = await import('../../console/themeWarnings');
     expect(contrastRatio('#000', '#fff')).toBeCloseTo(21, 5);
     expect(contrastRatio('#777777', '#ffffff')).toBeCloseTo(4.48, 2);
     expect(hardToRead({})).toEqual([]);

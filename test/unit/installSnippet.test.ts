@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { appKeyProblem, installSnippet } from '../../server/console/installSnippet';
+import { appKeyProblem, installSnippet } from '../../console/installSnippet';
 
 describe('the console\'s Install page: the snippet and the app key', () => {
   it('is shim/snippet.html with the key and this server\'s waymark.js filled in, its "replace these" comment left out', () => {

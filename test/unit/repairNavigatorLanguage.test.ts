@@ -3,7 +3,7 @@
  * (uPlot's module threw "invalid language tag: C" and the views with a chart failed to load).
  */
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_LANGUAGE, repairNavigatorLanguage } from '../../server/console/repairNavigatorLanguage';
+import { FALLBACK_LANGUAGE, repairNavigatorLanguage } from '../../console/repairNavigatorLanguage';
 
 /** A navigator as the browser makes it: language and languages are getters of its prototype. */
 function navigatorSaying(language: string, languages: string[]): Navigator {

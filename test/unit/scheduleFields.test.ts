@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromLocalInput, scheduleInWords, scheduleState, toLocalInput } from '../../server/console/scheduleFields';
+import { fromLocalInput, scheduleInWords, scheduleState, toLocalInput } from '../../console/scheduleFields';
 
 describe('the console\'s guide schedule (guides §4 Timebox) in date-and-time inputs', () => {
   it('reads and writes the browser\'s local time to the minute; empty is none', () => {

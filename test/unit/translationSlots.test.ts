@@ -1,11 +1,11 @@
 /**
  * Issue #17 localization, the console's translation editor: a step's texts in order, a translation written as the
- * authored content with its texts replaced, and read back (server/console/translationSlots.ts).
+ * authored content with its texts replaced, and read back (console/translationSlots.ts).
  */
 import { describe, expect, it } from 'vitest';
 import type { DomNode } from '../../shared/guides/guides';
 import { checkBuildingBlocks } from '../../shared/guides/checkBuildingBlocks';
-import { textSlots, translatedTexts, withTexts } from '../../server/console/translationSlots';
+import { textSlots, translatedTexts, withTexts } from '../../console/translationSlots';
 
 const authored: DomNode = {
   type: 'div',

@@ -3,7 +3,7 @@
  * column, and the guide check's problem with its field, under it.
  */
 import { useRef } from 'react';
-import type { GuideProblem } from '../../guides/checkGuideBody';
+import type { GuideProblem } from '../../server/guides/checkGuideBody';
 
 /** JSON.parse's outcome, with the line and column of a syntax error. */
 export type Parsed = { ok: true; value: unknown } | { ok: false; message: string };

@@ -3,7 +3,7 @@
  * with the app's key and this server's absolute waymark.js URL filled in, its "replace these" comment left out.
  * And the rule an app key typed in the console keeps to.
  */
-import SNIPPET from '../../shim/snippet.html?raw';
+import SNIPPET from '../shim/snippet.html?raw';
 
 /** A JavaScript string literal in single quotes. */
 export const quoted = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;

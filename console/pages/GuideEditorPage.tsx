@@ -8,7 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Children, cloneElement, isValidElement, useEffect, useId, useMemo, useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
-import { checkGuideBody, LAUNCH_METHODS, STEP_TYPES } from '../../guides/checkGuideBody';
+import { checkGuideBody, LAUNCH_METHODS, STEP_TYPES } from '../../server/guides/checkGuideBody';
 import { api, ApiError, appPath } from '../api';
 import { QueryState } from '../components/QueryState';
 import { useLeaveGuard } from '../components/useLeaveGuard';

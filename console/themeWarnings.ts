@@ -2,7 +2,7 @@
  * What of a guide theme visitors would find hard to read (WCAG contrast): text under 4.5:1 against the
  * background (AA), buttons and links under 3:1. A colour the theme leaves out counts as the overlay's own.
  */
-import { contrastRatio, type GuideTheme } from '../../shared/surfaces/guideTheme';
+import { contrastRatio, type GuideTheme } from '../shared/surfaces/guideTheme';
 
 /** The overlay's own colours (overlay/styles.ts), what an unset part of a theme shows. */
 export const DEFAULT_COLORS = { background: '#ffffff', text: '#1f2430', accent: '#3b5bdb', borderColor: '#cbd5e1' } as const;

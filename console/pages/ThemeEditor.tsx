@@ -7,9 +7,9 @@
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { createPortal } from 'react-dom';
 import { useFormContext } from 'react-hook-form';
-import { THEME_LIMITS, themeVars, tooltipCaret, type GuideTheme } from '../../../shared/surfaces/guideTheme';
+import { THEME_LIMITS, themeVars, tooltipCaret, type GuideTheme } from '../../shared/surfaces/guideTheme';
 import { DEFAULT_COLORS, hardToRead } from '../themeWarnings';
-import { OVERLAY_CSS } from '../../../overlay/styles';
+import { OVERLAY_CSS } from '../../overlay/styles';
 
 /** What part of the Settings form this editor owns: every input is text, '' for the default. */
 export interface ThemeForm {

@@ -6,8 +6,8 @@
  * preview page unless the author types another.
  */
 import { useEffect, useRef, useState } from 'react';
-import { DESIGNER_PARAMETER, encodeDesignerToken } from '../../../shared/authoring/designerLaunch';
-import { INSTALL_TYPE, PREVIEW_PARAMETER } from '../../../shared/authoring/previewRecord';
+import { DESIGNER_PARAMETER, encodeDesignerToken } from '../../shared/authoring/designerLaunch';
+import { INSTALL_TYPE, PREVIEW_PARAMETER } from '../../shared/authoring/previewRecord';
 import { api } from '../api';
 
 export function OpenOnPage({ apiKey, guideId, previewPages }: { apiKey: string; guideId: string; previewPages: unknown }) {

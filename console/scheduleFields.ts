@@ -3,7 +3,7 @@
  * inputs hold it: the browser's local time, `YYYY-MM-DDTHH:mm`, '' for none. And the schedule in words. Bounds
  * are read as the agent reads them (epochMsOf).
  */
-import { epochMsOf } from '../../shared/eligibility/isInTimebox';
+import { epochMsOf } from '../shared/eligibility/isInTimebox';
 import { formatTime } from './format';
 
 /** `ms` as a datetime-local input's value in this browser's time zone; '' for none. */

@@ -8,7 +8,7 @@ import { useParams } from 'react-router';
 import { api, ApiError, appPath } from '../api';
 import { QueryState } from '../components/QueryState';
 import { useLeaveGuard } from '../components/useLeaveGuard';
-import type { GuideTheme } from '../../../shared/surfaces/guideTheme';
+import type { GuideTheme } from '../../shared/surfaces/guideTheme';
 import { ThemeEditor, themeFormOf, themeOfForm, type ThemeForm } from './ThemeEditor';
 
 /** The page. */

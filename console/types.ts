@@ -1,10 +1,10 @@
 /** The answers of the admin API as the console reads them (docs/console-api.md). Times are epoch ms. */
-import type { FormField } from '../../shared/forms/formValidation';
-import type { GuideTheme } from '../../shared/surfaces/guideTheme';
-import type { RecordingSummary } from '../recordings/recordingSummary';
-import type { AgentHealth } from '../queries/agentHealth';
-import type { AppHealthGlance } from '../queries/queryApps';
-import type { AppQuotas } from '../settings/checkSettings';
+import type { FormField } from '../shared/forms/formValidation';
+import type { GuideTheme } from '../shared/surfaces/guideTheme';
+import type { RecordingSummary } from '../server/recordings/recordingSummary';
+import type { AgentHealth } from '../server/queries/agentHealth';
+import type { AppHealthGlance } from '../server/queries/queryApps';
+import type { AppQuotas } from '../server/settings/checkSettings';
 
 export interface AppRow {
   apiKey: string;

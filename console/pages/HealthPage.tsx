@@ -7,8 +7,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link, useParams } from 'react-router';
-import { AGENT_VERSION } from '../../../shared/constants';
-import { MONITOR_FLUSH_MS } from '../../../shared/wire/monitorReport';
+import { AGENT_VERSION } from '../../shared/constants';
+import { MONITOR_FLUSH_MS } from '../../shared/wire/monitorReport';
 import { api, appPath } from '../api';
 import { Empty, QueryState } from '../components/QueryState';
 import { RangePicker } from '../components/RangePicker';

@@ -4,8 +4,8 @@
  * translation is the authored content with those texts replaced, so its structure, actions and styles stay the
  * authored ones. Pure.
  */
-import type { DomNode } from '../../shared/guides/guides';
-import { mapTexts, type TextKind } from '../../shared/guides/mapTexts';
+import type { DomNode } from '../shared/guides/guides';
+import { mapTexts, type TextKind } from '../shared/guides/mapTexts';
 
 /** One text of a step: where it is, and what the author wrote. */
 export interface TextSlot {

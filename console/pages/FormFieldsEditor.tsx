@@ -6,7 +6,7 @@
  * number rule takes decimals only when its box is ticked (analytics §5 "decimals only if allowed").
  */
 import { useFieldArray, useFormContext } from 'react-hook-form';
-import { DATE_FORMATS, DEFAULT_DATE_FORMAT, FORM_RULE_TYPES, type DateFormat, type FormField, type FormRule, type FormRuleType } from '../../../shared/forms/formValidation';
+import { DATE_FORMATS, DEFAULT_DATE_FORMAT, FORM_RULE_TYPES, type DateFormat, type FormField, type FormRule, type FormRuleType } from '../../shared/forms/formValidation';
 import { isSelector } from '../isSelector';
 
 /** One rule as the form holds it: every input is text. */
