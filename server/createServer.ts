@@ -36,6 +36,9 @@ import { createAuthStore } from './auth/createAuthStore';
 import { createTokenStore } from './auth/users/createTokenStore';
 import { createUserStore } from './auth/users/createUserStore';
 import { registerConsoleOrigins } from './auth/registerConsoleOrigins';
+import { checkSsoOptions, type SsoOptions } from './auth/sso/ssoOptions';
+import { createSsoStore } from './auth/sso/createSsoStore';
+import { registerSsoRoutes } from './auth/sso/registerSsoRoutes';
 import { looseApiPrefix } from './looseApiPrefix';
 import { createGuideSource } from './guides/createGuideSource';
 import { createGuideStore, GUIDE_STATES, type GuideState } from './guides/createGuideStore';
@@ -137,6 +140,13 @@ export interface ServerOptions {
    */
   consoleOrigins?: readonly string[];
   /**
+   * Single sign-on for the console through an OpenID Connect provider (issue #33; env WAYMARK_OIDC_ISSUER,
+   * WAYMARK_OIDC_CLIENT_ID, WAYMARK_OIDC_CLIENT_SECRET, WAYMARK_OIDC_DOMAINS, WAYMARK_OIDC_DEFAULT_ROLE; read by
+   * server/auth/sso/ssoOptions.ts): checked at start, the provider discovered at the first sign-in.
+   * @default undefined (off: email and password, and the admin token)
+   */
+  sso?: SsoOptions;
+  /**
    * Which apps the collector accepts data for (env WAYMARK_APPS; issue #31): `open`, any api key an agent sends;
    * `known`, only apps made in the console or by the API (a settings row: `POST /api/apps`, a PUT of its settings),
    * every other key's /data requests answered 404 with nothing stored (server/ingest/registerKnownApps.ts).
@@ -230,6 +240,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     if (options.summaryIntervalMs !== undefined && !(options.summaryIntervalMs >= 10 && options.summaryIntervalMs <= 3_600_000)) {
       throw new Error(`WAYMARK_SUMMARY_INTERVAL_MS must be a number of milliseconds from 10 to 3600000; got ${options.summaryIntervalMs}`);
     }
+    const sso = checkSsoOptions(options.sso);
     await migrateSchema(db);
     // This month's and the next month's event partitions, now and every hour (issue #19); ended quota windows
     // deleted on the same round (issue #31).
@@ -308,10 +319,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
 
     registerCors(app);
     // Before every route: the guard reads each matched route's declared access (issues #14, #31, #33).
+    const sessions = createAuthStore(db);
+    const users = createUserStore(db);
     const auth = registerAuth(app, {
       adminToken: options.adminToken ?? resolveAdminToken(undefined, adminTokenFolder(options)).token,
-      store: createAuthStore(db),
-      users: createUserStore(db),
+      store: sessions,
+      users,
       tokens: createTokenStore(db),
     });
     // No route to read here: a path that reads as /api is 401 without credentials before it is a 404, so that
@@ -325,6 +338,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     registerConsoleOrigins(app, options.consoleOrigins ?? []);
     // `app.audit`, which every route that changes something calls once the change succeeded, and its reads (issue #33).
     registerAuditRoutes(app, createAuditLog(db));
+    // Sign in with SSO (issue #33): its routes are there even when it is off, and say so.
+    registerSsoRoutes(app, { config: sso, sso: createSsoStore(db), sessions, users });
     // Every /data and /api route: parameters the database cannot keep are a 400 before any handler (issue #31).
     registerParamCheck(app);
     // Before every /data route: with WAYMARK_APPS=known, an unknown app's requests end at its route's guard (issue #31).

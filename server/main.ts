@@ -11,9 +11,13 @@
  * the summarizer's runs, default 1000), WAYMARK_TRUST_PROXY (`1` behind a reverse proxy: its X-Forwarded-Proto, -Host
  * and -For are believed; or the proxies' addresses; server/trustProxyOf.ts), WAYMARK_CONSOLE_ORIGINS (consoles a
  * designer link may name besides this server, comma-separated origins), WAYMARK_APPS (`known`: data accepted only
- * for apps made in the console or by the API; default `open`).
+ * for apps made in the console or by the API; default `open`), WAYMARK_OIDC_ISSUER, WAYMARK_OIDC_CLIENT_ID and
+ * WAYMARK_OIDC_CLIENT_SECRET (single sign-on through that OpenID Connect provider), WAYMARK_OIDC_DOMAINS (email
+ * domains let in without an invitation, comma-separated), WAYMARK_OIDC_DEFAULT_ROLE (their role: viewer or editor;
+ * default viewer); docs/users-and-roles.md "Single sign-on".
  */
 import { consoleOriginsOf } from './auth/registerConsoleOrigins';
+import { ssoOptionsOf } from './auth/sso/ssoOptions';
 import { startServer } from './createServer';
 import { trustProxyOf, type TrustProxy } from './trustProxyOf';
 
@@ -51,6 +55,8 @@ const server = await startServer({
   consoleOrigins,
   // Checked by createServer: anything but open or known stops the start naming the variable.
   apps: (process.env.WAYMARK_APPS || undefined) as 'open' | 'known' | undefined,
+  // Checked by createServer (server/auth/sso/ssoOptions.ts): a setting that cannot work stops the start naming it.
+  sso: ssoOptionsOf(process.env),
 }).catch((err: Error & { code?: string }) => {
   const hint = err.code === 'EADDRINUSE' ? ` (another server holds port ${port}: stop it, or choose another with PORT=8081 npm start)` : '';
   console.error(`Waymark reference server did not start: ${err.message}${hint}`);
@@ -59,6 +65,7 @@ const server = await startServer({
 
 console.log(`Waymark reference server on http://127.0.0.1:${server.port} (the demo app at /)`);
 console.log(`Console: http://127.0.0.1:${server.port}/console/ (log in with the admin token)`);
+if (process.env.WAYMARK_OIDC_ISSUER) console.log(`Single sign-on: ${process.env.WAYMARK_OIDC_ISSUER} (register the redirect URI <console origin>/api/sso/callback there)`);
 // Printed once: when this start made the token. A kept or configured one is never printed again.
 if (server.admin.source === 'generated') {
   const kept = server.admin.file ? ` (kept in ${server.admin.file}; set WAYMARK_ADMIN_TOKEN to choose your own)` : ' (for this process only)';

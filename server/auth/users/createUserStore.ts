@@ -56,7 +56,10 @@ export interface User {
   email: string;
   name: string;
   role: Role;
-  /** `invited` until the user sets a password through an invitation. */
+  /**
+   * `invited` until the user sets a password through an invitation or signs in by single sign-on (a user of SSO may
+   * have no password and be active).
+   */
   status: 'active' | 'invited';
   createdAt: number;
   lastSignInAt: number | null;
@@ -111,7 +114,7 @@ const userOf = (row: UserRow): User => ({
   email: row.email,
   name: row.name,
   role: row.role,
-  status: row.password_hash === null ? 'invited' : 'active',
+  status: row.password_hash === null && row.last_sign_in_at === null ? 'invited' : 'active',
   createdAt: Number(row.created_at),
   lastSignInAt: row.last_sign_in_at === null ? null : Number(row.last_sign_in_at),
 });

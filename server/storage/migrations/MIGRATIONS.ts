@@ -20,6 +20,7 @@ import { USERS_SCHEMA } from '../../auth/users/createUserStore';
 import { TOKENS_SCHEMA } from '../../auth/users/createTokenStore';
 import { AUDIT_SCHEMA } from '../../audit/createAuditLog';
 import { GUIDE_VERSIONS_SCHEMA } from '../../guides/history/createGuideVersions';
+import { SSO_SCHEMA } from '../../auth/sso/createSsoStore';
 import { runMigrations, type Migration } from './runMigrations';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -50,6 +51,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, name: 'users and roles', up: USERS_SCHEMA + TOKENS_SCHEMA },
   // The audit trail, append-only (a trigger refuses updates and deletes), and each guide's versions (issue #33).
   { version: 15, name: 'audit trail and guide history', up: AUDIT_SCHEMA + GUIDE_VERSIONS_SCHEMA },
+  // Single sign-on (issue #33): sign-ins under way, taken once by any collector, and the provider account of a user.
+  { version: 16, name: 'single sign-on', up: SSO_SCHEMA },
 ];
 
 /** Brings `db` to the current schema; answers the versions applied now. */
