@@ -326,6 +326,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       store: sessions,
       users,
       tokens: createTokenStore(db),
+      recordingApps: () => settingsStore.viewersSeeRecordings(),
     });
     // No route to read here: a path that reads as /api is 401 without credentials before it is a 404, so that
     // nothing tells an anonymous client which endpoints exist. This only refuses.

@@ -52,6 +52,8 @@ export interface AuthOptions {
   users: UserStore;
   tokens: TokenStore;
   now?: () => number;
+  /** The apps whose admin lets viewers see recordings, for a viewer's `GET /api/me`. @default none */
+  recordingApps?: () => Promise<string[]>;
 }
 
 /** What the rest of the server may ask of the guard. */
@@ -61,7 +63,7 @@ export interface AuthGuard {
 }
 
 /** Registers the guard and the sign-in, user, and own-account routes; closes the purge timer with the app. */
-export function registerAuth(app: FastifyInstance, { adminToken, store, users, tokens, now = Date.now }: AuthOptions): AuthGuard {
+export function registerAuth(app: FastifyInstance, { adminToken, store, users, tokens, now = Date.now, recordingApps }: AuthOptions): AuthGuard {
   const routes: ListedRoute[] = [];
   routeLists.set(app, routes);
   app.addHook('onRoute', (route) => {
@@ -107,7 +109,7 @@ export function registerAuth(app: FastifyInstance, { adminToken, store, users, t
 
   registerLoginRoutes(app, { adminToken, store, users, now, purge });
   registerUserRoutes(app, { users, sessions: store, tokens, now });
-  registerMeRoutes(app, { users, sessions: store, now });
+  registerMeRoutes(app, { users, sessions: store, now, recordingApps });
   registerTokenRoutes(app, { tokens, now });
   return { signedIn: async (request) => !('status' in (await identify(request))) };
 }

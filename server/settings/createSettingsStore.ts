@@ -18,6 +18,8 @@ export interface SettingsStore {
   create(apiKey: string, now: number): Promise<boolean>;
   /** Whether the app is known (has a settings row). */
   has(apiKey: string): Promise<boolean>;
+  /** The apps whose admin lets viewers see recordings (`recording.viewersSeeRecordings`, issue #33), by api key. */
+  viewersSeeRecordings(): Promise<string[]>;
 }
 
 /** The table's schema: a migration of server/storage/migrations/MIGRATIONS.ts. */
@@ -59,6 +61,12 @@ export function createSettingsStore(db: Database): SettingsStore {
     },
     async has(apiKey) {
       return (await db.query('select 1 from app_settings where api_key = $1', [apiKey])).rows.length > 0;
+    },
+    async viewersSeeRecordings() {
+      const result = await db.query<{ api_key: string }>(
+        "select api_key from app_settings where body->'recording'->'viewersSeeRecordings' = 'true'::jsonb order by api_key",
+      );
+      return result.rows.map((row) => row.api_key);
     },
   };
 }

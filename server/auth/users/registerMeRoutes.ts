@@ -2,7 +2,8 @@
  * The signed-in person's own account (issue #33, docs/users-and-roles.md), for any role:
  * - `GET /api/me` (designer sessions too): who is signed in, how, and with which role, so the console and the
  *   designer can hide what the role cannot do: `{ role, via, user, apiKey?, token? }` (`user` null for the admin
- *   token and the sessions opened with it).
+ *   token and the sessions opened with it); for a viewer also `recordingApps`, the apps whose recordings the admin
+ *   lets viewers see, so the console offers Recordings only there.
  * - `PATCH /api/me` `{ name?, password?, currentPassword? }`: a new password needs the current one (wrong: 403,
  *   limited per account as logins are); it ends the user's other sessions, keeping the one that asked.
  */
@@ -21,9 +22,11 @@ export interface MeRoutesOptions {
   users: UserStore;
   sessions: AuthStore;
   now: () => number;
+  /** The apps whose admin lets viewers see recordings (settings `recording.viewersSeeRecordings`). @default none */
+  recordingApps?: () => Promise<string[]>;
 }
 
-export function registerMeRoutes(app: FastifyInstance, { users, sessions, now }: MeRoutesOptions): void {
+export function registerMeRoutes(app: FastifyInstance, { users, sessions, now, recordingApps }: MeRoutesOptions): void {
   app.get('/api/me', accessOf('viewer', { designer: true }), async (request) => {
     const caller = callerOf(request);
     const user = caller.user ? ((await users.get(caller.user.id)) ?? null) : null;
@@ -33,6 +36,8 @@ export function registerMeRoutes(app: FastifyInstance, { users, sessions, now }:
       user,
       ...(caller.apiKey !== undefined ? { apiKey: caller.apiKey } : {}),
       ...(caller.token ? { token: caller.token } : {}),
+      // Editors and admins see every app's recordings: only a viewer needs the list.
+      ...(caller.role === 'viewer' ? { recordingApps: recordingApps ? await recordingApps() : [] } : {}),
     };
   });
 
