@@ -1,11 +1,14 @@
 /**
- * The login page (issues #14, #33): email and password first; the admin token, the owner's key for set-up and
- * scripts, as a second way ("Sign in with the admin token"). Enter submits; each refusal is shown as the server
- * words it (wrong email or password, too many attempts, a wrong token).
+ * The login page (issues #14, #33): "Sign in with SSO" when the server has single sign-on (GET /api/login-options),
+ * then email and password; the admin token, the owner's key for set-up and scripts, as a last way ("Sign in with the
+ * admin token"). Enter submits; each refusal is shown as the server words it (wrong email or password, too many
+ * attempts, a wrong token). A refused single sign-on comes back here with `?error=<code>`: the page shows that code's
+ * own words (shared/auth/ssoRefusals.ts), never text read from the URL.
  */
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { isSsoRefusal, SSO_REFUSALS } from '../../shared/auth/ssoRefusals';
 import { api } from '../api';
 
 /** Where a successful login goes: `next` when it is a console path, else the apps. */
@@ -37,10 +40,23 @@ function useSignIn(next: string) {
   return { error, busy, send };
 }
 
-/** The page: the email and password form, and under it the admin token's. */
+/** Single sign-on's way in: a link to the server's start, which comes back to `next` (a console path) once signed in. */
+function SsoSignIn({ next }: { next: string }) {
+  const options = useQuery({ queryKey: ['login-options'], queryFn: () => api<{ sso: boolean }>('/api/login-options'), staleTime: Infinity, retry: false });
+  if (!options.data?.sso) return null;
+  // A full navigation: the server redirects to the provider, and the provider back to the server.
+  return (
+    <a className="button primary" style={{ justifyContent: 'center' }} href={`/api/sso/start?return=${encodeURIComponent(`/console${next}`)}`}>
+      Sign in with SSO
+    </a>
+  );
+}
+
+/** The page: single sign-on when the server has it, the email and password form, and under them the admin token's. */
 export function LoginPage() {
   const [params] = useSearchParams();
   const next = nextPath(params.get('next'));
+  const ssoError = params.get('error');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [token, setToken] = useState('');
@@ -52,6 +68,12 @@ export function LoginPage() {
         <h1>
           <span className="logo" aria-hidden="true">◆</span> Waymark Console
         </h1>
+        {isSsoRefusal(ssoError) && (
+          <p className="error" role="alert">
+            {SSO_REFUSALS[ssoError]}
+          </p>
+        )}
+        <SsoSignIn next={next} />
         <form className="login-form" aria-label="Sign in" onSubmit={(e) => void user.send(e, { email: email.trim(), password })}>
           <label htmlFor="email">Email</label>
           <input id="email" name="email" type="email" autoComplete="username" autoFocus required value={email} onChange={(e) => setEmail(e.target.value)} />
