@@ -32,6 +32,7 @@ import { registerSegmentFlagRoutes } from './ingest/registerSegmentFlagRoutes';
 import { SERVER_LIMITS } from './ingest/SERVER_LIMITS';
 import { registerParamCheck } from './ingest/registerParamCheck';
 import { AUTHENTICATION_REQUIRED, registerAuth } from './auth/registerAuth';
+import type { PasswordCost } from './auth/users/passwords';
 import { createAuthStore } from './auth/createAuthStore';
 import { createTokenStore } from './auth/users/createTokenStore';
 import { createUserStore } from './auth/users/createUserStore';
@@ -153,6 +154,12 @@ export interface ServerOptions {
    * @default 'open'
    */
   apps?: 'open' | 'known';
+  /**
+   * The scrypt cost of new password hashes. For tests only (test/server/testServer.ts, the e2e server): a cheaper one
+   * saves their many sign-ups and sign-ins a tenth of a second of CPU each; a hash carries its cost, so it verifies
+   * as it was made. Not read from the environment. @default PASSWORD_COST (N = 2^15, r = 8, p = 1)
+   */
+  passwordCost?: PasswordCost;
 }
 
 /** A listening server. */
@@ -326,6 +333,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       store: sessions,
       users,
       tokens: createTokenStore(db),
+      passwordCost: options.passwordCost,
       recordingApps: () => settingsStore.viewersSeeRecordings(),
     });
     // No route to read here: a path that reads as /api is 401 without credentials before it is a 404, so that

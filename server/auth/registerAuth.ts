@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthStore } from './createAuthStore';
 import type { TokenStore } from './users/createTokenStore';
 import type { UserStore } from './users/createUserStore';
+import type { PasswordCost } from './users/passwords';
 import { checkDesignerScope } from './designerScope';
 import { createIdentifyCaller } from './identifyCaller';
 import { registerLoginRoutes } from './registerLoginRoutes';
@@ -52,6 +53,8 @@ export interface AuthOptions {
   users: UserStore;
   tokens: TokenStore;
   now?: () => number;
+  /** The scrypt cost of new password hashes (ServerOptions.passwordCost, tests only). @default PASSWORD_COST */
+  passwordCost?: PasswordCost;
   /** The apps whose admin lets viewers see recordings, for a viewer's `GET /api/me`. @default none */
   recordingApps?: () => Promise<string[]>;
 }
@@ -63,7 +66,7 @@ export interface AuthGuard {
 }
 
 /** Registers the guard and the sign-in, user, and own-account routes; closes the purge timer with the app. */
-export function registerAuth(app: FastifyInstance, { adminToken, store, users, tokens, now = Date.now, recordingApps }: AuthOptions): AuthGuard {
+export function registerAuth(app: FastifyInstance, { adminToken, store, users, tokens, now = Date.now, passwordCost, recordingApps }: AuthOptions): AuthGuard {
   const routes: ListedRoute[] = [];
   routeLists.set(app, routes);
   app.addHook('onRoute', (route) => {
@@ -107,9 +110,9 @@ export function registerAuth(app: FastifyInstance, { adminToken, store, users, t
     request.caller = caller;
   });
 
-  registerLoginRoutes(app, { adminToken, store, users, now, purge });
-  registerUserRoutes(app, { users, sessions: store, tokens, now });
-  registerMeRoutes(app, { users, sessions: store, now, recordingApps });
+  registerLoginRoutes(app, { adminToken, store, users, now, purge, passwordCost });
+  registerUserRoutes(app, { users, sessions: store, tokens, now, passwordCost });
+  registerMeRoutes(app, { users, sessions: store, now, passwordCost, recordingApps });
   registerTokenRoutes(app, { tokens, now });
   return { signedIn: async (request) => !('status' in (await identify(request))) };
 }

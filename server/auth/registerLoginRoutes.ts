@@ -21,7 +21,7 @@ import type { AuthStore } from './createAuthStore';
 import type { UserStore } from './users/createUserStore';
 import { addressRefusal, checkPasswordLogin, type LoginRefusal } from './users/checkPasswordLogin';
 import { readApiKey, readBody, readEmail, readLoginPassword, readName, readPassword } from './users/checkUserFields';
-import { hashPassword } from './users/passwords';
+import { hashPassword, type PasswordCost } from './users/passwords';
 import { bearerOf, readCookie } from './requestCredentials';
 import { hasRole, roleRefusal } from './roles';
 import { accessOf } from './routeAccess';
@@ -41,13 +41,15 @@ export interface LoginRoutesOptions {
   now: () => number;
   /** Deletes expired rows; called at each login, not awaited by it. */
   purge: () => Promise<void>;
+  /** The scrypt cost of new password hashes (ServerOptions.passwordCost, tests only). @default PASSWORD_COST */
+  passwordCost?: PasswordCost;
 }
 
 const fail = (reply: FastifyReply, status: number, error: string) => reply.code(status).send({ error });
 const refuse = (reply: FastifyReply, { status, error, retryAfter }: LoginRefusal) =>
   (retryAfter ? reply.header('retry-after', String(retryAfter)) : reply).code(status).send({ error });
 
-export function registerLoginRoutes(app: FastifyInstance, { adminToken, store, users, now, purge }: LoginRoutesOptions): void {
+export function registerLoginRoutes(app: FastifyInstance, { adminToken, store, users, now, purge, passwordCost }: LoginRoutesOptions): void {
   // Sign-ins and refused sign-ins go to the audit trail (issue #33): who tried, never the password or token.
   const asUser = (user: { id: string; email: string }) => ({ kind: 'user' as const, userId: user.id, email: user.email });
   const refused = async (request: FastifyRequest, target: string, error: string, apiKey?: string) =>
@@ -64,7 +66,7 @@ export function registerLoginRoutes(app: FastifyInstance, { adminToken, store, u
     if (typeof body === 'object' && body !== null && !Array.isArray(body) && ('email' in body || 'password' in body)) {
       const { email, password } = readBody(body, ['email', 'password'], '{ "email": "...", "password": "..." }');
       const account = readEmail(email);
-      const user = await checkPasswordLogin({ store, users }, { address, email: account, password: readLoginPassword(password), now: now() });
+      const user = await checkPasswordLogin({ store, users, passwordCost }, { address, email: account, password: readLoginPassword(password), now: now() });
       if ('error' in user) {
         await refused(request, account, user.error);
         return refuse(reply, user);
@@ -94,7 +96,7 @@ export function registerLoginRoutes(app: FastifyInstance, { adminToken, store, u
     if (!found) return fail(reply, 404, 'no such invitation: the link may be mistyped, replaced by a newer one, or its user removed');
     if (found.state === 'used') return fail(reply, 410, 'this invitation was already used: sign in with its password, or ask an admin for a new one');
     if (found.state === 'expired') return fail(reply, 410, 'this invitation has expired (invitations last 7 days): ask an admin for a new one');
-    const hash = await hashPassword(readPassword(password));
+    const hash = await hashPassword(readPassword(password), passwordCost);
     // Used once, whatever collectors race: only the acceptance that marks it goes on.
     const userId = await users.useInvitation(token, now());
     if (userId !== found.userId) return fail(reply, 410, 'this invitation was already used: sign in with its password, or ask an admin for a new one');
@@ -137,7 +139,7 @@ export function registerLoginRoutes(app: FastifyInstance, { adminToken, store, u
     const apiKey = readApiKey(body.apiKey);
     const email = readEmail(body.email);
     const password = readLoginPassword(body.password);
-    const user = await checkPasswordLogin({ store, users }, { address: request.ip, email, password, now: now() });
+    const user = await checkPasswordLogin({ store, users, passwordCost }, { address: request.ip, email, password, now: now() });
     if ('error' in user) {
       await refused(request, email, user.error, apiKey);
       return refuse(reply, user);

@@ -10,6 +10,7 @@ import { startServer } from '../../server/createServer';
 import { trustFirstHop } from '../../server/trustProxyOf';
 import { E2E_ADMIN_TOKEN } from './adminToken';
 import { freePort } from '../server/startPostgres';
+import { TEST_PASSWORD_COST } from '../server/testServer';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const guidesDir = mkdtempSync(join(tmpdir(), 'waymark-e2e-guides-'));
@@ -41,6 +42,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     guidelessApiKeys: ['e2e-no-guides'],
     featuresFile: 'test/e2e/features.json',
     adminToken: E2E_ADMIN_TOKEN,
+    // The users the specs make sign up and in at the test servers' cheap hash cost (test/server/testServer.ts).
+    passwordCost: TEST_PASSWORD_COST,
   });
   process.env.WAYMARK_URL = server.url;
   process.env.WAYMARK_GUIDES_DIR = guidesDir;

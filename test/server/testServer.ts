@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import type { PasswordCost } from '../../server/auth/users/passwords';
 import { createServer, type ServerOptions } from '../../server/createServer';
 
 /**
@@ -21,6 +22,14 @@ export const SERVER_TIMEOUT = 30_000;
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 /** The header that authenticates an /api/* request. */
 export const ADMIN_HEADERS = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+
+/**
+ * The scrypt cost of the test servers' new password hashes (ServerOptions.passwordCost): 1 MiB and a few ms, where
+ * production's 2^15 takes 0.1-0.2 s of a core, which the suites' hundreds of sign-ups and sign-ins add up to minutes
+ * of. The production cost is checked by passwords.test.ts (hashPassword itself) and postgres/sharedUsers.test.ts (a
+ * server started with PASSWORD_COST).
+ */
+export const TEST_PASSWORD_COST: PasswordCost = { N: 2 ** 10, r: 8, p: 1 };
 
 /** A server under test and its temporary folders. */
 export interface TestServer {
@@ -56,7 +65,7 @@ export async function freshPostgresDatabase(): Promise<string | undefined> {
 
 /**
  * Starts a server (not listening) on `memory://` (or on a new database of the run's PostgreSQL), with `guides`
- * written as files into a fresh folder.
+ * written as files into a fresh folder; password hashes at TEST_PASSWORD_COST unless `options` say otherwise.
  */
 export async function startTestServer(
   guides: Record<string, unknown> = {},
@@ -74,6 +83,7 @@ export async function startTestServer(
     featuresFile: join(root, 'features.json'),
     demoDir: join(root, 'no-demo'),
     adminToken: TEST_ADMIN_TOKEN,
+    passwordCost: TEST_PASSWORD_COST,
     ...options,
   });
   return {

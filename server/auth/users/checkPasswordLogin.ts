@@ -8,7 +8,7 @@
  */
 import type { AuthStore } from '../createAuthStore';
 import { emailKey, type User, type UserStore } from './createUserStore';
-import { verifyPassword } from './passwords';
+import { verifyPassword, type PasswordCost } from './passwords';
 
 /** Wrong tokens or passwords allowed from one address within LOGIN_WINDOW_MS before logins from it wait. */
 export const LOGIN_MAX_FAILURES = 10;
@@ -55,13 +55,13 @@ export async function accountRefusal(store: AuthStore, email: string, now: numbe
  * password counts against both, a good one forgets both and stamps the user's last sign-in.
  */
 export async function checkPasswordLogin(
-  { store, users }: { store: AuthStore; users: UserStore },
+  { store, users, passwordCost }: { store: AuthStore; users: UserStore; passwordCost?: PasswordCost },
   { address, email, password, now }: { address: string; email: string; password: string; now: number },
 ): Promise<User | LoginRefusal> {
   const refused = (await addressRefusal(store, address, now)) ?? (await accountRefusal(store, email, now));
   if (refused) return refused;
   const found = await users.byEmail(email);
-  if (!(await verifyPassword(password, found?.passwordHash)) || !found) {
+  if (!(await verifyPassword(password, found?.passwordHash, passwordCost)) || !found) {
     await store.failed(address, now);
     await store.accountFailed(emailKey(email), now);
     return { status: 401, error: 'wrong email or password' };

@@ -15,7 +15,15 @@ export const PASSWORD_MIN_LENGTH = 12;
 /** At most this many (UTF-16 units): scrypt's input is bounded, so is the work a request can ask for. */
 export const PASSWORD_MAX_LENGTH = 1024;
 
-const COST = { N: 2 ** 15, r: 8, p: 1 };
+/** scrypt's cost parameters (RFC 7914 §2): N (a power of 2), r, p. */
+export interface PasswordCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/** The cost of every new hash in production. */
+export const PASSWORD_COST: PasswordCost = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
 /** The most a stored hash may ask for (N ≤ 2^20, r ≤ 32, p ≤ 16): a damaged row cannot make a login take minutes. */
@@ -31,34 +39,38 @@ export function passwordProblem(password: unknown, field = 'password'): string |
   return undefined;
 }
 
-const derive = (password: string, salt: Buffer, cost: { N: number; r: number; p: number }, keyBytes = KEY_BYTES) =>
+const derive = (password: string, salt: Buffer, cost: PasswordCost, keyBytes = KEY_BYTES) =>
   new Promise<Buffer>((resolve, reject) => {
     const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r + 1024 * 1024 };
     // NFC: the same password typed on two systems (é as one code point or as e + accent) is one password.
     scrypt(password.normalize('NFC'), salt, keyBytes, options, (err, key) => (err ? reject(err) : resolve(key)));
   });
 
-/** The stored form of a password that passed passwordProblem. */
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * The stored form of a password that passed passwordProblem. `cost` other than the default is for tests only
+ * (ServerOptions.passwordCost): the hash carries it, so it is verified as it was made.
+ */
+export async function hashPassword(password: string, cost: PasswordCost = PASSWORD_COST): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, COST);
-  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(password, salt, cost);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 /**
  * Whether `password` is the one `stored` was made from, compared in constant time. Without a stored hash (an
  * unknown email, an invitation not yet accepted) a hash is still computed, against a throw-away one, so the
- * answer takes as long whether the account exists or not; the answer is then false.
+ * answer takes as long whether the account exists or not (the throw-away hash at `cost`, that of the server's new
+ * hashes); the answer is then false.
  */
-export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string | null | undefined, cost: PasswordCost = PASSWORD_COST): Promise<boolean> {
   const parsed = stored ? parseHash(stored) : undefined;
-  const target = parsed ?? { ...COST, salt: randomBytes(SALT_BYTES), key: randomBytes(KEY_BYTES) };
+  const target = parsed ?? { ...cost, salt: randomBytes(SALT_BYTES), key: randomBytes(KEY_BYTES) };
   const key = await derive(password, target.salt, target, target.key.length);
   return timingSafeEqual(key, target.key) && parsed !== undefined;
 }
 
 /** The parts of a stored hash, or undefined when it is not one this code wrote (or asks for too much). */
-function parseHash(stored: string): { N: number; r: number; p: number; salt: Buffer; key: Buffer } | undefined {
+function parseHash(stored: string): (PasswordCost & { salt: Buffer; key: Buffer }) | undefined {
   const [scheme, n, r, p, salt, key] = stored.split('$');
   if (scheme !== 'scrypt' || salt === undefined || key === undefined) return undefined;
   const cost = { N: Number(n), r: Number(r), p: Number(p) };

@@ -15,7 +15,7 @@ import { accountRefusal } from './checkPasswordLogin';
 import { emailKey } from './createUserStore';
 import { readBody, readName, readPassword } from './checkUserFields';
 import { callerOf, userOf } from '../callerOf';
-import { hashPassword, PASSWORD_MAX_LENGTH, verifyPassword } from './passwords';
+import { hashPassword, PASSWORD_MAX_LENGTH, verifyPassword, type PasswordCost } from './passwords';
 import { accessOf } from '../routeAccess';
 
 export interface MeRoutesOptions {
@@ -24,9 +24,11 @@ export interface MeRoutesOptions {
   now: () => number;
   /** The apps whose admin lets viewers see recordings (settings `recording.viewersSeeRecordings`). @default none */
   recordingApps?: () => Promise<string[]>;
+  /** The scrypt cost of new password hashes (ServerOptions.passwordCost, tests only). @default PASSWORD_COST */
+  passwordCost?: PasswordCost;
 }
 
-export function registerMeRoutes(app: FastifyInstance, { users, sessions, now, recordingApps }: MeRoutesOptions): void {
+export function registerMeRoutes(app: FastifyInstance, { users, sessions, now, passwordCost, recordingApps }: MeRoutesOptions): void {
   app.get('/api/me', accessOf('viewer', { designer: true }), async (request) => {
     const caller = callerOf(request);
     const user = caller.user ? ((await users.get(caller.user.id)) ?? null) : null;
@@ -53,11 +55,11 @@ export function registerMeRoutes(app: FastifyInstance, { users, sessions, now, r
       }
       const limited = await accountRefusal(sessions, email, now());
       if (limited) throw Object.assign(new HttpError(429, limited.error), { headers: { 'retry-after': String(limited.retryAfter) } });
-      if (!(await verifyPassword(current, await users.passwordHash(id)))) {
+      if (!(await verifyPassword(current, await users.passwordHash(id), passwordCost))) {
         await sessions.accountFailed(emailKey(email), now());
         throw new HttpError(403, 'the current password is wrong', 'currentPassword');
       }
-      await users.setPassword(id, await hashPassword(password));
+      await users.setPassword(id, await hashPassword(password, passwordCost));
       await sessions.closeUser(id, callerOf(request).sessionToken);
     } else if (body.currentPassword !== undefined) {
       throw new HttpError(400, 'currentPassword goes with a new password', 'currentPassword');

@@ -15,7 +15,7 @@ import type { AuthStore } from '../createAuthStore';
 import type { TokenStore } from './createTokenStore';
 import type { UserStore } from './createUserStore';
 import { readBody, readEmail, readName, readPassword, readRole } from './checkUserFields';
-import { hashPassword } from './passwords';
+import { hashPassword, type PasswordCost } from './passwords';
 import { accessOf } from '../routeAccess';
 
 export interface UserRoutesOptions {
@@ -23,6 +23,8 @@ export interface UserRoutesOptions {
   sessions: AuthStore;
   tokens: TokenStore;
   now: () => number;
+  /** The scrypt cost of new password hashes (ServerOptions.passwordCost, tests only). @default PASSWORD_COST */
+  passwordCost?: PasswordCost;
 }
 
 /** The console page where an invitation's token sets a password. */
@@ -35,7 +37,7 @@ type UserRequest = FastifyRequest<{ Params: { id: string }; Body: unknown }>;
 const noSuchUser = () => new HttpError(404, 'no such user');
 const lastAdmin = (what: string) => new HttpError(409, `this is the last admin: ${what} would leave no admin; make another user admin first`);
 
-export function registerUserRoutes(app: FastifyInstance, { users, sessions, tokens, now }: UserRoutesOptions): void {
+export function registerUserRoutes(app: FastifyInstance, { users, sessions, tokens, now, passwordCost }: UserRoutesOptions): void {
   const admin = accessOf('admin');
   const idOf = (request: UserRequest) => {
     if (!USER_ID.test(request.params.id)) throw noSuchUser();
@@ -48,7 +50,7 @@ export function registerUserRoutes(app: FastifyInstance, { users, sessions, toke
     const email = readEmail(body.email);
     const role = readRole(body.role);
     const name = body.name === undefined ? '' : readName(body.name);
-    const passwordHash = body.password === undefined ? null : await hashPassword(readPassword(body.password));
+    const passwordHash = body.password === undefined ? null : await hashPassword(readPassword(body.password), passwordCost);
     const user = await users.create({ email, name, role, passwordHash }, now());
     if (user === 'taken') throw new HttpError(409, `a user with the email ${JSON.stringify(email)} exists already`, 'email');
     await app.audit(request, { action: 'user.created', target: user.email, after: user });

@@ -8,6 +8,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUserStore } from '../../../server/auth/users/createUserStore';
+import { PASSWORD_COST } from '../../../server/auth/users/passwords';
 import type { Database } from '../../../server/storage/Database';
 import { createPgDatabase } from '../../../server/storage/createPgDatabase';
 import { makeUser, TEST_PASSWORD } from '../users';
@@ -18,7 +19,8 @@ vi.setConfig({ testTimeout: 60_000 });
 let first: TestServer;
 let second: TestServer;
 beforeAll(async () => {
-  first = await startTestServer();
+  // At the production cost (not the test servers' cheap one): the stored hash below is checked for it.
+  first = await startTestServer({}, { passwordCost: PASSWORD_COST });
   second = await startTestServer({}, { databaseUrl: first.databaseUrl });
 }, SERVER_TIMEOUT);
 afterAll(async () => {
