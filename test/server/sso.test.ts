@@ -6,6 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admitSsoUser, verifiedEmailOf } from '../../server/auth/sso/admitSsoUser';
 import { checkSsoOptions } from '../../server/auth/sso/ssoOptions';
 import { ssoReturnPath } from '../../server/auth/sso/ssoReturnPath';
 import { SSO_REFUSALS } from '../../shared/auth/ssoRefusals';
@@ -17,6 +18,7 @@ import { ADMIN_HEADERS, SERVER_TIMEOUT, startTestServer, type TestServer } from 
 let provider: Awaited<ReturnType<typeof createOidcProvider>>;
 let server: TestServer;
 let origin: string;
+
 /** The console's clock runs ahead by this much (the expired sign-in). */
 let clockAhead = 0;
 
@@ -39,7 +41,7 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
   provider.register(`${origin}/api/sso/callback`);
   await provider.listen();
-}, SERVER_TIMEOUT);
+}, SERVER_TIMEOUT * 2);
 afterAll(async () => {
   await provider?.close();
   await server?.close();
@@ -67,7 +69,9 @@ const audit = async (action: string) => (await server.app.inject({ method: 'GET'
 const userByEmail = async (email: string) =>
   ((await server.app.inject({ method: 'GET', url: '/api/users', headers: ADMIN_HEADERS })).json().users as any[]).find((u) => u.email.toLowerCase() === email.toLowerCase());
 
-describe('issue #33 single sign-on: who may enter', () => {
+// Each sign-in is some ten requests to two servers: under a loaded run (PostgreSQL beside it)
+// a test takes seconds, more than vitest's default 5.
+describe('issue #33 single sign-on: who may enter', { timeout: SERVER_TIMEOUT }, () => {
   it('the login page is told SSO is on', async () => {
     expect(await (await fetch(`${origin}/api/login-options`)).json()).toEqual({ sso: true });
   });
@@ -151,7 +155,7 @@ describe('issue #33 single sign-on: who may enter', () => {
   });
 });
 
-describe('issue #33 single sign-on: the flow cannot be bent', () => {
+describe('issue #33 single sign-on: the flow cannot be bent', { timeout: SERVER_TIMEOUT }, () => {
   it('a replayed answer is refused, even with the browser\'s cookie', async () => {
     const { browser, callback } = await toCallback('ada');
     const binding = browser.cookie(origin, 'waymark_sso')!;
@@ -202,6 +206,19 @@ describe('issue #33 single sign-on: the flow cannot be bent', () => {
     }
   });
 
+  it('admitSsoUser and verifiedEmailOf decide on plain inputs', () => {
+    const rules = { domains: new Set(['corp.example']), defaultRole: 'viewer' as const };
+    expect(verifiedEmailOf({ email: ' Ada@Corp.Example ', email_verified: true })).toEqual({ email: 'Ada@Corp.Example' });
+    expect(verifiedEmailOf({ email: 'ada@corp.example', email_verified: 'true' })).toEqual({ refusal: 'sso_unverified' });
+    expect(verifiedEmailOf({ email: '<script>@corp.example', email_verified: true })).toEqual({ refusal: 'sso_no_email' });
+    expect(verifiedEmailOf({ email: `${'a'.repeat(250)}@corp.example`, email_verified: true })).toEqual({ refusal: 'sso_no_email' });
+    expect(admitSsoUser('ada@corp.example', { user: { id: 'u1' }, removed: false }, rules)).toEqual({ kind: 'user', userId: 'u1' });
+    expect(admitSsoUser('Ada@CORP.example', { removed: false }, rules)).toEqual({ kind: 'create', email: 'Ada@CORP.example', role: 'viewer' });
+    expect(admitSsoUser('ada@eu.corp.example', { removed: false }, rules)).toEqual({ kind: 'refused', refusal: 'sso_not_invited' });
+    expect(admitSsoUser('ada@corp.example.evil', { removed: false }, rules)).toEqual({ kind: 'refused', refusal: 'sso_not_invited' });
+    expect(admitSsoUser('ada@corp.example', { removed: true }, rules)).toEqual({ kind: 'refused', refusal: 'sso_removed' });
+  });
+
   it('a provider that answers with an error is a refusal, not a sign-in', async () => {
     const browser = new SsoBrowser();
     const first = await browser.request(start());
@@ -211,6 +228,7 @@ describe('issue #33 single sign-on: the flow cannot be bent', () => {
   });
 });
 
+// Each of these boots a server of its own (PGlite: seconds under a loaded run) and closes it.
 describe('issue #33 single sign-on: set-up', () => {
   it('a provider that cannot be reached: the server starts, passwords work, and the SSO attempt says so', async () => {
     const down = `http://127.0.0.1:${await freePort()}`;
@@ -227,7 +245,7 @@ describe('issue #33 single sign-on: set-up', () => {
     } finally {
       await other.close();
     }
-  }, SERVER_TIMEOUT);
+  }, SERVER_TIMEOUT * 2);
 
   it('without SSO the login page is told so, and the routes refuse', async () => {
     const off = await startTestServer();
@@ -238,7 +256,7 @@ describe('issue #33 single sign-on: set-up', () => {
     } finally {
       await off.close();
     }
-  }, SERVER_TIMEOUT);
+  }, SERVER_TIMEOUT * 2);
 
   it('settings that cannot work stop the start, naming the variable', async () => {
     const good = { issuer: 'https://login.example.com', clientId: 'c', clientSecret: 's' };
@@ -251,5 +269,5 @@ describe('issue #33 single sign-on: set-up', () => {
     expect(() => checkSsoOptions({ ...good, domains: ['*.example.com'] })).toThrow('WAYMARK_OIDC_DOMAINS must list email domains');
     expect(checkSsoOptions({ ...good, domains: ['Corp.Example'], defaultRole: 'editor' })).toMatchObject({ domains: new Set(['corp.example']), defaultRole: 'editor' });
     await expect(startTestServer({}, { sso: { ...good, defaultRole: 'admin' } })).rejects.toThrow('may not be admin');
-  }, SERVER_TIMEOUT);
+  }, SERVER_TIMEOUT * 2);
 });

@@ -8,6 +8,7 @@
  * - else refused.
  */
 import type { Role } from '../roles';
+import { readEmail } from '../users/checkUserFields';
 import type { SsoRefusal } from '../../../shared/auth/ssoRefusals';
 
 /** What the provider said of the person (ID token, else userinfo). */
@@ -19,13 +20,21 @@ export interface SsoClaims {
 /** The decision: an existing user, a user to create, or a refusal. */
 export type SsoAdmission = { kind: 'user'; userId: string } | { kind: 'create'; email: string; role: Role } | { kind: 'refused'; refusal: SsoRefusal };
 
-/** The email the claims prove, or the refusal: it must be present and `email_verified` exactly true. */
+/**
+ * The email the claims prove, or the refusal: present, an address as the users table takes one (readEmail: 254
+ * characters, no markup), and `email_verified` exactly true.
+ */
 export function verifiedEmailOf(claims: SsoClaims): { email: string } | { refusal: SsoRefusal } {
-  if (typeof claims.email !== 'string' || !claims.email.includes('@')) return { refusal: 'sso_no_email' };
+  let email: string;
+  try {
+    email = readEmail(claims.email);
+  } catch {
+    return { refusal: 'sso_no_email' };
+  }
   // Absent is not true: a provider that lets people type any address (or a tenant that is not the company's) would
   // otherwise sign them in as whoever's email they typed.
   if (claims.email_verified !== true) return { refusal: 'sso_unverified' };
-  return { email: claims.email.trim() };
+  return { email };
 }
 
 /** The lower-cased domain of an email: what follows its last `@`. */
