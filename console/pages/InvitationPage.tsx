@@ -1,13 +1,24 @@
 /**
  * An invitation link, /console/invitation/{token} (issue #33): the invited person sets their name and a password
- * (the rule shown before they submit) and lands in the console signed in. A used, expired or unknown link shows
- * the server's message. The token is in the URL: the server sends this page with `Referrer-Policy: no-referrer`
+ * (the rule shown before they submit) and lands in the console signed in. The page first asks the server whom the
+ * link is for (`GET /api/invitations/{token}`): the email and role it signs in as, and until when it opens; a used,
+ * expired or unknown link shows the server's message and the way to sign in, without a form to fill in for nothing. The token is in the URL: the server sends this page with `Referrer-Policy: no-referrer`
  * (server/createStaticHandler.ts), and the page says so again in a meta, so no request from it carries the link.
  */
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../api';
+import { formatTime } from '../format';
+import type { Role } from '../types';
+
+/** `GET /api/invitations/{token}`: whom the link signs in. */
+interface InvitationInfo {
+  email: string;
+  name: string;
+  role: Role;
+  expiresAt: number;
+}
 
 /** The server's rule (docs/users-and-roles.md): 12 to 1024 characters, counted as code points. */
 const PASSWORD_MIN = 12;
@@ -32,7 +43,17 @@ export function InvitationPage() {
   const { token = '' } = useParams();
   const navigate = useNavigate();
   const client = useQueryClient();
+  const invitation = useQuery({
+    queryKey: ['invitation', token],
+    queryFn: () => api<InvitationInfo>(`/api/invitations/${encodeURIComponent(token)}`),
+    retry: false,
+    staleTime: Infinity,
+  });
   const [name, setName] = useState('');
+  const invitedName = invitation.data?.name;
+  useEffect(() => {
+    if (invitedName) setName((typed) => typed || invitedName);
+  }, [invitedName]);
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -56,13 +77,41 @@ export function InvitationPage() {
       setBusy(false);
     }
   };
+  const heading = (
+    <h1>
+      <span className="logo" aria-hidden="true">◆</span> Join Waymark
+    </h1>
+  );
+  if (invitation.isPending || invitation.isError) {
+    return (
+      <div className="login">
+        <div className="card login-card">
+          {heading}
+          {invitation.isPending ? (
+            <p className="muted">Reading the invitation…</p>
+          ) : (
+            <>
+              <p className="error" role="alert">
+                {invitation.error.message}
+              </p>
+              <p>
+                <Link to="/login">Sign in</Link> if you already have a password.
+              </p>
+            </>
+          )}
+        </div>
+      </div>
+    );
+  }
+  const { email, role, expiresAt } = invitation.data;
   return (
     <div className="login">
       <form className="card login-card" onSubmit={submit} aria-label="Accept the invitation">
-        <h1>
-          <span className="logo" aria-hidden="true">◆</span> Join Waymark
-        </h1>
-        <p className="muted">You were invited to the Waymark Console. Choose a password to sign in with from now on.</p>
+        {heading}
+        <p className="muted">
+          You were invited to the Waymark Console as <strong>{email}</strong>, with the {role} role. Choose a password to
+          sign in with from now on. This link works once, until {formatTime(expiresAt)}.
+        </p>
         <label htmlFor="name">Your name (optional)</label>
         <input id="name" name="name" autoComplete="name" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
         <label htmlFor="new-password">Password</label>

@@ -3,6 +3,8 @@
  * - `POST /api/login` (open) `{ token }` (the admin token: a login that acts as an admin) or `{ email, password }`
  *   (a user, with their role): 204 and the console's session cookie (auth/sessionCookie.ts), 12 hours. Attempts are
  *   limited per client address and, for passwords, per account (auth/checkPasswordLogin.ts): 429 with Retry-After.
+ * - `GET /api/invitations/{token}` (open): what the link is for, before the invited person types anything:
+ *   `{ email, name, role, expiresAt }`, or the same 404 and 410 (with its words) the acceptance would answer.
  * - `POST /api/invitations/{token}` (open) `{ password, name? }`: accepts an invitation (auth/createUserStore.ts):
  *   sets the password, ends the user's earlier sessions, and signs them in as the login does. Once: a second use is
  *   410, as is an expired link.
@@ -30,6 +32,8 @@ import { tokenEquals } from './tokenEquals';
 
 export { DESIGNER_TOKEN_PREFIX, SESSION_COOKIE, SESSION_TTL_MS } from './sessionCookie';
 export { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, loginWaitMs } from './users/checkPasswordLogin';
+
+const USED = 'this invitation was already used: sign in with its password, or ask an admin for a new one';
 
 /** An invitation's token as the link carries it: 43 base64url characters (checked before any lookup). */
 const INVITATION_TOKEN = /^[\w-]{43}$/;
@@ -88,18 +92,33 @@ export function registerLoginRoutes(app: FastifyInstance, { adminToken, store, u
     return signIn(request, reply, store, now());
   });
 
+  /** The invitation a link names, or the refusal its link gets (404 unknown, 410 used or expired). */
+  const invitationOf = async (token: string) => {
+    const found = INVITATION_TOKEN.test(token) ? await users.findInvitation(token, now()) : undefined;
+    if (!found) return { status: 404, error: 'no such invitation: the link may be mistyped, replaced by a newer one, or its user removed' } as const;
+    if (found.state === 'used') return { status: 410, error: USED } as const;
+    if (found.state === 'expired') return { status: 410, error: 'this invitation has expired (invitations last 7 days): ask an admin for a new one' } as const;
+    return found;
+  };
+
+  app.get('/api/invitations/:token', accessOf('open'), async (request, reply) => {
+    const found = await invitationOf((request.params as { token: string }).token);
+    if ('error' in found) return fail(reply, found.status, found.error);
+    const user = await users.get(found.userId);
+    if (!user) return fail(reply, 404, 'no such invitation: the link may be mistyped, replaced by a newer one, or its user removed');
+    return reply.header('cache-control', 'no-store').send({ email: user.email, name: user.name, role: user.role, expiresAt: found.expiresAt });
+  });
+
   app.post('/api/invitations/:token', accessOf('open'), async (request, reply) => {
     const { token } = request.params as { token: string };
     const { password, name } = readBody(request.body, ['password', 'name'], '{ "password": "...", "name": "..." }');
     const newName = name === undefined ? undefined : readName(name);
-    const found = INVITATION_TOKEN.test(token) ? await users.findInvitation(token, now()) : undefined;
-    if (!found) return fail(reply, 404, 'no such invitation: the link may be mistyped, replaced by a newer one, or its user removed');
-    if (found.state === 'used') return fail(reply, 410, 'this invitation was already used: sign in with its password, or ask an admin for a new one');
-    if (found.state === 'expired') return fail(reply, 410, 'this invitation has expired (invitations last 7 days): ask an admin for a new one');
+    const found = await invitationOf(token);
+    if ('error' in found) return fail(reply, found.status, found.error);
     const hash = await hashPassword(readPassword(password), passwordCost);
     // Used once, whatever collectors race: only the acceptance that marks it goes on.
     const userId = await users.useInvitation(token, now());
-    if (userId !== found.userId) return fail(reply, 410, 'this invitation was already used: sign in with its password, or ask an admin for a new one');
+    if (userId !== found.userId) return fail(reply, 410, USED);
     await users.setPassword(userId, hash);
     if (newName !== undefined) await users.update(userId, { name: newName });
     await users.signedIn(userId, now());

@@ -55,6 +55,11 @@ describe('issue #33 users: made, listed, changed, removed', () => {
     // Not yet accepted: the same refusal as a wrong password or an unknown email.
     expect((await login('grace@example.com', TEST_PASSWORD, '10.5.2.1')).json()).toEqual({ error: 'wrong email or password' });
     const url = `/api/invitations/${tokenOf(made.invitationUrl)}`;
+    // The link says whom it is for before anything is typed, and is not cached.
+    const shown = await call('GET', url, {});
+    expect([shown.statusCode, shown.headers['cache-control'], shown.json()]).toEqual([
+      200, 'no-store', { email: 'grace@example.com', name: '', role: 'viewer', expiresAt: made.invitationExpiresAt },
+    ]);
     const short = await call('POST', url, {}, { password: 'elevenchars' });
     expect([short.statusCode, short.json()]).toEqual([400, { error: 'password is too short: at least 12 characters', field: 'password' }]);
     const accepted = await call('POST', url, {}, { password: 'a new password of mine', name: 'Grace' });
@@ -63,6 +68,17 @@ describe('issue #33 users: made, listed, changed, removed', () => {
     expect(me).toMatchObject({ role: 'viewer', via: 'console', user: { email: 'grace@example.com', name: 'Grace', status: 'active' } });
     const twice = await call('POST', url, {}, { password: 'another password here' });
     expect([twice.statusCode, twice.json().error]).toEqual([410, 'this invitation was already used: sign in with its password, or ask an admin for a new one']);
+    const usedShown = await call('GET', url, {});
+    expect([usedShown.statusCode, usedShown.json().error]).toEqual([410, 'this invitation was already used: sign in with its password, or ask an admin for a new one']);
+    for (const odd of ['nope', '%2e%2e%2fusers', 'a'.repeat(42) + '%C3%A9', 'a'.repeat(44)]) {
+      const answer = await call('GET', `/api/invitations/${odd}`, {});
+      expect([odd, answer.statusCode, answer.json()]).toEqual([odd, 404, { error: 'no such invitation: the link may be mistyped, replaced by a newer one, or its user removed' }]);
+    }
+    // A path the route does not match (.., longer than a parameter may be) is an /api path without
+    // credentials: 401, never a lookup.
+    for (const odd of ['%2e%2e', 'a'.repeat(5000)]) expect([odd.slice(0, 20), (await call('GET', `/api/invitations/${odd}`, {})).statusCode]).toEqual([odd.slice(0, 20), 401]);
+    const nul = await call('GET', `/api/invitations/${'a'.repeat(43)}%00`, {});
+    expect([nul.statusCode, nul.json()]).toEqual([400, { error: 'token is not valid text: it holds U+0000 (NUL)', field: 'token' }]);
     expect((await login('grace@example.com', 'a new password of mine', '10.5.2.2')).statusCode).toBe(204);
     expect((await call('POST', '/api/invitations/nope', {}, { password: 'whatever it is now' })).statusCode).toBe(404);
   });
@@ -184,6 +200,8 @@ describe('issue #33 invitations end after 7 days (a pinned clock)', () => {
       clock += 1000;
       const expired = await app.inject({ method: 'POST', url: `/api/invitations/${late}`, payload: { password: TEST_PASSWORD } });
       expect([expired.statusCode, expired.json().error]).toEqual([410, 'this invitation has expired (invitations last 7 days): ask an admin for a new one']);
+      const expiredShown = await app.inject({ method: 'GET', url: `/api/invitations/${late}` });
+      expect([expiredShown.statusCode, expiredShown.json().error]).toEqual([410, 'this invitation has expired (invitations last 7 days): ask an admin for a new one']);
       // Kept 30 days past its end so its link says why; then purged, and no such invitation.
       await users.purge(clock + 31 * 24 * 3_600_000);
       expect((await app.inject({ method: 'POST', url: `/api/invitations/${late}`, payload: { password: TEST_PASSWORD } })).statusCode).toBe(404);

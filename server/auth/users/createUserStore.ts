@@ -87,7 +87,7 @@ export interface UserStore {
   /** A new invitation of a live user (their earlier ones end), and its token, shown once. */
   invite(userId: string, now: number): Promise<{ token: string; expiresAt: number }>;
   /** The invitation `token` opens and its user, or undefined (unknown, purged, or its user removed). */
-  findInvitation(token: string, now: number): Promise<{ userId: string; state: InvitationState } | undefined>;
+  findInvitation(token: string, now: number): Promise<{ userId: string; state: InvitationState; expiresAt: number } | undefined>;
   /** Marks a valid invitation used, once whatever collectors race: answers its user, or undefined. */
   useInvitation(token: string, now: number): Promise<string | undefined>;
   /** Deletes invitations ended more than 30 days ago. */
@@ -200,7 +200,8 @@ export function createUserStore(db: Database): UserStore {
       );
       const row = rows[0];
       if (!row) return undefined;
-      return { userId: row.user_id, state: row.used_at !== null ? 'used' : Number(row.expires_at) <= now ? 'expired' : 'valid' };
+      const expiresAt = Number(row.expires_at);
+      return { userId: row.user_id, state: row.used_at !== null ? 'used' : expiresAt <= now ? 'expired' : 'valid', expiresAt };
     },
     async useInvitation(token, now) {
       // One statement: of two acceptances racing on two collectors, one updates the row and the other finds it used.
