@@ -18,6 +18,7 @@ import { ADMIN_HEADERS, SERVER_TIMEOUT, startTestServer, type TestServer } from 
 const EXPECTED: Record<string, string> = {
   'POST /api/login': 'open',
   'POST /api/invitations/:token': 'open',
+  'GET /api/invitations/:token': 'open',
   'GET /api/health': 'open',
   'POST /api/logout': 'viewer',
   'GET /api/session': 'viewer+designer',
