@@ -6,38 +6,11 @@
  * refuses it (kept forever; a deployment that must trim it does so with its own SQL, dropping the trigger first).
  * Plain SQL that PGlite and PostgreSQL both run.
  */
+import type { AuditActor, AuditEntry } from '../../shared/api/audit';
 import type { Database } from '../storage/Database';
 
-/** Who made a change. */
-export interface AuditActor {
-  /** How they proved it; `anonymous` for a refused sign-in. */
-  kind: 'admin token' | 'user' | 'api token' | 'designer' | 'anonymous';
-  userId?: string;
-  email?: string;
-  /** A personal API token's name. */
-  tokenName?: string;
-}
-
-/** What a route records once its change succeeded. */
-export interface AuditChange {
-  /** Dotted verb, e.g. `guide.saved`, `user.roleChanged`, `login.refused`. */
-  action: string;
-  apiKey?: string;
-  /** What was changed: a guide id, a user's email, a token's name. */
-  target?: string;
-  before?: unknown;
-  after?: unknown;
-}
-
-/** One stored entry. */
-export interface AuditEntry extends AuditChange {
-  id: number;
-  /** Epoch ms. */
-  at: number;
-  actor: AuditActor;
-  /** The request's address as the server's trustProxy setting reads it. */
-  address: string;
-}
+// The entry's shape is the API's answer too (GET /api/audit): one description, in shared/api/audit.ts.
+export type { AuditActor, AuditChange, AuditEntry } from '../../shared/api/audit';
 
 /** Filters of a read; every field optional. */
 export interface AuditFilter {

@@ -8,6 +8,7 @@
  * Only reads are routed here: no route updates or deletes an entry.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuditPage } from '../../shared/api/audit';
 import { accessOf } from '../auth/routeAccess';
 import { HttpError } from '../HttpError';
 import { integerParam, limitParam, queryParam, type ConsoleQuery } from '../queries/queryParams';
@@ -36,7 +37,7 @@ export function registerAuditRoutes(app: FastifyInstance, log: AuditLog, now: ()
     await log.append({ ...change, at: now(), actor: actor ?? auditActorOf(request), address: request.ip });
   });
 
-  const read = async (request: FastifyRequest<{ Querystring: ConsoleQuery }>, max: number) => {
+  const read = async (request: FastifyRequest<{ Querystring: ConsoleQuery }>, max: number): Promise<AuditPage> => {
     const filter = auditFilter(request.query, max);
     const entries = await log.list({ ...filter, limit: filter.limit + 1 });
     const page = entries.slice(0, filter.limit);

@@ -5,18 +5,12 @@
  */
 import type { Database } from '../../storage/Database';
 import type { Guide } from '../../../shared/guides/guides';
-import type { AuditActor } from '../../audit/createAuditLog';
+import type { AuditActor } from '../../../shared/api/audit';
+import type { GuideVersion } from '../../../shared/api/guideHistory';
 import type { GuideState } from '../createGuideStore';
 
-/** One kept version. */
-export interface GuideVersion {
-  version: number;
-  /** Epoch ms. */
-  at: number;
-  actor: AuditActor;
-  state: GuideState;
-  guide: Guide;
-}
+// A version is the API's answer too (GET .../versions/{n}): one description, in shared/api/guideHistory.ts.
+export type { GuideVersion } from '../../../shared/api/guideHistory';
 
 /** The versions table. */
 export interface GuideVersions {

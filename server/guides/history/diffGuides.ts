@@ -3,20 +3,11 @@
  * each step's text changed, targeting changed (launch method, page rules, audience, schedule), state changed.
  * Pure: two guides and their states in, a list of changes out, each with its sentence.
  */
+import type { GuideChange } from '../../../shared/api/guideHistory';
 import type { Guide, GuideStep } from '../../../shared/guides/guides';
 
-/** One change between two versions. */
-export interface GuideChange {
-  kind: 'stepAdded' | 'stepRemoved' | 'stepText' | 'stepTarget' | 'launchMethod' | 'audience' | 'schedule' | 'state' | 'name' | 'translations' | 'other';
-  /** The step concerned, for the step kinds. */
-  stepId?: string;
-  /** The field that changed (for targeting and other). */
-  field?: string;
-  before?: unknown;
-  after?: unknown;
-  /** The change in words. */
-  sentence: string;
-}
+// A change is part of the API's answer (GET .../diff): one description, in shared/api/guideHistory.ts.
+export type { GuideChange } from '../../../shared/api/guideHistory';
 
 /** One side of a diff. */
 export interface GuideSide {

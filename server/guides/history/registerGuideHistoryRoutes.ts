@@ -7,6 +7,7 @@
  *   as `guide.restored`).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { GuideDiff, GuideRestored, GuideVersionList } from '../../../shared/api/guideHistory';
 import { accessOf } from '../../auth/routeAccess';
 import { HttpError } from '../../HttpError';
 import type { GuideStore } from '../createGuideStore';
@@ -40,7 +41,7 @@ export function registerGuideHistoryRoutes(app: FastifyInstance, { guides, versi
     const { apiKey, guideId } = request.params;
     const list = await versions.list(apiKey, guideId);
     if (list.length === 0) throw new HttpError(404, `guide '${guideId}' of app '${apiKey}' has no versions`);
-    return { versions: list };
+    return { versions: list } satisfies GuideVersionList;
   });
 
   app.get(`${BASE}/:version`, accessOf('viewer'), async (request: VersionRequest) => versionOf(request.params, request.params.version, 'version'));
@@ -49,7 +50,7 @@ export function registerGuideHistoryRoutes(app: FastifyInstance, { guides, versi
     const a = await versionOf(request.params, request.params.version, 'version');
     const b = await versionOf(request.params, request.params.other, 'other');
     const changes = diffGuides(a, b);
-    return { from: a.version, to: b.version, sentences: changes.map((c) => c.sentence), changes };
+    return { from: a.version, to: b.version, sentences: changes.map((c) => c.sentence), changes } satisfies GuideDiff;
   });
 
   app.post(`${BASE}/:version/restore`, accessOf('editor'), async (request: VersionRequest, reply) => {
@@ -60,6 +61,6 @@ export function registerGuideHistoryRoutes(app: FastifyInstance, { guides, versi
     const { publishedAt: _published, lastUpdatedAt: _updated, ...guide } = source.guide;
     const { stored } = await guides.put(apiKey, guide, 'draft', now());
     const version = await keepGuideVersion(app, versions, request, { apiKey, stored, action: 'guide.restored', before });
-    return reply.code(201).send({ version, restoredFrom: source.version, guide: stored.guide, state: stored.state, updatedAt: stored.updatedAt });
+    return reply.code(201).send({ version, restoredFrom: source.version, guide: stored.guide, state: stored.state, updatedAt: stored.updatedAt } satisfies GuideRestored);
   });
 }
