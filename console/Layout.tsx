@@ -1,7 +1,8 @@
 /**
  * The frame of every signed-in view: a sidebar with the app switcher, the app's sections, who is signed in with
  * which role, and Sign out; the view beside it. Asks /api/me first (issue #33): without a session the API's 401
- * sends the visitor to the login page; with one, the sections the role may not use are left out.
+ * sends the visitor to the login page; with one, the sections the role may not use are left out (a viewer's
+ * Recordings too, where the app's admin has not let viewers see them: /api/me's `recordingApps`).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense } from 'react';
@@ -10,13 +11,16 @@ import { api } from './api';
 import type { AppRow, Me, Role } from './types';
 import { hasRole, useMe } from './useMe';
 
-/** An app's sections; `role` the least role that sees it, `only` a role that alone sees it. */
-const SECTIONS: Array<{ to: string; label: string; end?: boolean; role?: Role; only?: Role }> = [
+/**
+ * An app's sections; `role` the least role that sees it, `only` a role that alone sees it, `recordings` left out for
+ * a viewer of an app whose recordings viewers may not see.
+ */
+const SECTIONS: Array<{ to: string; label: string; end?: boolean; role?: Role; only?: Role; recordings?: true }> = [
   { to: '', label: 'Overview', end: true },
   { to: '/events', label: 'Live events' },
   { to: '/visitors', label: 'Visitors' },
   { to: '/accounts', label: 'Accounts' },
-  { to: '/recordings', label: 'Recordings' },
+  { to: '/recordings', label: 'Recordings', recordings: true },
   { to: '/guides', label: 'Guides' },
   // An editor may change the guides' theme (PUT .../settings/theme) but not the rest of the settings.
   { to: '/theme', label: 'Guide theme', only: 'editor' },
@@ -47,7 +51,12 @@ export function Layout() {
     return <div className="loading page-loading">{session.error ? session.error.message : 'Checking your session…'}</div>;
   }
   const me = session.data;
-  const sections = SECTIONS.filter((s) => (s.only ? me.role === s.only : !s.role || hasRole(me.role, s.role)));
+  // For a viewer only, the apps whose recordings the admin lets viewers see (settings recording.viewersSeeRecordings).
+  const recordingApps = (me as Me & { recordingApps?: string[] }).recordingApps;
+  const seesRecordings = me.role !== 'viewer' || (apiKey !== undefined && (recordingApps ?? []).includes(apiKey));
+  const sections = SECTIONS.filter(
+    (s) => (s.only ? me.role === s.only : !s.role || hasRole(me.role, s.role)) && (!s.recordings || seesRecordings),
+  );
   const keys = apps.data?.map((a) => a.apiKey) ?? [];
   if (apiKey && !keys.includes(apiKey)) keys.push(apiKey);
   const base = apiKey ? `/apps/${encodeURIComponent(apiKey)}` : '';
@@ -85,9 +94,14 @@ export function Layout() {
         )}
         <ul className="sections team">
           {me.role === 'admin' && (
-            <li>
-              <NavLink to="/users">Users</NavLink>
-            </li>
+            <>
+              <li>
+                <NavLink to="/users">Users</NavLink>
+              </li>
+              <li>
+                <NavLink to="/audit">Audit</NavLink>
+              </li>
+            </>
           )}
           {me.user && (
             <li>

@@ -20,6 +20,7 @@ repairNavigatorLanguage();
 const AccountPage = lazy(() => import('./pages/AccountPage').then((m) => ({ default: m.AccountPage })));
 const AccountsPage = lazy(() => import('./pages/AccountsPage').then((m) => ({ default: m.AccountsPage })));
 const AppsPage = lazy(() => import('./pages/AppsPage').then((m) => ({ default: m.AppsPage })));
+const AuditPage = lazy(() => import('./pages/AuditPage').then((m) => ({ default: m.AuditPage })));
 const EventsPage = lazy(() => import('./pages/EventsPage').then((m) => ({ default: m.EventsPage })));
 const GuideEditorPage = lazy(() => import('./pages/GuideEditorPage').then((m) => ({ default: m.GuideEditorPage })));
 const GuidePage = lazy(() => import('./pages/GuidePage').then((m) => ({ default: m.GuidePage })));
@@ -59,6 +60,7 @@ const router = createBrowserRouter(
       children: [
         { index: true, element: <AppsPage /> },
         { path: 'users', element: <UsersPage /> },
+        { path: 'audit', element: <AuditPage /> },
         { path: 'me', element: <YourAccountPage /> },
         { path: 'apps/:apiKey', element: <OverviewPage /> },
         { path: 'apps/:apiKey/events', element: <EventsPage /> },

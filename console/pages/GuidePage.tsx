@@ -1,13 +1,14 @@
 /**
  * One guide: its state and the actions on it (publish, stage, disable, back to draft, edit, duplicate, delete), the funnel
- * (seen -> each step advanced -> completed, dismissed, snoozed), a timeline, poll results and NPS, and health.
+ * (seen -> each step advanced -> completed, dismissed, snoozed), a timeline, poll results and NPS, and health; a
+ * History tab (`?tab=history`, issue #33) with its versions, kept even once the guide is deleted.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { OpenOnPage } from './OpenOnPage';
 import { audienceInWords, languagesOfGuide } from '../guideTargeting';
-import { api, appPath } from '../api';
+import { api, ApiError, appPath } from '../api';
 import { QueryState } from '../components/QueryState';
 import { RangePicker } from '../components/RangePicker';
 import { StateBadge } from '../components/StateBadge';
@@ -17,6 +18,7 @@ import { formatCount, formatTime } from '../format';
 import { scheduleInWords } from '../scheduleFields';
 import type { GuideBody, GuideState, GuideStats, StoredGuide } from '../types';
 import { useRange } from '../useRange';
+import { GuideHistory } from './GuideHistory';
 import { PollResults } from './PollResults';
 import { useCan } from '../useMe';
 
@@ -34,6 +36,14 @@ export function GuidePage() {
   const client = useQueryClient();
   const [range, setRange] = useRange();
   const [confirming, setConfirming] = useState(false);
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'history' ? 'history' : 'results';
+  const showTab = (next: 'results' | 'history') => {
+    const copy = new URLSearchParams(params);
+    if (next === 'history') copy.set('tab', 'history');
+    else copy.delete('tab');
+    setParams(copy, { replace: true });
+  };
   // Viewers read a guide and its results; changing it, previewing it or opening the designer is an editor's.
   const canEdit = useCan('editor');
   const path = appPath(apiKey, `/guides/${encodeURIComponent(guideId)}`);
@@ -47,6 +57,8 @@ export function GuidePage() {
     onSuccess: (stored) => {
       client.setQueryData(['guide', apiKey, guideId], stored);
       client.invalidateQueries({ queryKey: ['guides', apiKey] });
+      // A state change keeps a version (issue #33).
+      client.invalidateQueries({ queryKey: ['guide-versions', apiKey, guideId] });
     },
   });
   const remove = useMutation({
@@ -80,6 +92,19 @@ export function GuidePage() {
   );
   const top = s ? Math.max(1, ...s.funnel.map((f) => f.visitors)) : 1;
   const schedule = guide.data ? scheduleInWords(guide.data.guide.showsAfter, guide.data.guide.expiresAfter, Date.now(), formatTime) : '';
+  // A deleted guide's versions are kept: its history stays readable (and restorable) from an audit entry's link.
+  if (tab === 'history' && guide.error instanceof ApiError && guide.error.status === 404) {
+    return (
+      <>
+        <header className="view-head">
+          <h1>
+            <Link to={`/apps/${encodeURIComponent(apiKey)}/guides`} className="crumb">Guides</Link> / {guideId} <span className="muted">(deleted)</span>
+          </h1>
+        </header>
+        <GuideHistory apiKey={apiKey} guideId={guideId} />
+      </>
+    );
+  }
   return (
     <QueryState isPending={guide.isPending} error={guide.error}>
       {guide.data && (
@@ -121,67 +146,81 @@ export function GuidePage() {
             </div>
           )}
           {canEdit && <OpenOnPage apiKey={apiKey} guideId={guideId} previewPages={guide.data.guide.previewPages} />}
-          <div className="toolbar spaced">
-            <span className="muted">
-              {guide.data.guide.launchMethod} · {guide.data.guide.steps.length} step{guide.data.guide.steps.length === 1 ? '' : 's'} · updated {formatTime(guide.data.updatedAt)}
-              {typeof guide.data.guide.publishedAt === 'number' && <span data-testid="guide-published"> · published {formatTime(guide.data.guide.publishedAt)}</span>}
-              {schedule && <span data-testid="guide-schedule"> · {schedule}</span>}
-              {' · '}
-              <span data-testid="guide-audience">{audienceOf(guide.data.guide)}</span>
-              {languagesOfGuide(guide.data.guide).length > 1 && <span data-testid="guide-languages"> · in {languagesOfGuide(guide.data.guide).join(', ')}</span>}
-            </span>
-            <RangePicker range={range} onChange={setRange} />
+          <div className="tabs" role="tablist" aria-label="Guide">
+            <button type="button" role="tab" aria-selected={tab === 'results'} onClick={() => showTab('results')}>
+              Results
+            </button>
+            <button type="button" role="tab" aria-selected={tab === 'history'} onClick={() => showTab('history')}>
+              History
+            </button>
           </div>
-          <QueryState isPending={stats.isPending} error={stats.error}>
-            {s && (
-              <>
-                <div className="grid2">
-                  <section className="card">
-                    <h2>Funnel (visitors)</h2>
-                    <ol className="funnel" aria-label="Funnel">
-                      {s.funnel.map((f) => (
-                        <li key={`${f.label}-${f.stepId ?? ''}`}>
-                          <span className="funnel-label">{f.label}</span>
-                          <span className="funnel-bar" style={{ width: `${(f.visitors / top) * 100}%` }} />
-                          <span className="funnel-value">{formatCount(f.visitors)}</span>
-                        </li>
-                      ))}
-                    </ol>
-                    <p className="muted" aria-label="Dismissed and snoozed">
-                      Dismissed: <strong data-testid="dismissed">{formatCount(s.dismissed)}</strong> · Snoozed: <strong>{formatCount(s.snoozed)}</strong>
-                    </p>
-                    {/* guides §4 Guide completion: the last step advanced or dismissed, so it can exceed the last step's advances. */}
-                    <p className="muted">Completed: visitors who advanced or dismissed the last step.</p>
-                  </section>
-                  <section className="card">
-                    <h2>Health</h2>
-                    <dl className="facts">
-                      <dt>Timeouts</dt>
-                      <dd>{formatCount(s.health.timeouts)}</dd>
-                      <dt>Not seen (timed out before display)</dt>
-                      <dd>{formatCount(s.health.notSeen)}</dd>
-                    </dl>
-                    {s.health.errors.length === 0 ? (
-                      <p className="muted">No errors reported by the agent for this guide.</p>
-                    ) : (
-                      <ul className="errors">
-                        {s.health.errors.map((e) => (
-                          <li key={e.message}>
-                            <strong>{formatCount(e.count)}×</strong> {e.message} <span className="muted">last {formatTime(e.lastSeen)}</span>
-                          </li>
-                        ))}
-                      </ul>
-                    )}
-                  </section>
-                </div>
-                <section className="card">
-                  <h2>Timeline</h2>
-                  <TimeChart title="Guide events over time" times={times} series={series} height={200} />
-                </section>
-                <PollResults polls={s.polls} />
-              </>
-            )}
-          </QueryState>
+          {tab === 'history' ? (
+            <GuideHistory apiKey={apiKey} guideId={guideId} />
+          ) : (
+            <>
+              <div className="toolbar spaced">
+                <span className="muted">
+                  {guide.data.guide.launchMethod} · {guide.data.guide.steps.length} step{guide.data.guide.steps.length === 1 ? '' : 's'} · updated {formatTime(guide.data.updatedAt)}
+                  {typeof guide.data.guide.publishedAt === 'number' && <span data-testid="guide-published"> · published {formatTime(guide.data.guide.publishedAt)}</span>}
+                  {schedule && <span data-testid="guide-schedule"> · {schedule}</span>}
+                  {' · '}
+                  <span data-testid="guide-audience">{audienceOf(guide.data.guide)}</span>
+                  {languagesOfGuide(guide.data.guide).length > 1 && <span data-testid="guide-languages"> · in {languagesOfGuide(guide.data.guide).join(', ')}</span>}
+                </span>
+                <RangePicker range={range} onChange={setRange} />
+              </div>
+              <QueryState isPending={stats.isPending} error={stats.error}>
+                {s && (
+                  <>
+                    <div className="grid2">
+                      <section className="card">
+                        <h2>Funnel (visitors)</h2>
+                        <ol className="funnel" aria-label="Funnel">
+                          {s.funnel.map((f) => (
+                            <li key={`${f.label}-${f.stepId ?? ''}`}>
+                              <span className="funnel-label">{f.label}</span>
+                              <span className="funnel-bar" style={{ width: `${(f.visitors / top) * 100}%` }} />
+                              <span className="funnel-value">{formatCount(f.visitors)}</span>
+                            </li>
+                          ))}
+                        </ol>
+                        <p className="muted" aria-label="Dismissed and snoozed">
+                          Dismissed: <strong data-testid="dismissed">{formatCount(s.dismissed)}</strong> · Snoozed: <strong>{formatCount(s.snoozed)}</strong>
+                        </p>
+                        {/* guides §4 Guide completion: the last step advanced or dismissed, so it can exceed the last step's advances. */}
+                        <p className="muted">Completed: visitors who advanced or dismissed the last step.</p>
+                      </section>
+                      <section className="card">
+                        <h2>Health</h2>
+                        <dl className="facts">
+                          <dt>Timeouts</dt>
+                          <dd>{formatCount(s.health.timeouts)}</dd>
+                          <dt>Not seen (timed out before display)</dt>
+                          <dd>{formatCount(s.health.notSeen)}</dd>
+                        </dl>
+                        {s.health.errors.length === 0 ? (
+                          <p className="muted">No errors reported by the agent for this guide.</p>
+                        ) : (
+                          <ul className="errors">
+                            {s.health.errors.map((e) => (
+                              <li key={e.message}>
+                                <strong>{formatCount(e.count)}×</strong> {e.message} <span className="muted">last {formatTime(e.lastSeen)}</span>
+                              </li>
+                            ))}
+                          </ul>
+                        )}
+                      </section>
+                    </div>
+                    <section className="card">
+                      <h2>Timeline</h2>
+                      <TimeChart title="Guide events over time" times={times} series={series} height={200} />
+                    </section>
+                    <PollResults polls={s.polls} />
+                  </>
+                )}
+              </QueryState>
+            </>
+          )}
         </>
       )}
     </QueryState>
