@@ -6,9 +6,12 @@
  * - `editor` also writes guides, themes and translations, uses the designer and previews, and reads everything;
  * - `admin` also manages users, app settings, recording and tokens: everything. The admin token acts as an admin.
  */
+import type { Role } from '../../shared/api';
 
-export const ROLES = ['viewer', 'editor', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
+export type { Role };
+
+/** Every role, each including the ones before it. */
+export const ROLES = ['viewer', 'editor', 'admin'] as const satisfies readonly Role[];
 
 /** Whether `value` names a role (exactly: `Admin` is not one). */
 export const isRole = (value: unknown): value is Role => typeof value === 'string' && (ROLES as readonly string[]).includes(value);

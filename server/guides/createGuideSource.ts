@@ -8,7 +8,7 @@ import type { Guide } from '../../shared/guides/guides';
 import type { GuideCatalog } from './createGuideCatalog';
 import type { FormField } from '../../shared/forms/formValidation';
 import type { GuideTheme } from '../../shared/surfaces/guideTheme';
-import { type AppSettings, DEFAULT_SETTINGS } from '../settings/checkSettings';
+import { type StoredSettings, DEFAULT_SETTINGS } from '../settings/checkSettings';
 import type { SettingsStore } from '../settings/createSettingsStore';
 import type { GuideStore } from './createGuideStore';
 
@@ -27,7 +27,7 @@ export interface SiteConfig {
    * guide.json's `settings`: the guide settings (throttling, adoption-guide order) the app's settings set, and
    * the form fields to validate (analytics §2) when form validation is on and has fields.
    */
-  guideSettings: (AppSettings['guides'] & { formValidation?: { fields: FormField[] } }) | undefined;
+  guideSettings: (StoredSettings['guides'] & { formValidation?: { fields: FormField[] } }) | undefined;
   /** Whether steps written in markdown are read as markdown (the site config's guideMarkdown, on by default). */
   guideMarkdown: boolean;
   /** The app's step theme; empty when none is set. */

@@ -8,12 +8,9 @@
 import type { Database } from '../storage/Database';
 import { rethrowAsClientDataError } from '../HttpError';
 import type { Guide } from '../../shared/guides/guides';
+import type { GuideState } from '../../shared/api';
 
-/**
- * A guide's state: `draft` (never served), `staged` (kept for the preview, never served by guide.json),
- * `public` (served by guide.json at once), `disabled` (kept, never served).
- */
-export type GuideState = 'draft' | 'staged' | 'public' | 'disabled';
+export type { GuideState };
 
 /** Every state, in the order the console offers them. */
 export const GUIDE_STATES: readonly GuideState[] = ['draft', 'staged', 'public', 'disabled'];

@@ -4,13 +4,7 @@
  * happened in a range of time (the overview's guides); of every visitor, or of one account's (the account page).
  */
 import type { Database } from '../storage/Database';
-
-/** Visitors per figure. */
-export interface GuideListStats {
-  seen: number;
-  completed: number;
-  dismissed: number;
-}
+import type { GuideListStats } from '../../shared/api';
 
 // From the console's summary of guide events per guide, step, type and visitor (kept at ingest,
 // server/summaries), so the list costs the same on a million events as on ten. `also`: the filter's conditions.

@@ -8,6 +8,7 @@ import type { Database } from '../storage/Database';
 import type { Summarizer } from '../summaries/createSummarizer';
 import { HttpError } from '../HttpError';
 import type { Guide } from '../../shared/guides/guides';
+import type { GuideDetail, GuideRow } from '../../shared/api';
 import { checkGuideBody, MAX_GUIDE_ID_LENGTH, withStepGuideIds } from './checkGuideBody';
 import { GUIDE_STATES, type GuideState, type GuideStore, type StoredGuide } from './createGuideStore';
 import { guideListStats } from './guideListStats';
@@ -43,7 +44,7 @@ export function registerGuideRoutes(app: FastifyInstance, { db, guides, summarie
   const kept = (request: FastifyRequest, apiKey: string, stored: StoredGuide, action: string, before: StoredGuide | undefined) =>
     keepGuideVersion(app, versions, request, { apiKey, stored, action, before });
 
-  app.get('/api/apps/:apiKey/guides', accessOf('viewer', { designer: true }), async (request: FastifyRequest<{ Params: { apiKey: string }; Querystring: ConsoleQuery }>) => {
+  app.get('/api/apps/:apiKey/guides', accessOf('viewer', { designer: true }), async (request: FastifyRequest<{ Params: { apiKey: string }; Querystring: ConsoleQuery }>): Promise<GuideRow[]> => {
     const { apiKey } = request.params;
     // The figures of all time, or of `from` .. `to` (epoch ms, both or neither: the overview's guides); of every
     // visitor, or of `accountId`'s (the account page).
@@ -60,7 +61,7 @@ export function registerGuideRoutes(app: FastifyInstance, { db, guides, summarie
       stored.map(({ guide }) => ({ id: guide.id, lastStepId: guide.steps[guide.steps.length - 1]?.id ?? '' })),
       { ...(from !== undefined && to !== undefined ? { range: { from, to } } : {}), ...(accountId !== undefined ? { accountId } : {}) },
     );
-    return stored.map(({ guide, state, updatedAt }) => ({
+    return stored.map(({ guide, state, updatedAt }): GuideRow => ({
       id: guide.id,
       name: guide.name ?? guide.id,
       state,
@@ -135,7 +136,8 @@ export function registerGuideRoutes(app: FastifyInstance, { db, guides, summarie
   });
 }
 
-const answer = ({ guide, state, updatedAt }: StoredGuide) => ({ guide, state, updatedAt });
+/** The answer of a guide's routes: the stored guide without what only the store keeps (`createdAt`). */
+const answer = ({ guide, state, updatedAt }: StoredGuide): GuideDetail => ({ guide, state, updatedAt });
 
 const notFound = (apiKey: string, guideId: string) => new HttpError(404, `guide '${guideId}' not found in app '${apiKey}'`);
 

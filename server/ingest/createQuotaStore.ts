@@ -12,7 +12,8 @@
  */
 import type { Database } from '../storage/Database';
 import { HttpError } from '../HttpError';
-import { DEFAULT_QUOTAS, type AppQuotas } from '../settings/checkSettings';
+import { DEFAULT_QUOTAS } from '../settings/checkSettings';
+import type { AppQuotas } from '../../shared/api';
 
 /** The quotas, by their settings name. */
 export type QuotaName = keyof AppQuotas;

@@ -9,7 +9,7 @@
  */
 import type { Database } from '../storage/Database';
 import { queryEvents, type EventListFilter } from './queryEvents';
-import type { ConsoleEvent } from './toConsoleEvent';
+import type { ConsoleEvent } from '../../shared/api';
 
 /** Rows a CSV answers with: `limit` 1 to this, default CSV_DEFAULT_ROWS. */
 export const CSV_MAX_ROWS = 100_000;

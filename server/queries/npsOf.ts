@@ -2,20 +2,10 @@
  * Net Promoter Score of an NPS poll's responses (docs/console-api.md): 9-10 promoters, 7-8 passives, 0-6
  * detractors; score = % promoters - % detractors, rounded. Responses that are not an integer 0-10 are left out.
  */
-
-/** The `nps` of a poll in the guide stats. */
-export interface NpsResult {
-  score: number;
-  promoters: number;
-  passives: number;
-  detractors: number;
-  total: number;
-  /** Responses per score: index 0 holds the count of 0s, index 10 of 10s. */
-  distribution: number[];
-}
+import type { Nps } from '../../shared/api';
 
 /** NPS of `responses` (value and how many times it was given). */
-export function npsOf(responses: ReadonlyArray<{ value: string | number; count: number }>): NpsResult {
+export function npsOf(responses: ReadonlyArray<{ value: string | number; count: number }>): Nps {
   const distribution = new Array<number>(11).fill(0);
   for (const { value, count } of responses) {
     const score = typeof value === 'number' ? value : /^\d{1,2}$/.test(value) ? Number(value) : NaN;

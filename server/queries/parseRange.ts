@@ -6,16 +6,7 @@
 import { HttpError } from '../HttpError';
 import { DAY_MS, HOUR_MS } from '../summaries/CONSOLE_SCHEMA';
 import { integerParam, queryParam, type ConsoleQuery } from './queryParams';
-
-/** A chart bucket. */
-export type Bucket = 'hour' | 'day';
-
-/** A range as counted: `[from, to)`, both multiples of the bucket. */
-export interface ConsoleRange {
-  from: number;
-  to: number;
-  bucket: Bucket;
-}
+import type { Bucket, ConsoleRange } from '../../shared/api';
 
 /** Ranges up to this long get hourly buckets by default. */
 const HOURLY_DEFAULT_MAX_MS = 2 * DAY_MS;

@@ -3,19 +3,13 @@
  */
 import type { Database } from '../storage/Database';
 import { parseJson } from './queryVisitors';
+import type { AccountDetail } from '../../shared/api';
 
 /** Visitors listed for an account, latest seen first. */
 const ACCOUNT_VISITORS = 500;
 
-/** The account view (docs/console-api.md). */
-export interface ConsoleAccountDetail {
-  accountId: string;
-  metadata: Record<string, unknown> | null;
-  visitors: Array<{ visitorId: string; events: number; lastSeen: number }>;
-}
-
 /** The account, or undefined when the app has no events of it. */
-export async function queryAccount(db: Database, apiKey: string, accountId: string): Promise<ConsoleAccountDetail | undefined> {
+export async function queryAccount(db: Database, apiKey: string, accountId: string): Promise<AccountDetail | undefined> {
   const account = await db.query<Record<string, unknown>>(
     'select account_id, metadata from console_accounts where api_key = $1 and account_id = $2',
     [apiKey, accountId],

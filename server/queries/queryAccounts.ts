@@ -4,20 +4,10 @@
 import type { Database } from '../storage/Database';
 import { likePattern } from './queryParams';
 import { parseJson } from './queryVisitors';
-
-/** One account of the list. */
-export interface ConsoleAccount {
-  accountId: string;
-  /** Visitors whose latest account is this one. */
-  visitors: number;
-  events: number;
-  lastSeen: number;
-  /** The latest account metadata the agent sent (a `meta` event's `props.account`), null when none. */
-  metadata: Record<string, unknown> | null;
-}
+import type { AccountRow } from '../../shared/api';
 
 /** Accounts whose id contains `q` (ids starting with it first), else all; latest seen first. */
-export async function queryAccounts(db: Database, apiKey: string, q: string | undefined, limit: number): Promise<ConsoleAccount[]> {
+export async function queryAccounts(db: Database, apiKey: string, q: string | undefined, limit: number): Promise<AccountRow[]> {
   const params: unknown[] = [apiKey, limit];
   let where = 'a.api_key = $1';
   let order = 'a.last_seen desc, a.account_id';
@@ -32,7 +22,7 @@ export async function queryAccounts(db: Database, apiKey: string, q: string | un
      from console_accounts a where ${where} order by ${order} limit $2`,
     params,
   );
-  return rows.map((row) => ({
+  return rows.map((row): AccountRow => ({
     accountId: String(row.account_id),
     visitors: Number(row.visitors),
     events: Number(row.events),

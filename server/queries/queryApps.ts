@@ -3,28 +3,12 @@
  * row, issue #31: the apps a WAYMARK_APPS=known collector accepts), from the per-app summaries, with what its
  * agents' health reports said over the last 24 hours (the Health page's figures, at a glance).
  */
-import type { MonitorCounts } from '../../shared/wire/monitorReport';
 import type { Database } from '../storage/Database';
 import { countsOf, sums } from './queryHealth';
+import type { AppHealthGlance, AppRow } from '../../shared/api';
 
-/** One app of the list. */
-export interface ConsoleApp {
-  apiKey: string;
-  events: number;
-  visitors: number;
-  /** Epoch ms of the first and latest event; null for an app with guides only. */
-  firstSeen: number | null;
-  lastSeen: number | null;
-  guides: number;
-  /** The agents' health reports received in the last 24 hours (server/queries/queryHealth for the whole view). */
-  health24h: AppHealthGlance;
-}
-
-/** The counts that mean trouble. */
-const TROUBLE = ['beaconsFailed', 'eventsDropped', 'guideLoadFailures', 'errors'] as const satisfies ReadonlyArray<keyof MonitorCounts>;
-
-/** What an app's agents reported in the last 24 hours: how many reports, and the figures that mean trouble. */
-export type AppHealthGlance = { reports: number } & Pick<MonitorCounts, (typeof TROUBLE)[number]>;
+/** The counts that mean trouble: every count of the glance but `reports`. */
+const TROUBLE = ['beaconsFailed', 'eventsDropped', 'guideLoadFailures', 'errors'] as const satisfies ReadonlyArray<Exclude<keyof AppHealthGlance, 'reports'>>;
 
 const DAY_MS = 86_400_000;
 
@@ -42,7 +26,7 @@ from console_apps a
 order by a.api_key`;
 
 /** Apps with events, joined with `guideCounts` and the apps made (apps with guides or settings only have zero events). */
-export async function queryApps(db: Database, guideCounts: Record<string, number>, now: number = Date.now()): Promise<ConsoleApp[]> {
+export async function queryApps(db: Database, guideCounts: Record<string, number>, now: number = Date.now()): Promise<AppRow[]> {
   const [{ rows }, reported, made] = await Promise.all([
     db.query<Record<string, unknown>>(APPS),
     db.query<Record<string, unknown>>(HEALTH, [now - DAY_MS]),
@@ -50,7 +34,7 @@ export async function queryApps(db: Database, guideCounts: Record<string, number
   ]);
   const health = new Map(reported.rows.map((r) => [String(r.api_key), { reports: Number(r.reports), ...countsOf(r, TROUBLE) }]));
   const healthOf = (apiKey: string) => health.get(apiKey) ?? NO_REPORT;
-  const apps = new Map<string, ConsoleApp>();
+  const apps = new Map<string, AppRow>();
   for (const row of rows) {
     const apiKey = String(row.api_key);
     apps.set(apiKey, {
@@ -63,7 +47,7 @@ export async function queryApps(db: Database, guideCounts: Record<string, number
       health24h: healthOf(apiKey),
     });
   }
-  const withoutEvents = (apiKey: string, guides: number): ConsoleApp => ({ apiKey, events: 0, visitors: 0, firstSeen: null, lastSeen: null, guides, health24h: healthOf(apiKey) });
+  const withoutEvents = (apiKey: string, guides: number): AppRow => ({ apiKey, events: 0, visitors: 0, firstSeen: null, lastSeen: null, guides, health24h: healthOf(apiKey) });
   for (const [apiKey, guides] of Object.entries(guideCounts)) {
     if (!apps.has(apiKey) && guides > 0) apps.set(apiKey, withoutEvents(apiKey, guides));
   }

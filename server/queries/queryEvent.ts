@@ -2,21 +2,10 @@
  * GET /api/apps/{apiKey}/events/{id}: one stored event with the body exactly as the agent sent it.
  */
 import type { Database } from '../storage/Database';
-
-/** The stored event (docs/console-api.md). */
-export interface StoredConsoleEvent {
-  id: number;
-  receivedAt: number;
-  kind: string;
-  type: string;
-  visitorId: string | null;
-  accountId: string | null;
-  source: string | null;
-  body: unknown;
-}
+import type { StoredEvent } from '../../shared/api';
 
 /** The event of that app with that id, or undefined. */
-export async function queryEvent(db: Database, apiKey: string, id: number): Promise<StoredConsoleEvent | undefined> {
+export async function queryEvent(db: Database, apiKey: string, id: number): Promise<StoredEvent | undefined> {
   const { rows } = await db.query<Record<string, unknown>>(
     'select id, received_at, kind, type, visitor_id, account_id, source, body from events where id = $1 and api_key = $2',
     [id, apiKey],

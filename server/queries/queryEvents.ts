@@ -3,7 +3,8 @@
  * that id, oldest first (the console polls with the `lastId` of its previous answer).
  */
 import type { Database } from '../storage/Database';
-import { CONSOLE_EVENT_COLUMNS, toConsoleEvent, type ConsoleEvent } from './toConsoleEvent';
+import { CONSOLE_EVENT_COLUMNS, toConsoleEvent } from './toConsoleEvent';
+import type { EventList } from '../../shared/api';
 
 /** Filters of the list. */
 export interface EventListFilter {
@@ -15,12 +16,6 @@ export interface EventListFilter {
   type?: string;
   visitorId?: string;
   limit: number;
-}
-
-/** The answer: `lastId` is the highest id answered, else `after`, else 0 (poll with it next). */
-export interface EventList {
-  events: ConsoleEvent[];
-  lastId: number;
 }
 
 /** Lists events on the indexes (api_key, id), (api_key, type, id), (api_key, visitor_id, id). */

@@ -5,22 +5,8 @@
  * it, then those who completed the guide (guides §4 "Guide completion": the last step advanced or dismissed).
  */
 import type { Database } from '../storage/Database';
-import type { ConsoleRange } from './parseRange';
-import { npsOf, type NpsResult } from './npsOf';
-
-/** The stats answer (docs/console-api.md). */
-export interface GuideStats {
-  range: ConsoleRange;
-  funnel: Array<{ label: string; stepId?: string; visitors: number }>;
-  /** Visitors who dismissed a step of the guide, and who snoozed one. */
-  dismissed: number;
-  snoozed: number;
-  /** Events per bucket. */
-  timeline: Array<{ t: number; seen: number; advanced: number; dismissed: number; snoozed: number }>;
-  /** Each poll's answers by value, its type as the agent sent it, the NPS of an NPS poll, the mean of a scale. */
-  polls: Array<{ pollId: string; type: string; responses: Array<{ value: string | number; count: number }>; nps?: NpsResult; average?: number }>;
-  health: { errors: Array<{ message: string; count: number; lastSeen: number }>; timeouts: number; notSeen: number };
-}
+import type { ConsoleRange, GuideStats, PollResult } from '../../shared/api';
+import { npsOf } from './npsOf';
 
 // $1 api key, $2 guide id, $3 from, $4 to. Distinct visitors per (type, step) and per type, from the
 // per-visitor summary (one row per visitor, step and type, with the hours it happened).
@@ -113,7 +99,7 @@ const TIMELINE_COLUMNS: Record<string, 'seen' | 'advanced' | 'dismissed' | 'snoo
   guideSnoozed: 'snoozed',
 };
 
-function groupPolls(rows: Array<Record<string, unknown>>): GuideStats['polls'] {
+function groupPolls(rows: Array<Record<string, unknown>>): PollResult[] {
   const polls = new Map<string, { type: string; responses: Array<{ value: string | number; count: number }> }>();
   for (const row of rows) {
     const pollId = String(row.poll_id ?? '');
@@ -123,7 +109,7 @@ function groupPolls(rows: Array<Record<string, unknown>>): GuideStats['polls'] {
     const text = String(row.value ?? '');
     poll.responses.push({ value: row.is_number === true ? Number(text) : text, count: Number(row.count) });
   }
-  return [...polls].map(([pollId, poll]) => {
+  return [...polls].map(([pollId, poll]): PollResult => {
     const nps = /nps/i.test(poll.type) ? npsOf(poll.responses) : undefined;
     const average = /^NumberScale$/i.test(poll.type) ? averageOf(poll.responses) : undefined;
     return { pollId, type: poll.type, responses: poll.responses, ...(nps ? { nps } : {}), ...(average !== undefined ? { average } : {}) };

@@ -7,8 +7,8 @@
 import { MONITOR_COUNT_NAMES, type MonitorCounts } from '../../shared/wire/monitorReport';
 import type { Database } from '../storage/Database';
 import { HEALTH_COUNT_COLUMNS } from '../ingest/createMonitorStore';
-import type { AgentHealth, HealthSeriesCounts } from './agentHealth';
-import { bucketMs, type ConsoleRange } from './parseRange';
+import type { AgentHealth, ConsoleRange, HealthSeriesCounts } from '../../shared/api';
+import { bucketMs } from './parseRange';
 
 /** Most error messages answered. */
 export const HEALTH_ERRORS_MAX = 50;

@@ -3,19 +3,7 @@
  * of one app over a range, read from the summary tables (never the events), so 90 days cost what 7 do.
  */
 import type { Database } from '../storage/Database';
-import type { ConsoleRange } from './parseRange';
-
-/** The answer of the overview route (docs/console-api.md). */
-export interface ConsoleOverview {
-  range: ConsoleRange;
-  totals: { events: number; visitors: number; accounts: number; sessions: number };
-  series: Array<{ t: number; events: number; visitors: number }>;
-  topPages: Array<{ url: string; events: number; visitors: number }>;
-  topFeatures: Array<{ label: string; tag: string; id: string; text: string; clicks: number }>;
-  frustration: { rageClicks: number; deadClicks: number; errorClicks: number; uTurns: number };
-  channels: Array<{ channel: string; sessions: number }>;
-  sessions: { count: number; medianDurationMs: number; meanEvents: number };
-}
+import type { ConsoleRange, Overview } from '../../shared/api';
 
 /** Rows of the top lists. */
 const TOP = 10;
@@ -61,7 +49,7 @@ select count(*) as count,
 from console_sessions where api_key = $1 and start_time >= $2 and start_time < $3`;
 
 /** Reads the overview; an unknown app answers zeros. */
-export async function queryOverview(db: Database, apiKey: string, range: ConsoleRange): Promise<ConsoleOverview> {
+export async function queryOverview(db: Database, apiKey: string, range: ConsoleRange): Promise<Overview> {
   const bucketed = [apiKey, range.bucket, range.from, range.to];
   const spanned = [apiKey, range.from, range.to];
   // PGlite runs one statement at a time; on PostgreSQL these run side by side on the pool.

@@ -2,27 +2,17 @@
  * GET /api/apps/{apiKey}/visitors/{visitorId}: one visitor's summary, sessions and latest events.
  */
 import type { Database } from '../storage/Database';
-import { CONSOLE_EVENT_COLUMNS, toConsoleEvent, type ConsoleEvent } from './toConsoleEvent';
+import { CONSOLE_EVENT_COLUMNS, toConsoleEvent } from './toConsoleEvent';
 import { toConsoleVisitor } from './queryVisitors';
+import type { VisitorDetail } from '../../shared/api';
 
 /** Events of a visitor's timeline. */
 const TIMELINE_EVENTS = 200;
 /** Sessions of a visitor's timeline, latest first. */
 const TIMELINE_SESSIONS = 100;
 
-/** The visitor view (docs/console-api.md). */
-export interface ConsoleVisitorDetail {
-  visitorId: string;
-  accountId: string | null;
-  metadata: Record<string, unknown> | null;
-  firstSeen: number;
-  lastSeen: number;
-  sessions: Array<{ sessionId: string; start: number; end: number; events: number; pages: number }>;
-  events: ConsoleEvent[];
-}
-
 /** The visitor, or undefined when the app has no events of that visitor. */
-export async function queryVisitor(db: Database, apiKey: string, visitorId: string): Promise<ConsoleVisitorDetail | undefined> {
+export async function queryVisitor(db: Database, apiKey: string, visitorId: string): Promise<VisitorDetail | undefined> {
   const visitor = await db.query<Record<string, unknown>>(
     'select visitor_id, account_id, first_seen, last_seen, events, metadata from console_visitors where api_key = $1 and visitor_id = $2',
     [apiKey, visitorId],

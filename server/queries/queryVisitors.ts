@@ -3,21 +3,10 @@
  */
 import type { Database } from '../storage/Database';
 import { likePattern } from './queryParams';
-
-/** One visitor of the list. */
-export interface ConsoleVisitor {
-  visitorId: string;
-  /** The account of the visitor's latest event that named one. */
-  accountId: string | null;
-  firstSeen: number;
-  lastSeen: number;
-  events: number;
-  /** The latest visitor metadata the agent sent (a `meta` event's `props.visitor`), null when none. */
-  metadata: Record<string, unknown> | null;
-}
+import type { VisitorRow } from '../../shared/api';
 
 /** Maps a console_visitors row. */
-export function toConsoleVisitor(row: Record<string, unknown>): ConsoleVisitor {
+export function toConsoleVisitor(row: Record<string, unknown>): VisitorRow {
   return {
     visitorId: String(row.visitor_id),
     accountId: (row.account_id as string | null) ?? null,
@@ -37,7 +26,7 @@ export function parseJson(value: unknown): Record<string, unknown> | null {
 /**
  * Visitors whose id contains `q` (ids starting with it first), else all; latest seen first.
  */
-export async function queryVisitors(db: Database, apiKey: string, q: string | undefined, limit: number): Promise<ConsoleVisitor[]> {
+export async function queryVisitors(db: Database, apiKey: string, q: string | undefined, limit: number): Promise<VisitorRow[]> {
   const params: unknown[] = [apiKey, limit];
   let where = 'api_key = $1';
   let order = 'last_seen desc, visitor_id';

@@ -1,20 +1,7 @@
 /**
  * The console's row of an event (the live view and a visitor's timeline): the extracted columns, not the body.
  */
-
-/** One event as the console lists it (docs/console-api.md, /events). */
-export interface ConsoleEvent {
-  id: number;
-  receivedAt: number;
-  time: number;
-  kind: string;
-  type: string;
-  visitorId: string | null;
-  accountId: string | null;
-  url: string | null;
-  element: { tag: string; id: string; text: string } | null;
-  name: string | null;
-}
+import type { ConsoleEvent } from '../../shared/api';
 
 /** The columns `toConsoleEvent` reads. */
 export const CONSOLE_EVENT_COLUMNS =

@@ -10,9 +10,7 @@ import { completionStatus } from '../../shared/guides/continuationStep';
 import type { Guide } from '../../shared/guides/guides';
 import { applyStepStates } from '../guides/applyStepStates';
 import type { StepStateEvent } from '../ingest/createEventStore';
-import type { VisitorGuideRow, VisitorGuideStatus } from './visitorGuideRow';
-
-export type { VisitorGuideRow, VisitorGuideStatus };
+import type { VisitorGuideRow, VisitorGuideStatus } from '../../shared/api';
 
 const STATUS_OF: Record<StepStateEvent['type'], VisitorGuideStatus> = {
   guideSeen: 'in progress',

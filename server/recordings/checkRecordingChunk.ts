@@ -5,6 +5,7 @@
  */
 import { inflateSync } from 'node:zlib';
 import type { RecordingChunkMeta } from '../../shared/wire/recordingChunk';
+import type { RecordedEvent } from '../../shared/api';
 import { HttpError } from '../HttpError';
 import { storableText } from '../ingest/textFault';
 
@@ -23,14 +24,6 @@ export const RECORDING_LIMITS = {
   /** Latest event timestamp, epoch ms: what a JavaScript Date can hold (the summary columns are bigint). */
   maxTimestamp: 8.64e15,
 } as const;
-
-/** One rrweb event as stored and replayed: `{ type, data, timestamp, ... }`. */
-export interface RecordedEvent {
-  type: number;
-  data: Record<string, unknown>;
-  timestamp: number;
-  [key: string]: unknown;
-}
 
 /** A checked chunk. */
 export interface RecordingChunk extends RecordingChunkMeta {

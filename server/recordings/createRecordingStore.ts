@@ -8,10 +8,10 @@
  * 5-10x, the write path does no JSON work in the database, and jsonb would refuse a `\u0000` that a page's
  * text may hold. What the list needs (times, counts) is read out at arrival into columns.
  */
-import type { RecordingSummary } from './recordingSummary';
 import { inflateSync } from 'node:zlib';
 import type { Database } from '../storage/Database';
-import type { RecordedEvent, RecordingChunk } from './checkRecordingChunk';
+import type { RecordedEvent, RecordingSummary } from '../../shared/api';
+import type { RecordingChunk } from './checkRecordingChunk';
 
 /** The schema: migration 8 of server/storage/migrations/MIGRATIONS.ts. */
 export const RECORDINGS_SCHEMA = `

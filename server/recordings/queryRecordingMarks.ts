@@ -5,13 +5,7 @@
  * `props.frustrationTypes`.
  */
 import type { Database } from '../storage/Database';
-
-/** One mark: when (epoch ms, the page's clock as rrweb's timestamps), what, and the clicked element's name. */
-export interface RecordingMark {
-  t: number;
-  kind: 'click' | 'rage' | 'dead' | 'error';
-  label: string;
-}
+import type { RecordingMark } from '../../shared/api';
 
 /** Most marks answered for one recording. */
 export const MAX_MARKS = 1000;

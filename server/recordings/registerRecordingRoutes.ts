@@ -11,6 +11,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from '../storage/Database';
+import type { RecordingDetail, RecordingList } from '../../shared/api';
 import { HttpError } from '../HttpError';
 import { limitParam, queryParam, type ConsoleQuery } from '../queries/queryParams';
 import { requireApiKey } from '../ingest/readDataRequest';
@@ -95,11 +96,11 @@ export function registerRecordingRoutes(app: FastifyInstance, { db, settings, qu
     },
   };
 
-  app.get('/api/apps/:apiKey/recordings', recordingsAccess, async (request: AppRequest) => ({
+  app.get('/api/apps/:apiKey/recordings', recordingsAccess, async (request: AppRequest): Promise<RecordingList> => ({
     recordings: await store.list(request.params.apiKey, { visitorId: queryParam(request.query, 'visitorId'), limit: limitParam(request.query) }),
   }));
 
-  app.get('/api/apps/:apiKey/recordings/:id', recordingsAccess, async (request: AppRequest<{ id: string }>) => {
+  app.get('/api/apps/:apiKey/recordings/:id', recordingsAccess, async (request: AppRequest<{ id: string }>): Promise<RecordingDetail> => {
     const { apiKey, id } = request.params;
     const recording = await store.get(apiKey, id);
     if (!recording) throw new HttpError(404, 'Recording not found');

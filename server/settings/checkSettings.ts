@@ -9,40 +9,27 @@
  * app at most (ours, issue #31; server/ingest/createQuotaStore). The spec's site config has formValidation and
  * guideMarkdown on: so do our defaults.
  */
-import { checkFormFields, type FormField } from '../../shared/forms/formValidation';
+import { checkFormFields } from '../../shared/forms/formValidation';
 import { readLauncherConfig } from '../../shared/surfaces/chooseLauncher';
-import { checkTheme, type GuideTheme } from '../../shared/surfaces/guideTheme';
+import { checkTheme } from '../../shared/surfaces/guideTheme';
+import type { AppQuotas, AppSettings } from '../../shared/api';
 
-/** An app's settings as stored; every part optional (an unset part keeps the server's default). */
-export interface AppSettings {
-  /** guide.json's `launcher` ({ enabled, data }); null or absent: the guide folder's launcher files. */
-  launcher?: Record<string, unknown> | null;
-  guides?: {
-    /** guides §3 throttling config of auto-launched guides. */
-    throttling?: { enabled: boolean; interval: number; unit: 'minute' | 'hour' | 'day' };
-    /** guides §4 Auto display: adoption (isTraining) guides before the others or after. */
-    adoptionGuides?: 'before' | 'after';
-  };
-  /**
-   * The recording plugin's switch and sampling; `viewersSeeRecordings` lets users of the viewer role watch the
-   * app's recordings (issue #33; editors and admins always may). @default { enabled: false, sampleRate: 1 }
-   */
-  recording?: { enabled: boolean; sampleRate: number; viewersSeeRecordings?: boolean };
-  formValidation?: { enabled: boolean; fields: FormField[] };
+/**
+ * An app's settings as stored: every part optional, an unset part keeps the server's default (`withDefaults`
+ * makes the answer, shared/api AppSettings). A `guides` part may set one of its two; `quotas` any of theirs.
+ */
+export interface StoredSettings {
+  launcher?: AppSettings['launcher'];
+  guides?: Partial<AppSettings['guides']>;
+  recording?: AppSettings['recording'];
+  formValidation?: AppSettings['formValidation'];
   guideMarkdown?: boolean;
-  /** Every step's look; empty: the agent's own. A step's own `attributes.theme` values win. */
-  theme?: GuideTheme;
-  /** What the collector stores for the app at most (issue #31); an unset one keeps its default. */
+  theme?: AppSettings['theme'];
   quotas?: Partial<AppQuotas>;
 }
 
-/** The quotas of an app (server/ingest/createQuotaStore): over one, a request is refused whole with 429. */
-export interface AppQuotas {
-  /** Events (analytics, guide and poll beacons together) accepted in a UTC minute. @default 60000 */
-  eventsPerMinute: number;
-  /** Bytes of recording chunks, as received (compressed), accepted in a UTC day. @default 1073741824 (1 GiB) */
-  recordingBytesPerDay: number;
-}
+// The answer's type, for the seed settings of server/createServer.ts (a cast of demo/settings.json).
+export type { AppSettings };
 
 /**
  * The quotas of an app that sets none: a thousand events a second, and a GiB of compressed recording a day. Far
@@ -146,7 +133,7 @@ export function checkSettings(body: unknown): SettingsProblem | null {
 }
 
 /** The stored settings with the defaults under them: what GET answers. */
-export function withDefaults(stored: AppSettings): AppSettings {
+export function withDefaults(stored: StoredSettings): AppSettings {
   return {
     launcher: stored.launcher ?? DEFAULT_SETTINGS.launcher,
     guides: { ...DEFAULT_SETTINGS.guides, ...stored.guides },

@@ -6,14 +6,14 @@
  */
 import type { Database } from '../storage/Database';
 import { rethrowAsClientDataError } from '../HttpError';
-import type { AppSettings } from './checkSettings';
+import type { StoredSettings } from './checkSettings';
 
 /** The settings table. */
 export interface SettingsStore {
   /** The app's stored settings; `{}` when none were saved. */
-  get(apiKey: string): Promise<AppSettings>;
+  get(apiKey: string): Promise<StoredSettings>;
   /** Replaces the app's settings. */
-  put(apiKey: string, settings: AppSettings, now: number): Promise<AppSettings>;
+  put(apiKey: string, settings: StoredSettings, now: number): Promise<StoredSettings>;
   /** Makes the app known with no settings of its own, unless it is already; answers whether it was made now. */
   create(apiKey: string, now: number): Promise<boolean>;
   /** Whether the app is known (has a settings row). */
@@ -35,12 +35,12 @@ create table if not exists app_settings (
 export function createSettingsStore(db: Database): SettingsStore {
   return {
     async get(apiKey) {
-      const result = await db.query<{ body: AppSettings }>('select body from app_settings where api_key = $1', [apiKey]);
+      const result = await db.query<{ body: StoredSettings }>('select body from app_settings where api_key = $1', [apiKey]);
       return result.rows[0]?.body ?? {};
     },
     async put(apiKey, settings, now) {
       try {
-        const result = await db.query<{ body: AppSettings }>(
+        const result = await db.query<{ body: StoredSettings }>(
           `insert into app_settings (api_key, body, updated_at) values ($1, $2::jsonb, $3)
            on conflict (api_key) do update set body = excluded.body, updated_at = excluded.updated_at
            returning body`,

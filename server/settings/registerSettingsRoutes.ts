@@ -12,7 +12,8 @@ import { accessOf } from '../auth/routeAccess';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../HttpError';
 import { checkTheme } from '../../shared/surfaces/guideTheme';
-import { checkSettings, withDefaults, type AppSettings } from './checkSettings';
+import { checkSettings, withDefaults, type StoredSettings } from './checkSettings';
+import type { AppCreated, AppSettings } from '../../shared/api';
 import type { SettingsStore } from './createSettingsStore';
 
 type SettingsRequest = FastifyRequest<{ Params: { apiKey: string }; Body: unknown }>;
@@ -25,27 +26,27 @@ const API_KEY = /^[^\s\p{Cc}]{1,100}$/u;
 
 /** Registers GET and PUT /api/apps/{apiKey}/settings (and its theme) and POST /api/apps. */
 export function registerSettingsRoutes(app: FastifyInstance, settings: SettingsStore, now: () => number = Date.now): void {
-  app.get('/api/apps/:apiKey/settings', accessOf('editor'), async (request: SettingsRequest) => withDefaults(await settings.get(request.params.apiKey)));
+  app.get('/api/apps/:apiKey/settings', accessOf('editor'), async (request: SettingsRequest): Promise<AppSettings> => withDefaults(await settings.get(request.params.apiKey)));
 
-  app.get('/api/apps/:apiKey/settings/theme', accessOf('viewer', { designer: true }), async (request: SettingsRequest) =>
+  app.get('/api/apps/:apiKey/settings/theme', accessOf('viewer', { designer: true }), async (request: SettingsRequest): Promise<AppSettings['theme']> =>
     withDefaults(await settings.get(request.params.apiKey)).theme);
 
-  app.put('/api/apps/:apiKey/settings/theme', accessOf('editor'), async (request: SettingsRequest) => {
+  app.put('/api/apps/:apiKey/settings/theme', accessOf('editor'), async (request: SettingsRequest): Promise<AppSettings['theme']> => {
     const problem = checkTheme(request.body, 'theme');
     if (problem) throw new HttpError(400, problem.error, problem.field);
     const apiKey = request.params.apiKey;
     const stored = await settings.get(apiKey);
-    const theme = withDefaults(await settings.put(apiKey, { ...stored, theme: request.body as AppSettings['theme'] }, now())).theme;
+    const theme = withDefaults(await settings.put(apiKey, { ...stored, theme: request.body as StoredSettings['theme'] }, now())).theme;
     await app.audit(request, { action: 'theme.saved', apiKey, before: stored.theme, after: theme });
     return theme;
   });
 
-  app.put('/api/apps/:apiKey/settings', accessOf('admin'), async (request: SettingsRequest) => {
+  app.put('/api/apps/:apiKey/settings', accessOf('admin'), async (request: SettingsRequest): Promise<AppSettings> => {
     const problem = checkSettings(request.body);
     if (problem) throw new HttpError(400, problem.error, problem.field);
     const apiKey = request.params.apiKey;
     const before = await settings.get(apiKey);
-    const after = withDefaults(await settings.put(apiKey, request.body as AppSettings, now()));
+    const after = withDefaults(await settings.put(apiKey, request.body as StoredSettings, now()));
     await app.audit(request, { action: 'settings.saved', apiKey, before, after });
     return after;
   });
@@ -57,6 +58,7 @@ export function registerSettingsRoutes(app: FastifyInstance, settings: SettingsS
     }
     const created = await settings.create(apiKey, now());
     if (created) await app.audit(request, { action: 'app.created', apiKey, target: apiKey });
-    return reply.code(created ? 201 : 200).send({ apiKey, created });
+    const answer: AppCreated = { apiKey, created };
+    return reply.code(created ? 201 : 200).send(answer);
   });
 }

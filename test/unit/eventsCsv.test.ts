@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventsCsv, eventsCsvStream } from '../../server/queries/eventsCsv';
 import { toConsoleEvent } from '../../server/queries/toConsoleEvent';
-import type { ConsoleEvent } from '../../server/queries/toConsoleEvent';
+import type { ConsoleEvent } from '../../shared/api';
 
 const event = (fields: Partial<ConsoleEvent>): ConsoleEvent => ({
   id: 1, receivedAt: Date.UTC(2026, 10, 26, 9, 0, 1), time: Date.UTC(2026, 10, 26, 9, 0, 0), kind: 'analytics', type: 'click',

@@ -8,6 +8,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '../../storage/Database';
 import { hashToken, type SessionUser } from '../createAuthStore';
+import type { PersonalToken as TokenInfo } from '../../../shared/api';
 
 /** The personal tokens table; with USERS_SCHEMA, migration 14. */
 export const TOKENS_SCHEMA = `
@@ -28,14 +29,6 @@ export const USER_TOKEN_PREFIX = 'wmu_';
 export const MAX_TOKENS_PER_USER = 50;
 /** How stale `last_used_at` may be before a use writes it again. */
 const LAST_USED_STEP_MS = 60_000;
-
-/** A token as its owner lists it: never the token itself. */
-export interface TokenInfo {
-  id: string;
-  name: string;
-  createdAt: number;
-  lastUsedAt: number | null;
-}
 
 export interface TokenStore {
   /** A new token of `userId`, with the token itself (shown once); `too many` past MAX_TOKENS_PER_USER. */
