@@ -1,7 +1,7 @@
 /**
  * issue #32, the designer in Firefox ESR and WebKitGTK (the Chromium specs: test/e2e/designer.spec.ts,
- * designerCrossOrigin.spec.ts): opened on the demo page by a designer link, the author signs in with the admin token
- * typed with real keys, picks an element with a real click, writes the step (seen live on the page) and saves; the
+ * designerCrossOrigin.spec.ts, designerAuthors.spec.ts): opened on the demo page by a designer link, the author, an
+ * editor made through the API with the admin token, signs in with their email and password typed with real keys, picks an element with a real click, writes the step (seen live on the page) and saves; the
  * stored guide is read back through /api. Also in both engines: a link naming a console origin the server does not
  * list is refused before anything is sent there (issue #31), and a launcher without autoOpen does not open by
  * itself (issue #36). Against a server of this file's own (authorPages.ts: the journeys save guides for the demo app).
@@ -12,7 +12,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DESIGNER_CONTAINER } from '../../shared/constants';
 import { untrustedConsoleMessage } from '../../shared/authoring/consoleOrigin';
 import { encodeDesignerToken } from '../../shared/authoring/designerLaunch';
-import { E2E_ADMIN_TOKEN } from '../e2e/adminToken';
 import { launchFirefox, launchWebKit, type Engine, type EnginePage } from './engines';
 import { adminOf, clickOn, mark, read, retype, shot, startOwnServer, waitUntil } from './authorPages';
 
@@ -21,6 +20,8 @@ const designer = "deepAll('[data-testid=waymark-designer]')[0]";
 let serverUrl = '';
 let stopServer: () => Promise<void> = async () => undefined;
 let admin: ReturnType<typeof adminOf>;
+/** The author of the designer journey: an editor, made with the admin token (issue #33). */
+const author = { email: 'designer-author@example.com', password: 'correct horse battery staple' };
 /** Both engines start beside the server (the slowest part of the file), then serve their describe in turn. */
 const launched = new Map<() => Promise<Engine>, Promise<Engine>>();
 /** Quits the engines still running (a describe quits its own when done; a failed start leaves them here). */
@@ -61,6 +62,8 @@ beforeAll(async () => {
     const put = await admin(`/api/apps/${API_KEY}/guides/${guide.id}`, { method: 'PUT', body: JSON.stringify({ ...guide, state: 'public' }) });
     expect(put.status, await put.clone().text()).toBe(201);
   }
+  const made = await admin('/api/users', { method: 'POST', body: JSON.stringify({ ...author, role: 'editor' }) });
+  expect(made.status, await made.clone().text()).toBe(201);
   const requests: string[] = [];
   const http = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
@@ -123,7 +126,7 @@ for (const launch of [launchFirefox, launchWebKit]) {
       if (task.result?.state === 'fail' || task.result?.errors?.length) await shot(page, engine.name, `failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
     });
 
-    it('opens on the demo page from a designer link; the author signs in, picks an element, writes a step seen live, saves; /api reads it back (issue #15)', async () => {
+    it('opens on the demo page from a designer link; the author signs in as an editor with email and password (issue #33), picks an element, writes a step seen live, saves; /api reads it back (issue #15)', async () => {
       const name = `Start here (${engine.name})`;
       await openDemo('/?waymark-designer=e30');
       await waitUntil(page, designer, 15_000);
@@ -133,15 +136,17 @@ for (const launch of [launchFirefox, launchWebKit]) {
         DESIGNER_CONTAINER.width,
         String(DESIGNER_CONTAINER.zIndex),
       ]);
-      // Not signed in to the console in this browser: the designer asks for an email and password, or the owner's
-      // admin token (issue #33).
-      await clickOn(page, "byName('Use the admin token instead')");
-      await retype(page, "byLabel('Admin token')", 'not-the-token');
+      // Not signed in to the console in this browser: the designer asks for an email and password (issue #33); the
+      // editor types theirs, a wrong password first.
+      await retype(page, "byLabel('Email')", author.email);
+      await retype(page, "byLabel('Password')", 'not the password at all');
       await clickOn(page, "byName('Sign in')");
-      await waitUntil(page, `${designer}.querySelector('[role=alert]')?.textContent === 'wrong token'`);
-      await retype(page, "byLabel('Admin token')", E2E_ADMIN_TOKEN);
+      await waitUntil(page, `${designer}.querySelector('[role=alert]')?.textContent === 'wrong email or password'`);
+      await retype(page, "byLabel('Password')", author.password);
       await clickOn(page, "byName('Sign in')");
-      await waitUntil(page, `${designer}.querySelector('[data-testid=designer-author]')?.textContent === 'Signed in as the admin token · admin'`);
+      await waitUntil(page, `squash(${designer}.querySelector('[data-testid=designer-author]')?.textContent) === ${JSON.stringify(`Signed in as ${author.email} · editor Sign out`)}`);
+      // The tab keeps a designer session, never the password.
+      expect(await read(page, 'JSON.stringify({ ...sessionStorage, ...localStorage })')).not.toContain(author.password);
       await clickOn(page, "byName('New guide on this page')");
       await retype(page, "byLabel('Name')", name);
 
