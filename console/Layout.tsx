@@ -52,8 +52,7 @@ export function Layout() {
   }
   const me = session.data;
   // For a viewer only, the apps whose recordings the admin lets viewers see (settings recording.viewersSeeRecordings).
-  const recordingApps = (me as Me & { recordingApps?: string[] }).recordingApps;
-  const seesRecordings = me.role !== 'viewer' || (apiKey !== undefined && (recordingApps ?? []).includes(apiKey));
+  const seesRecordings = me.role !== 'viewer' || (apiKey !== undefined && (me.recordingApps ?? []).includes(apiKey));
   const sections = SECTIONS.filter(
     (s) => (s.only ? me.role === s.only : !s.role || hasRole(me.role, s.role)) && (!s.recordings || seesRecordings),
   );

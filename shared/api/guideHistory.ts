@@ -5,12 +5,7 @@
  */
 import type { Guide } from '../guides/guides';
 import type { AuditActor } from './audit';
-
-/**
- * A guide's state, as GET /api/apps/{apiKey}/guides/{id} answers it (server/guides/createGuideStore's GuideState).
- * Written out here until shared/api/guides.ts, which describes the guide routes, is in: then import it from there.
- */
-type GuideState = 'draft' | 'staged' | 'public' | 'disabled';
+import type { GuideState } from './guides';
 
 /** One kept version: who made it, when, the state and the whole guide. */
 export interface GuideVersion {
