@@ -22,6 +22,7 @@ interface SettingsForm extends FormFieldsForm, ThemeForm {
   adoptionGuides: 'before' | 'after';
   recordingEnabled: boolean;
   sampleRate: string;
+  viewersSeeRecordings: boolean;
   launcher: string;
   guideMarkdown: boolean;
   eventsPerMinute: string;
@@ -35,6 +36,7 @@ const formOf = (s: AppSettings): SettingsForm => ({
   adoptionGuides: s.guides.adoptionGuides,
   recordingEnabled: s.recording.enabled,
   sampleRate: String(s.recording.sampleRate),
+  viewersSeeRecordings: s.recording.viewersSeeRecordings === true,
   launcher: s.launcher ? JSON.stringify(s.launcher, null, 2) : '',
   guideMarkdown: s.guideMarkdown,
   formValidationEnabled: s.formValidation.enabled,
@@ -92,7 +94,8 @@ function SettingsEditor({ apiKey, start }: { apiKey: string; start: AppSettings 
         throttling: { enabled: values.throttlingEnabled, interval: Number(values.interval), unit: values.unit },
         adoptionGuides: values.adoptionGuides,
       },
-      recording: { enabled: values.recordingEnabled, sampleRate: Number(values.sampleRate) },
+      // The whole part is replaced by the PUT: every field of it is sent, the viewers' permission too.
+      recording: { enabled: values.recordingEnabled, sampleRate: Number(values.sampleRate), viewersSeeRecordings: values.viewersSeeRecordings },
       formValidation: { enabled: values.formValidationEnabled, fields: fieldsOfForm(values.formFields) },
       guideMarkdown: values.guideMarkdown,
       theme: themeOfForm(values.theme),
@@ -146,6 +149,10 @@ function SettingsEditor({ apiKey, start }: { apiKey: string; start: AppSettings 
           <label className="field">
             <span>Sample rate (0 to 1 of sessions)</span>
             <input type="number" min={0} max={1} step={0.05} {...form.register('sampleRate')} />
+          </label>
+          <label className="check">
+            <input type="checkbox" {...form.register('viewersSeeRecordings')} /> Viewers may watch recordings
+            <span className="muted"> (editors and admins always may)</span>
           </label>
           {errorOf('recording') && <p className="field-error" role="alert">{errorOf('recording')}</p>}
         </section>

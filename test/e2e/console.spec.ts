@@ -351,8 +351,19 @@ test.describe('issue #14 guide management', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect(page.getByRole('status')).toHaveText('Saved.');
     const stored = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`)).json();
-    expect(stored.recording).toEqual({ enabled: true, sampleRate: 0.25 });
+    expect(stored.recording).toEqual({ enabled: true, sampleRate: 0.25, viewersSeeRecordings: false });
     expect(stored.quotas).toEqual({ eventsPerMinute: 500, recordingBytesPerDay: 1_000_000 });
+    // issue #33: viewers may watch recordings only when an admin says so; a later save of another field keeps it.
+    await page.getByLabel('Viewers may watch recordings').check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByRole('status')).toHaveText('Saved.');
+    await page.reload();
+    await expect(page.getByLabel('Viewers may watch recordings')).toBeChecked();
+    await page.getByLabel('Events a minute').fill('600');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByRole('status')).toHaveText('Saved.');
+    const kept = await (await adminFetch(`${serverUrl}/api/apps/${apiKey}/settings`)).json();
+    expect([kept.recording, kept.quotas.eventsPerMinute]).toEqual([{ enabled: true, sampleRate: 0.25, viewersSeeRecordings: true }, 600]);
   });
 
   test('unsaved edits are never dropped: a click elsewhere asks first (the editor, the settings, a translation), a save after the session ended keeps them', async ({ page, context, serverUrl, allowAgentErrors }) => {
