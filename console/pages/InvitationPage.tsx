@@ -10,15 +10,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../api';
 import { formatTime } from '../format';
-import type { Role } from '../types';
-
-/** `GET /api/invitations/{token}`: whom the link signs in. */
-interface InvitationInfo {
-  email: string;
-  name: string;
-  role: Role;
-  expiresAt: number;
-}
+import type { InvitationInfo } from '../types';
 
 /** The server's rule (docs/users-and-roles.md): 12 to 1024 characters, counted as code points. */
 const PASSWORD_MIN = 12;

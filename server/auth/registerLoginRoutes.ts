@@ -18,6 +18,7 @@
  * - `DELETE /api/designer-sessions/current` (designer): ends the designer session it carries.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { InvitationInfo } from '../../shared/api/users';
 import { DESIGNER_SESSION_TTL_MS } from '../../shared/authoring/designerLaunch';
 import type { AuthStore } from './createAuthStore';
 import type { UserStore } from './users/createUserStore';
@@ -106,7 +107,8 @@ export function registerLoginRoutes(app: FastifyInstance, { adminToken, store, u
     if ('error' in found) return fail(reply, found.status, found.error);
     const user = await users.get(found.userId);
     if (!user) return fail(reply, 404, 'no such invitation: the link may be mistyped, replaced by a newer one, or its user removed');
-    return reply.header('cache-control', 'no-store').send({ email: user.email, name: user.name, role: user.role, expiresAt: found.expiresAt });
+    const answer: InvitationInfo = { email: user.email, name: user.name, role: user.role, expiresAt: found.expiresAt };
+    return reply.header('cache-control', 'no-store').send(answer);
   });
 
   app.post('/api/invitations/:token', accessOf('open'), async (request, reply) => {

@@ -184,7 +184,10 @@ describe('issue #33 Layout: every route sends the fields of its shared type, no 
     const userKeys: KeyList<Api.ConsoleUser> = { id: 'required', email: 'required', name: 'required', role: 'required', status: 'required', createdAt: 'required', lastSignInAt: 'required' };
     const invited = await send('POST', '/api/users', { email: 'answers-invited@example.com', role: 'viewer' });
     expect(drift<Api.InvitedUser>(invited, { ...userKeys, invitationUrl: 'required', invitationExpiresAt: 'required' })).toEqual(NO_DRIFT);
-    expect(drift<Api.Invitation>(await send('POST', `/api/users/${invited.id}/invitation`), { invitationUrl: 'required', expiresAt: 'required' })).toEqual(NO_DRIFT);
+    const renewed = await send('POST', `/api/users/${invited.id}/invitation`);
+    expect(drift<Api.Invitation>(renewed, { invitationUrl: 'required', expiresAt: 'required' })).toEqual(NO_DRIFT);
+    const shown = await server.app.inject({ method: 'GET', url: `/api/invitations/${String(renewed.invitationUrl).split('/').pop()}` });
+    expect(drift<Api.InvitationInfo>(shown.json(), { email: 'required', name: 'required', role: 'required', expiresAt: 'required' })).toEqual(NO_DRIFT);
     const { users } = await send('GET', '/api/users');
     for (const user of users) expect(drift<Api.ConsoleUser>(user, userKeys)).toEqual(NO_DRIFT);
     const meKeys: KeyList<Api.Me> = { role: 'required', via: 'required', user: 'required', apiKey: 'optional', token: 'optional', recordingApps: 'optional' };
