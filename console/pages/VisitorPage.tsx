@@ -6,7 +6,7 @@ import { JsonView } from '../components/JsonView';
 import { QueryState } from '../components/QueryState';
 import { elementLabel, formatCounted, formatDuration, formatTime, pagePath } from '../format';
 import type { VisitorDetail } from '../types';
-import type { VisitorGuideRow } from '../../server/queries/visitorGuideRow';
+import type { VisitorGuideRow } from '../types';
 
 /** The page. */
 export function VisitorPage() {
