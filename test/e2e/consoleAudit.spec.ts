@@ -12,17 +12,8 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import { E2E_ADMIN_TOKEN } from './adminToken';
 import { adminFetch, agentReady, expect, hostPage, test, uniqueId } from './fixtures';
+import { SHOTS, shoot } from './docShots';
 
-const SHOTS = process.env.WAYMARK_SHOTS === '1';
-
-/** A screenshot for the docs (WAYMARK_SHOTS=1): the viewport grown to the page, so the sticky sidebar spans it. */
-async function shoot(page: Page, path: string): Promise<void> {
-  if (!SHOTS) return;
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: 1280, height: Math.max(800, height) });
-  await page.screenshot({ path });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 /** Invites `email` as `role` on the Users page; returns the link shown to hand on. */
 async function invite(page: Page, email: string, role: string): Promise<string> {

@@ -10,6 +10,7 @@ import { startServer, type RunningServer } from '../../server/createServer';
 import { SSO_REFUSALS } from '../../shared/auth/ssoRefusals';
 import { createOidcProvider, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET } from '../server/startOidcProvider';
 import { E2E_ADMIN_TOKEN } from './adminToken';
+import { shoot } from './docShots';
 import { expect, test } from './fixtures';
 
 let provider: Awaited<ReturnType<typeof createOidcProvider>>;
@@ -103,6 +104,7 @@ test.describe('issue #33 single sign-on in the console', () => {
     await expect(page).toHaveURL(`${server.url}/console/login?error=sso_not_invited`);
     await expect(page.getByRole('alert')).toHaveText(SSO_REFUSALS.sso_not_invited);
     await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
+    await shoot(page, 'docs/console/login-sso.png');
     // A code the page does not know shows nothing: no text of the URL reaches the page.
     await page.goto(`${server.url}/console/login?error=${encodeURIComponent('Your account is locked: call +1 555 0100')}`);
     await expect(page.getByRole('link', { name: 'Sign in with SSO' })).toBeVisible();

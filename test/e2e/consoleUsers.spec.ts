@@ -8,17 +8,8 @@
 import type { Browser, Page } from '@playwright/test';
 import { E2E_ADMIN_TOKEN } from './adminToken';
 import { adminFetch, expect, test, uniqueId } from './fixtures';
+import { SHOTS, shoot } from './docShots';
 
-const SHOTS = process.env.WAYMARK_SHOTS === '1';
-
-/** A screenshot for the docs (WAYMARK_SHOTS=1): the viewport grown to the page, so the sticky sidebar spans it. */
-async function shoot(page: Page, path: string): Promise<void> {
-  if (!SHOTS) return;
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: 1280, height: Math.max(800, height) });
-  await page.screenshot({ path });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 /** Signs `page` in with the admin token on the login page. */
 async function signInWithAdminToken(page: Page, serverUrl: string): Promise<void> {
@@ -102,7 +93,6 @@ test.describe('issue #33 users and roles in the console', () => {
     const editorRow = page.getByRole('row', { name: editorEmail });
     await expect(editorRow.getByLabel(`Role of ${editorEmail}`)).toHaveValue('editor');
     await expect(editorRow).toContainText('invited, not yet signed in');
-    await shoot(page, 'docs/img/console-users.png');
 
     // The editor: the link, a password, signed in; out and in again with email and password.
     const editor = await accept(browser, editorLink, editorPassword, SHOTS ? 'docs/img/console-invitation.png' : undefined);

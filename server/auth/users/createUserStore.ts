@@ -10,6 +10,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '../../storage/Database';
 import { hashToken } from '../createAuthStore';
+import type { ConsoleUser } from '../../../shared/api/users';
 import type { Role } from '../roles';
 
 /** The schema of users, invitations and per-account login failures; with TOKENS_SCHEMA, migration 14. */
@@ -50,20 +51,8 @@ const INVITATION_KEPT_MS = 30 * 24 * 3_600_000;
 /** The advisory lock of changes to who is an admin ("wmus" in ASCII, in 31 bits). */
 const USERS_LOCK_KEY = 0x77_6d_75_73;
 
-/** A user as the API answers it. */
-export interface User {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  /**
-   * `invited` until the user sets a password through an invitation or signs in by single sign-on (a user of SSO may
-   * have no password and be active).
-   */
-  status: 'active' | 'invited';
-  createdAt: number;
-  lastSignInAt: number | null;
-}
+/** A user as the API answers it (shared/api/users.ts: the console reads the same type). */
+export type User = ConsoleUser;
 
 /** What an invitation link is now. */
 export type InvitationState = 'valid' | 'used' | 'expired';
