@@ -20,11 +20,20 @@ const login = (token: unknown, remoteAddress = '10.0.0.1') =>
 const sessionCookie = (response: { headers: Record<string, unknown> }) => readCookie(String(response.headers['set-cookie']), SESSION_COOKIE);
 
 describe('issue #14 access: every /api route needs the admin token', () => {
-  it('answers 401 JSON for every /api route the server registered, except /api/health, the logins and an invitation', async () => {
+  it('answers 401 JSON for every /api route the server registered, except /api/health, the logins, an invitation and SSO', async () => {
     const routes = listRoutes(server.app).filter((r) => r.url.startsWith('/api'));
     expect(routes.length).toBeGreaterThanOrEqual(5);
     // The only /api routes open to anyone.
-    expect(routes.filter((r) => r.access === 'open').map((r) => `${r.method} ${r.url}`).sort()).toEqual(['GET /api/health', 'POST /api/designer-login', 'POST /api/invitations/:token', 'POST /api/login']);
+    expect(routes.filter((r) => r.access === 'open').map((r) => `${r.method} ${r.url}`).sort()).toEqual([
+      'GET /api/health',
+      'GET /api/invitations/:token',
+      'GET /api/login-options',
+      'GET /api/sso/callback',
+      'GET /api/sso/start',
+      'POST /api/designer-login',
+      'POST /api/invitations/:token',
+      'POST /api/login',
+    ]);
     for (const { method, url, access } of routes) {
       const path = url.replace(/:(\w+)\??/g, 'x').replace('*', 'x');
       const response = await server.app.inject({ method: method as 'GET', url: path });
