@@ -71,7 +71,7 @@ test.describe('issue #33 single sign-on in the console', () => {
   test.use({ allowAgentErrors: [/status of 401/] });
   test.beforeEach(async ({ page }) => quietProvider(page));
 
-  test('an invited editor signs in with SSO and lands where they were going, their name and role shown', async ({ page }) => {
+  test('an invited editor signs in with SSO and lands where they were going, their name and role shown; the designer session the console hands over acts as her', async ({ page }) => {
     await page.goto(`${server.url}/console/me`);
     await expect(page).toHaveURL(/\/console\/login\?next=/);
     const sso = page.getByRole('link', { name: 'Sign in with SSO' });
@@ -87,6 +87,19 @@ test.describe('issue #33 single sign-on in the console', () => {
     // The session is the console's own cookie: a reload keeps her signed in.
     await page.reload();
     await expect(page.getByLabel('Signed in')).toHaveText(/Grace Hopper\s*editor/);
+    // The designer as the author who signed in by SSO (she has no password): the console hands it a designer
+    // session, as its Open in designer does, which acts with her role, not the admin token's.
+    const designer = await page.evaluate(async () => {
+      const made = await fetch('/api/designer-sessions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-waymark-console': '1' },
+        body: JSON.stringify({ apiKey: 'demo-app' }),
+      });
+      const { token } = (await made.json()) as { token: string };
+      const me = await fetch('/api/me', { headers: { authorization: `Bearer ${token}` }, credentials: 'omit' });
+      return { status: made.status, me: (await me.json()) as { role: string; via: string; user: { email: string } } };
+    });
+    expect([designer.status, designer.me.role, designer.me.via, designer.me.user.email]).toEqual([201, 'editor', 'designer', 'grace@example.com']);
   });
 
   test('someone of a listed domain comes in as a viewer, named as the provider says', async ({ page }) => {
