@@ -3,11 +3,14 @@
  * invitation the admin made through the API, its password typed with real keys, the invited editor signed in; the
  * editor's guide changes (made through the API from the signed-in page) on the admin's Audit page, narrowed by its
  * action filter (kept in the URL), a publish's before -> after; the guide's History tab, the change in words, and
- * a restore as a new draft, read back through /api. Against a server of this file's own (authorPages.ts).
- * Not here: Sign in with SSO (consoleSso.spec.ts, Chromium only).
+ * a restore as a new draft, read back through /api; and Sign in with SSO (the Chromium spec: consoleSso.spec.ts)
+ * against a real OpenID provider (oidc-provider, test/server/startOidcProvider.ts), its sign-in form typed with
+ * real keys. Against servers of this file's own: the e2e server (authorPages.ts), and one with SSO.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../server/createServer';
 import { E2E_ADMIN_TOKEN } from '../e2e/adminToken';
+import { createOidcProvider, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET } from '../server/startOidcProvider';
 import { launchFirefox, launchWebKit, type Engine, type EnginePage } from './engines';
 import { adminOf, clickOn, read, shot, startOwnServer, waitUntil } from './authorPages';
 
@@ -15,6 +18,9 @@ const API_KEY = 'demo-app';
 let serverUrl = '';
 let stopServer: () => Promise<void> = async () => undefined;
 let admin: ReturnType<typeof adminOf>;
+/** The provider and a server that signs in with it (the e2e server has no SSO). */
+let provider: Awaited<ReturnType<typeof createOidcProvider>> | undefined;
+let ssoServer: RunningServer | undefined;
 /** Both engines start beside the server (the slowest part of the file), then serve their describe in turn. */
 const launched = new Map<() => Promise<Engine>, Promise<Engine>>();
 /** Quits the engines still running (a describe quits its own when done; a failed start leaves them here). */
@@ -61,9 +67,23 @@ beforeAll(async () => {
   serverUrl = server.url;
   stopServer = server.stop;
   admin = adminOf(serverUrl);
+  provider = await createOidcProvider({ grace: { email: 'grace@example.com', email_verified: true, name: 'Grace at the provider' } });
+  ssoServer = await startServer({
+    port: 0,
+    dataDir: 'memory://',
+    adminToken: E2E_ADMIN_TOKEN,
+    sso: { issuer: provider.issuer, clientId: OIDC_CLIENT_ID, clientSecret: OIDC_CLIENT_SECRET, domains: ['corp.example'] },
+  });
+  provider.register(`${ssoServer.url}/api/sso/callback`);
+  await provider.listen();
+  // Grace is invited as an editor, with no password: she signs in by SSO only.
+  const invited = await adminOf(ssoServer.url)('/api/users', { method: 'POST', body: JSON.stringify({ email: 'grace@example.com', role: 'editor', name: 'Grace Hopper' }) });
+  expect(invited.status, await invited.clone().text()).toBe(201);
 });
 afterAll(async () => {
   await quitEngines();
+  await provider?.close();
+  await ssoServer?.close();
   await stopServer();
 });
 
@@ -185,6 +205,29 @@ for (const launch of [launchFirefox, launchWebKit]) {
       expect(JSON.stringify(stored.guide)).not.toContain('Export the monthly report');
       const { versions } = (await (await admin(`/api/apps/${API_KEY}/guides/${guideId}/versions`)).json()) as { versions: Array<{ version: number }> };
       expect(versions.map((v) => v.version)).toEqual([4, 3, 2, 1]);
+    });
+
+    it('Sign in with SSO: the provider\'s form typed with real keys, back where the invited editor was going, signed in as her', async () => {
+      const consoleUrl = ssoServer!.url;
+      const issuer = provider!.issuer;
+      await page.goto(`${consoleUrl}/console/me`);
+      await page.waitFor("return location.pathname === '/console/login'");
+      await clickOn(page, "byName('Sign in with SSO')");
+      await page.waitFor(`return location.origin === ${JSON.stringify(issuer)} && !!document.querySelector('input[name=login]')`, 15_000);
+      await painted(page, engine.name, 'sso-provider');
+      await page.type('input[name=login]', 'grace');
+      await page.type('input[name=password]', 'any password');
+      await clickOn(page, "document.querySelector('button[type=submit]')");
+      // The provider asks for consent the first time (not once given).
+      await page.waitFor(`return location.origin === ${JSON.stringify(consoleUrl)} || /Continue/.test(document.querySelector('button[type=submit]')?.textContent ?? '')`, 15_000);
+      if ((await read<string>(page, 'location.origin')) === issuer) await clickOn(page, "document.querySelector('button[type=submit]')");
+      await page.waitFor(`return location.href === ${JSON.stringify(`${consoleUrl}/console/me`)}`, 15_000);
+      await waitUntil(page, "/Grace Hopper\\s*editor/.test(document.querySelector('[aria-label=\"Signed in\"]')?.textContent ?? '')");
+      await waitUntil(page, "byName('Sign out') && [...document.querySelectorAll('h1')].some((h) => h.textContent === 'Your account')");
+      const me = await page.run<{ role: string }>("return (await fetch('/api/me')).json()");
+      expect(me).toMatchObject({ role: 'editor' });
+      expect(JSON.stringify(me)).toContain('grace@example.com');
+      await painted(page, engine.name, 'console-sso-signed-in');
     });
   });
 }
