@@ -10,6 +10,8 @@ export default defineConfig({
     // On the real PostgreSQL only (vitest.postgres.config.ts).
     exclude: ['test/server/postgres/**'],
     environment: 'node',
+    // The empty PGlite every server test starts from, made once (test/server/pgliteTemplate.ts).
+    globalSetup: ['test/server/pgliteTemplateSetup.ts'],
     reporters: ['default', ['json', { outputFile: 'test-results/unit.json' }]],
   },
 });

@@ -8,16 +8,18 @@ import { lockDataFolder } from './lockDataFolder';
 
 /**
  * Opens PGlite on a data folder (created if missing, locked to this process: lockDataFolder), or in memory with
- * `'memory://'`.
+ * `'memory://'`, which may start from `memoryTemplate`, a data folder dumped by PGlite (`dumpDataDir`), instead of
+ * an initdb of its own.
  * PGlite runs one statement at a time; concurrent callers queue inside it.
  */
-export async function createPgliteDatabase(dataDir: string): Promise<Database> {
+export async function createPgliteDatabase(dataDir: string, memoryTemplate?: Blob): Promise<Database> {
   let unlock = () => undefined as void;
   if (!dataDir.startsWith('memory://')) {
     mkdirSync(dataDir, { recursive: true });
     unlock = lockDataFolder(dataDir);
   }
-  const pglite = new PGlite(dataDir);
+  const inMemory = dataDir.startsWith('memory://');
+  const pglite = new PGlite(dataDir, inMemory && memoryTemplate ? { loadDataDir: memoryTemplate } : {});
   try {
     await pglite.waitReady;
   } catch (error) {

@@ -11,9 +11,11 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string;
   /** PGlite data folder, or `'memory://'`. */
   dataDir: string;
+  /** With `'memory://'`: a dumped data folder to start from instead of an empty database's initdb (tests). */
+  memoryTemplate?: Blob;
 }
 
 /** Opens the database the options name. */
 export function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? createPgDatabase(options.databaseUrl) : createPgliteDatabase(options.dataDir);
+  return options.databaseUrl ? createPgDatabase(options.databaseUrl) : createPgliteDatabase(options.dataDir, options.memoryTemplate);
 }

@@ -12,6 +12,7 @@ import { openDatabase } from '../../server/storage/openDatabase';
 import { migrateSchema } from '../../server/storage/migrations/MIGRATIONS';
 import { ADMIN_HEADERS, SERVER_TIMEOUT, startTestServer, type TestServer } from './testServer';
 import { makeUser, TEST_PASSWORD, type TestUser } from './users';
+import { pgliteTemplate } from './pgliteTemplate';
 
 let server: TestServer;
 let editor: TestUser;
@@ -162,7 +163,7 @@ describe('audit trail: reading it', () => {
     for (const method of ['PUT', 'PATCH', 'DELETE', 'POST'] as const) {
       expect((await server.app.inject({ method, url: '/api/audit', headers: ADMIN_HEADERS, payload: {} })).statusCode).toBe(404);
     }
-    const db = await openDatabase({ dataDir: 'memory://' });
+    const db = await openDatabase({ dataDir: 'memory://', memoryTemplate: await pgliteTemplate() });
     try {
       await migrateSchema(db);
       await createAuditLog(db).append({ at: 1, actor: { kind: 'admin token' }, address: '127.0.0.1', action: 'guide.saved' });

@@ -8,6 +8,7 @@ import { loginWaitMs } from '../../server/auth/registerLoginRoutes';
 import { resolveAdminToken } from '../../server/auth/resolveAdminToken';
 import { tokenEquals } from '../../server/auth/tokenEquals';
 import { ADMIN_HEADERS, SERVER_TIMEOUT, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from './testServer';
+import { pgliteTemplate } from './pgliteTemplate';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -207,7 +208,7 @@ describe('issue #31 sign-in state in the database', () => {
     const { createAuthStore } = await import('../../server/auth/createAuthStore');
     const { openDatabase } = await import('../../server/storage/openDatabase');
     const { migrateSchema } = await import('../../server/storage/migrations/MIGRATIONS');
-    const db = await openDatabase({ dataDir: 'memory://' });
+    const db = await openDatabase({ dataDir: 'memory://', memoryTemplate: await pgliteTemplate() });
     try {
       await migrateSchema(db);
       const store = createAuthStore(db);

@@ -9,6 +9,7 @@ import { createPgliteDatabase } from '../../server/storage/createPgliteDatabase'
 import { registerConsoleRoutes } from '../../server/queries/registerConsoleRoutes';
 import { createSummarizer } from '../../server/summaries/createSummarizer';
 import { ADMIN_HEADERS, guideEvent, nodeJzb, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
+import { pgliteTemplate } from './pgliteTemplate';
 
 const H = 3_600_000;
 /** An app's health at a glance (GET /api/apps) when its agents sent no report in the last 24 hours. */
@@ -340,7 +341,7 @@ describe('issue #14 console: top pages', () => {
 
 describe('registerConsoleRoutes with a given guide source', () => {
   it('reads guide counts and steps from the source it is given', async () => {
-    const db = await createPgliteDatabase('memory://');
+    const db = await createPgliteDatabase('memory://', await pgliteTemplate());
     const app = Fastify();
     try {
       const { createEventStore } = await import('../../server/ingest/createEventStore');

@@ -7,10 +7,11 @@ import { createPgliteDatabase } from '../../server/storage/createPgliteDatabase'
 import { MIGRATIONS, migrateSchema } from '../../server/storage/migrations/MIGRATIONS';
 import { runMigrations } from '../../server/storage/migrations/runMigrations';
 import { SERVER_TIMEOUT } from './testServer';
+import { pgliteTemplate } from './pgliteTemplate';
 
 describe('issue #19 schema migrations', () => {
   it('applies each migration once, in order, and records it; a second start applies nothing', async () => {
-    const db = await createPgliteDatabase('memory://');
+    const db = await createPgliteDatabase('memory://', await pgliteTemplate());
     try {
       expect(await migrateSchema(db)).toEqual(MIGRATIONS.map((m) => m.version));
       expect(await migrateSchema(db)).toEqual([]);
@@ -24,7 +25,7 @@ describe('issue #19 schema migrations', () => {
   }, SERVER_TIMEOUT);
 
   it('a later migration runs on a database that has the earlier ones; one that fails stops the start with its name and is not recorded', async () => {
-    const db = await createPgliteDatabase('memory://');
+    const db = await createPgliteDatabase('memory://', await pgliteTemplate());
     try {
       const first = [{ version: 1, name: 'a', up: 'create table a (x int)' }];
       expect(await runMigrations(db, first)).toEqual([1]);
@@ -38,7 +39,7 @@ describe('issue #19 schema migrations', () => {
   }, SERVER_TIMEOUT);
 
   it('refuses migrations that are not numbered 1, 2, 3...', async () => {
-    const db = await createPgliteDatabase('memory://');
+    const db = await createPgliteDatabase('memory://', await pgliteTemplate());
     try {
       await expect(runMigrations(db, [{ version: 2, name: 'b', up: 'select 1' }])).rejects.toThrow('schema migrations must be numbered 1, 2, 3...: b is 2 at place 1');
     } finally {
@@ -47,7 +48,7 @@ describe('issue #19 schema migrations', () => {
   }, SERVER_TIMEOUT);
 
   it('exclusive sections of one database take turns', async () => {
-    const db = await createPgliteDatabase('memory://');
+    const db = await createPgliteDatabase('memory://', await pgliteTemplate());
     try {
       const order: string[] = [];
       const section = (name: string) =>
@@ -64,7 +65,7 @@ describe('issue #19 schema migrations', () => {
   }, SERVER_TIMEOUT);
 
   it('10 (pages without query): summaries kept by address before it are merged into pages, events summed, visitors\' hours joined', async () => {
-    const db = await createPgliteDatabase('memory://');
+    const db = await createPgliteDatabase('memory://', await pgliteTemplate());
     try {
       await runMigrations(db, MIGRATIONS.slice(0, 9));
       const hour = (h: number) => `int8range(${h * 3_600_000}, ${(h + 1) * 3_600_000})`;

@@ -12,6 +12,7 @@ import { migrateSchema } from '../../server/storage/migrations/MIGRATIONS';
 import { openDatabase } from '../../server/storage/openDatabase';
 import { queryHealth } from '../../server/queries/queryHealth';
 import { ADMIN_HEADERS, freshPostgresDatabase, SERVER_TIMEOUT, startTestServer, type TestServer } from './testServer';
+import { pgliteTemplate } from './pgliteTemplate';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -216,7 +217,7 @@ describe('the Health view: GET /api/apps/{apiKey}/health', () => {
 describe('queryHealth: range edges, buckets and order', () => {
   it('counts [from, to) by received time, per hour or day (UTC), versions and errors the latest first, errors at most 50', async () => {
     const databaseUrl = await freshPostgresDatabase();
-    const db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : {}) });
+    const db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : { memoryTemplate: await pgliteTemplate() }) });
     try {
       await migrateSchema(db);
       const reports = createMonitorStore(db);

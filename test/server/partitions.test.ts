@@ -12,6 +12,7 @@ import { MIGRATIONS, migrateSchema } from '../../server/storage/migrations/MIGRA
 import { runMigrations } from '../../server/storage/migrations/runMigrations';
 import { ensurePartitions, listPartitions, monthOf, monthOfPartition, partitionName } from '../../server/storage/partitions/eventPartitions';
 import { freshPostgresDatabase, SERVER_TIMEOUT } from './testServer';
+import { pgliteTemplate } from './pgliteTemplate';
 
 const DAY = 86_400_000;
 const click = (tabId: string, sequence: number) => ({ type: 'click', visitor_id: 'v1', account_id: '', browser_time: 1, url: 'https://app.example/', tabId, frameId: 'f1', sequence, props: {} });
@@ -20,7 +21,7 @@ const count = async (db: Database, sql: string) => Number((await db.query<{ n: u
 /** A new database: PGlite, or a fresh one of the run's PostgreSQL (vitest.postgres.config.ts). */
 async function withDb(fn: (db: Database) => Promise<void>): Promise<void> {
   const databaseUrl = await freshPostgresDatabase();
-  const db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : {}) });
+  const db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : { memoryTemplate: await pgliteTemplate() }) });
   try {
     await fn(db);
   } finally {

@@ -13,6 +13,7 @@ import { readChunk } from '../../server/recordings/checkRecordingChunk';
 import { createRecordingStore } from '../../server/recordings/createRecordingStore';
 import { fullSnapshotFirst } from '../../server/recordings/fullSnapshotFirst';
 import { ADMIN_HEADERS, freshPostgresDatabase, nodeJzb, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
+import { pgliteTemplate } from './pgliteTemplate';
 
 const T0 = 1_790_000_000_000;
 const DAY = 86_400_000;
@@ -239,7 +240,7 @@ describe('issue #18 recordings: the full-snapshot-first rule', () => {
 describe('issue #18 recordings: retention', () => {
   it('deletes recordings whose last chunk was received before the cutoff, with their chunks, and keeps the others', async () => {
     const databaseUrl = await freshPostgresDatabase();
-    const db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : {}) });
+    const db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : { memoryTemplate: await pgliteTemplate() }) });
     try {
       await migrateSchema(db);
       const store = createRecordingStore(db);

@@ -12,6 +12,7 @@ import { migrateSchema } from '../../server/storage/migrations/MIGRATIONS';
 import { ensurePartitions, listPartitions } from '../../server/storage/partitions/eventPartitions';
 import type { Database } from '../../server/storage/Database';
 import { freshPostgresDatabase, SERVER_TIMEOUT } from './testServer';
+import { pgliteTemplate } from './pgliteTemplate';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 25);
@@ -20,7 +21,7 @@ const click = (n: number) => ({ type: 'click', visitor_id: 'v1', account_id: '',
 let db: Database;
 beforeAll(async () => {
   const databaseUrl = await freshPostgresDatabase();
-  db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : {}) });
+  db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : { memoryTemplate: await pgliteTemplate() }) });
   await migrateSchema(db);
 }, SERVER_TIMEOUT);
 afterAll(() => db.close());

@@ -13,6 +13,7 @@ import { ensurePartitions } from '../../server/storage/partitions/eventPartition
 import { createSummarizer } from '../../server/summaries/createSummarizer';
 import { drainSummaryQueue } from '../../server/summaries/drainSummaryQueue';
 import { freshPostgresDatabase, SERVER_TIMEOUT } from './testServer';
+import { pgliteTemplate } from './pgliteTemplate';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 10, 20, 10);
@@ -29,7 +30,7 @@ const queued = (db: Database) => count(db, 'select count(*) as n from summary_qu
 /** A new migrated database: PGlite, or a fresh one of the run's PostgreSQL (vitest.postgres.config.ts). */
 async function withDb(fn: (db: Database) => Promise<void>): Promise<void> {
   const databaseUrl = await freshPostgresDatabase();
-  const db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : {}) });
+  const db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : { memoryTemplate: await pgliteTemplate() }) });
   try {
     await migrateSchema(db);
     await ensurePartitions(db);

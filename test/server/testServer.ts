@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import type { PasswordCost } from '../../server/auth/users/passwords';
 import { createServer, type ServerOptions } from '../../server/createServer';
+import { pgliteTemplate } from './pgliteTemplate';
 
 /**
  * Time allowed to start or stop a server: PGlite boots a WebAssembly PostgreSQL (about a second, several
@@ -65,7 +66,8 @@ export async function freshPostgresDatabase(): Promise<string | undefined> {
 
 /**
  * Starts a server (not listening) on `memory://` (or on a new database of the run's PostgreSQL), with `guides`
- * written as files into a fresh folder; password hashes at TEST_PASSWORD_COST unless `options` say otherwise.
+ * written as files into a fresh folder, its PGlite started from the run's empty template (pgliteTemplate.ts);
+ * password hashes at TEST_PASSWORD_COST unless `options` say otherwise.
  */
 export async function startTestServer(
   guides: Record<string, unknown> = {},
@@ -77,7 +79,7 @@ export async function startTestServer(
   const databaseUrl = await freshPostgresDatabase();
   const app = await createServer({
     dataDir: 'memory://',
-    ...(databaseUrl ? { databaseUrl } : {}),
+    ...(databaseUrl ? { databaseUrl } : { memoryTemplate: await pgliteTemplate() }),
     guidesDir,
     agentDir: join(root, 'no-agent'),
     featuresFile: join(root, 'features.json'),
@@ -90,7 +92,7 @@ export async function startTestServer(
     app,
     guidesDir,
     root,
-    ...(databaseUrl ? { databaseUrl } : {}),
+    ...(databaseUrl ? { databaseUrl } : { memoryTemplate: await pgliteTemplate() }),
     async close() {
       await app.close();
       rmSync(root, { recursive: true, force: true });

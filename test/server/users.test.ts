@@ -16,6 +16,7 @@ import { migrateSchema } from '../../server/storage/migrations/MIGRATIONS';
 import { openDatabase } from '../../server/storage/openDatabase';
 import { cookieOf, makeUser, TEST_PASSWORD } from './users';
 import { ADMIN_HEADERS, freshPostgresDatabase, SERVER_TIMEOUT, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from './testServer';
+import { pgliteTemplate } from './pgliteTemplate';
 
 // Each password is an scrypt hash of 0.1-0.5 s on a busy machine: more than vitest's 5 s for a test of several.
 vi.setConfig({ testTimeout: 60_000 });
@@ -180,7 +181,7 @@ describe('issue #33 designer sessions carry their author\'s role', () => {
 describe('issue #33 invitations end after 7 days (a pinned clock)', () => {
   it('a link used after its 7 days is 410 and says so; one second before, it opens', async () => {
     const databaseUrl = await freshPostgresDatabase();
-    const db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : {}) });
+    const db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : { memoryTemplate: await pgliteTemplate() }) });
     const app = Fastify();
     app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => reply.code(error.statusCode ?? 500).send({ error: error.message }));
     let clock = 1_800_000_000_000;
