@@ -131,9 +131,12 @@ export function registerSsoRoutes(app: FastifyInstance, { config, sso, sessions,
       return refuse(request, reply, 'sso_unavailable', { returnPath, detail: (err as Error).message });
     }
     try {
-      // Only the query of the answer is read; the URL is the redirect URI the start sent (the token request repeats it).
+      // Only the query of the answer is read, as the router parsed it; the URL is the redirect URI the start sent
+      // (the token request repeats it).
       const answer = new URL(pending.redirectUri);
-      answer.search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+      for (const [key, value] of Object.entries(request.query as Record<string, string | string[]>)) {
+        for (const one of [value].flat()) answer.searchParams.append(key, one);
+      }
       const tokens = await client.authorizationCodeGrant(configuration, answer, {
         pkceCodeVerifier: pending.codeVerifier,
         expectedState: state,
