@@ -5,7 +5,7 @@
  */
 import type { EventPropertyRule } from '../analytics/eventPropertyRules';
 import type { Outcome } from '../errors';
-import type { Automation, DomNode, ElementContainsRule, StepType, ThrottlingConfig, ThrottlingTimestamps } from '../guides/guides';
+import type { Automation, DomNode, GuideAction, ElementContainsRule, StepType, ThrottlingConfig, ThrottlingTimestamps } from '../guides/guides';
 import type { RecentStepState } from '../guides/recentStepStates';
 import type { BadgeToShow, LauncherToShow, ResourceCenterToShow } from './surfaces';
 import type { GUIDE_TAIL_MESSAGE } from '../constants';
@@ -44,6 +44,11 @@ export interface GuideSettings {
   allowedOrigins?: string[];
   /** What an earlier page of this visitor left (see ShimCallbacks.guideState). */
   state?: GuideState;
+  /**
+   * Issue #34: the URL of the render chunk (dist/agent/waymark.render.js) the worker loads lazily to paint steps
+   * (StepToShow.painted). @default none: steps are drawn with the React overlay
+   */
+  renderUrl?: string;
 }
 
 /** Guide state that outlives a page: kept by the shim in local storage, per api key and visitor. */
@@ -111,6 +116,28 @@ export interface StepToShow {
    * leader's frame id, where the step's actions go (its worker loaded the guide). Never set by a worker.
    */
   viaFrame?: string;
+  /**
+   * Issue #34: the step's surface as the worker rendered it, for lightbox, mobile-lightbox, tooltip and banner steps
+   * that are not embedded. The page builds it without React (overlay/static), so a guide's first paint evaluates no
+   * React on the host's main thread. Absent (the render chunk did not load, the main-thread mode, another type):
+   * the page draws the step with the React overlay.
+   */
+  painted?: PaintedStep;
+}
+
+/**
+ * A node of a painted step: text, or `[tag, attributes, children]`. A `style` attribute is CSS text the page sets
+ * through the CSSOM (`style.cssText`), never as an attribute, so a host's CSP without 'unsafe-inline' styles lets
+ * it through as it does React's.
+ */
+export type PaintedNode = string | [tag: string, attributes: Array<[name: string, value: string]>, children: PaintedNode[]];
+
+/** A step's surface rendered by the worker with the overlay's own components (react-dom/server). */
+export interface PaintedStep {
+  /** The surface's top-level elements, in order (a lightbox: its backdrop, then its dialog). */
+  nodes: PaintedNode[];
+  /** The building blocks' actions: an element with the attribute `data-wm-action="i"` does `actions[i]`. */
+  actions: GuideAction[][];
 }
 
 /** What a guide load hands back: the auto steps to try, in display order. */
