@@ -21,6 +21,10 @@
  *                                           chunk when the app's settings name fields to validate
  * - record:  dist/agent/waymark.record.js   ES module: session recording's page side (rrweb, issue #18), imported
  *                                           by the guides chunk when the worker says this session records
+ * - steps:   dist/agent/waymark.steps.js    ES module: a step painted from the worker's nodes without React (issue
+ *                                           #34); it loads the React overlay for everything else
+ * - render:  dist/agent/waymark.render.js   classic script for the worker (importScripts): React and react-dom/server
+ *                                           render a step's surface to nodes (StepToShow.painted, issue #34)
  * - esm:     dist/esm/waymark.js            the npm entry (`import { initialize } from 'waymark'`), with the
  *                                           files above beside it for the host's bundler to emit
  * - react:   dist/react/waymark-react.js    `waymark/react`: provider and hooks; React and `waymark` external
@@ -112,6 +116,8 @@ const targets: Record<string, UserConfig> = {
   tools: library('shim/tools/index.ts', 'dist/agent', 'waymark.tools.js', 'es'),
   forms: library('shim/forms/index.ts', 'dist/agent', 'waymark.forms.js', 'es'),
   record: library('shim/recording/index.ts', 'dist/agent', 'waymark.record.js', 'es'),
+  steps: library('overlay/static/index.ts', 'dist/agent', 'waymark.steps.js', 'es'),
+  render: library('overlay/render/index.ts', 'dist/agent', 'waymark.render.js', 'iife'),
   esm: npmModule('shim/esm.ts', 'dist/esm', 'waymark.js', [], [handFilesToHostBundler()]),
   react: npmModule('react/index.ts', 'dist/react', 'waymark-react.js', ['react', 'react/jsx-runtime', 'waymark']),
   demo: {

@@ -8,10 +8,10 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 
 const only = process.argv.slice(2);
-const targets = only.length ? only : ['shim', 'staging', 'worker', 'inpage', 'overlay', 'privacy', 'prompts', 'guides', 'frames', 'author', 'tools', 'forms', 'record', 'esm', 'react', 'types', 'demo', 'console'];
+const targets = only.length ? only : ['shim', 'staging', 'worker', 'inpage', 'overlay', 'privacy', 'prompts', 'guides', 'frames', 'author', 'tools', 'forms', 'record', 'steps', 'render', 'esm', 'react', 'types', 'demo', 'console'];
 
 /** The agent's files the npm entry references with `new URL('./file', import.meta.url)` (shim/esm.ts). */
-const NPM_ENTRY_FILES = ['waymark.worker.js', 'waymark.inpage.js', 'waymark.guides.js', 'waymark.overlay.js', 'waymark.privacy.js', 'waymark.prompts.js', 'waymark.frames.js', 'waymark.author.js', 'waymark.tools.js', 'waymark.forms.js', 'waymark.record.js'];
+const NPM_ENTRY_FILES = ['waymark.worker.js', 'waymark.inpage.js', 'waymark.guides.js', 'waymark.overlay.js', 'waymark.privacy.js', 'waymark.prompts.js', 'waymark.frames.js', 'waymark.author.js', 'waymark.tools.js', 'waymark.forms.js', 'waymark.record.js', 'waymark.steps.js', 'waymark.render.js'];
 
 /** gzip budgets in bytes. The shim's is issue #2's: an initial shim of at most 12 KB gzip. */
 export const BUDGETS = {
@@ -65,6 +65,12 @@ export const BUDGETS = {
   // Session recording's page side (issue #18): rrweb's recorder (snapshot, mutation and input observers, about
   // 95% of it) and our buffer; fetched by the guides chunk only when the worker says this session records.
   'dist/agent/waymark.record.js': 32 * 1024,
+  // Issue #34: a step painted from the worker's nodes, without React (lightbox, tooltip, banner, polls: their
+  // clicks, focus, Escape, placement with floating-ui); the React overlay loads only for the other surfaces.
+  'dist/agent/waymark.steps.js': 12 * 1024,
+  // Issue #34: loaded by the worker, never by the page: React, react-dom/server and the step surfaces, which render
+  // a step's nodes (StepToShow.painted) off the main thread.
+  'dist/agent/waymark.render.js': 64 * 1024,
   // `waymark/react`: the provider and hooks only (React and the agent are the host's imports).
   'dist/react/waymark-react.js': 3 * 1024,
 };

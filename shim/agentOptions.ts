@@ -270,7 +270,7 @@ export interface WaymarkApi {
 }
 
 /** The agent's files besides the initial script: its worker and the chunks it imports when needed. */
-export type AgentAsset = 'worker' | 'inpage' | 'guides' | 'overlay' | 'privacy' | 'prompts' | 'frames' | 'author' | 'tools' | 'forms' | 'record';
+export type AgentAsset = 'worker' | 'inpage' | 'guides' | 'overlay' | 'privacy' | 'prompts' | 'frames' | 'author' | 'tools' | 'forms' | 'record' | 'steps' | 'render';
 
 export interface AgentEnvironment {
   /**

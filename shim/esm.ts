@@ -24,6 +24,8 @@ const assets = {
   tools: new URL(/* @vite-ignore */ './waymark.tools.js', import.meta.url).href,
   forms: new URL(/* @vite-ignore */ './waymark.forms.js', import.meta.url).href,
   record: new URL(/* @vite-ignore */ './waymark.record.js', import.meta.url).href,
+  steps: new URL(/* @vite-ignore */ './waymark.steps.js', import.meta.url).href,
+  render: new URL(/* @vite-ignore */ './waymark.render.js', import.meta.url).href,
 };
 
 /**

@@ -99,6 +99,7 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
       adoptionGuides: guideOptions.adoptionGuides,
       allowedOrigins: guideOptions.allowedOrigins,
       disablePrefetch: guideOptions.disablePrefetch === true,
+      renderUrl: assetUrlOf(env, 'render'),
     },
   };
   /**
