@@ -4,6 +4,7 @@
  * that never see a guide never pay for React.
  */
 import type { GuideAction } from '../shared/guides/guides';
+import type { OverlayHost } from './createOverlayHost';
 import type { BadgeToShow, LauncherToShow, LogLevel, ResourceCenterToShow, StepToShow } from '../shared/protocol';
 
 /** A clicked element of a guide, for guideActivity. */
@@ -88,6 +89,13 @@ export interface OverlayOptions {
    * shim's logger, so it reaches the same console and history as the agent's other messages. @default none
    */
   log?(level: LogLevel, message: string): void;
+  /** The page's overlay host, when the painted steps made it first (issue #34). @default one of its own */
+  host?: OverlayHost;
+  /**
+   * The React overlay, for what the painted steps do not draw (overlay/static's createOverlay only): imported
+   * the first time it is needed.
+   */
+  loadReact?(): Promise<OverlayModule>;
 }
 
 export interface OverlayModule {

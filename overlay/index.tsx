@@ -19,29 +19,15 @@ import { Launcher } from './Launcher';
 import { Lightbox } from './Lightbox';
 import { ResourceCenter } from './ResourceCenter';
 import { prewarmWhenIdle } from './prewarm';
-import { OVERLAY_CSS } from './styles';
+import { createOverlayHost } from './createOverlayHost';
 import { Tooltip } from './Tooltip';
 
 export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {}) => {
-  const host = doc.createElement('div');
-  host.setAttribute('data-waymark-overlay', '');
-  /**
-   * Into the page the first time something is drawn, not when the overlay is made: it is made ahead of a guide
-   * (issue #16 prefetch), and a node added to the page then would be an effect of whatever the visitor had just
-   * clicked (a dead click judged alive). On <html>, not <body>: a transform or filter on body would otherwise
-   * re-anchor our fixed layers.
-   */
-  const attach = () => host.isConnected || doc.documentElement.appendChild(host);
-  const shadow = host.attachShadow({ mode: 'open' });
-  const sheet = new CSSStyleSheet();
-  sheet.replaceSync(OVERLAY_CSS);
-  // A step's own stylesheet (contentUrlCss) goes in a second sheet, replaced per step, scoped to the shadow root.
-  const stepSheet = new CSSStyleSheet();
-  /** The launcher config's contentUrlCss (guides §2), apart from any step's sheet. */
-  const launcherSheet = new CSSStyleSheet();
-  shadow.adoptedStyleSheets = [sheet, stepSheet, launcherSheet];
+  // The page's overlay host when the painted steps made it first (issue #34), else one of our own.
+  const { host, shadow, sheet, stepSheet, launcherSheet, attach } = options.host ?? createOverlayHost(doc);
   const container = doc.createElement('div');
-  shadow.appendChild(container);
+  // Under whatever the painted steps drew (they append theirs last): a React step and a painted one never show together.
+  shadow.insertBefore(container, shadow.firstChild);
   const root: Root = createRoot(container);
   // Badges live in a layer of their own, beside (and under) the step on screen.
   const badgeContainer = doc.createElement('div');

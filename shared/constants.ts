@@ -261,3 +261,9 @@ export const FRAME_CONNECT_RETRY = { firstMs: 10, maxMs: 10_000, retries: 21 } a
  * other frames of its tab: its connect retries (above, 120,230 ms in all) end at this mark, the last one shortened.
  */
 export const FRAME_MESSAGE_WAIT_MS = 120_000;
+
+/** guides §2: what a submitted poll shows in place of its step's content, unless attributes.thankYouMessage says. */
+export const THANK_YOU_TEXT = 'Thank you for your feedback!';
+
+/** guides §3 attributes.isRequired: the reminder of a step whose questions are not all answered yet. */
+export const REQUIRED_ANSWER_TEXT = 'Answer the question to go on.';

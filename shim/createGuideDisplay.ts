@@ -60,7 +60,11 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay |
   const ctx: DisplayContext = {
     bridge,
     log,
-    overlay: () => (overlay ??= importChunk<OverlayModule>(options.asset('overlay')).then((m) => m.createOverlay(document, { log }))),
+    // Issue #34: the steps chunk draws the steps the worker painted; React's overlay loads only for what they are not.
+    overlay: () =>
+      (overlay ??= importChunk<OverlayModule>(options.asset('steps')).then((m) =>
+        m.createOverlay(document, { log, loadReact: () => importChunk<OverlayModule>(options.asset('overlay')) }),
+      )),
     hasOverlay: () => overlay !== null,
     // Made ready, not only fetched: its shadow root and parsed stylesheet too, so the first step costs its render alone.
     prefetchOverlay: () => void ctx.overlay().catch(() => (overlay = null)),

@@ -130,11 +130,10 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
     if (top) rememberPage(document.URL, now);
     const guideState = readJson<GuideState>(guideStateKey);
     if (guideState?.visitorId === identity.visitorId) init.guides!.state = guideState;
-    // Issue #16: where this app has drawn guides before, the overlay chunk is asked for now rather than once the
-    // guides chunk has started: React's ~200 KB took 20-45 ms here to compile and run, and then raced guide.json
-    // (a trace: the slow tenth of the bench's warm runs).
+    // Issue #16: where this app has drawn guides before, the overlay's chunk is asked for now rather than once the
+    // guides chunk has started. Since issue #34 that is the steps chunk (no React: the worker paints the steps).
     if (!guidesOff(options) && readJson(hadGuidesKey(options.apiKey)) === true) {
-      import(/* @vite-ignore */ assetUrlOf(env, 'overlay')).catch(() => undefined);
+      import(/* @vite-ignore */ assetUrlOf(env, 'steps')).catch(() => undefined);
     }
   };
   const worker = startWorker({

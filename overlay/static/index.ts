@@ -1,0 +1,91 @@
+/**
+ * Entry of dist/agent/waymark.steps.js (issue #34), what the guides chunk imports the first time something is
+ * drawn: the page's overlay. A step the worker painted (StepToShow.painted: lightbox, mobile lightbox, tooltip,
+ * banner) is drawn here, from its nodes, without React: a guide's first paint evaluates no React on the host's main
+ * thread (24-61 ms of module evaluation in the bench, one long task at the worst moment). Everything else (a step
+ * the worker did not paint, an embedded step, one with block-out panes, badges, the launcher, the resource center)
+ * goes to the React overlay (overlay/index.tsx), imported the first time one is needed and handed the same shadow
+ * root; calls to it run in the order they were made.
+ */
+import { readBlockOut } from '../../shared/surfaces/blockOutPanes';
+import { isRtlLanguage } from '../../shared/surfaces/isRtlLanguage';
+import type { PaintedStep, StepToShow } from '../../shared/protocol';
+import type { Overlay, OverlayModule, StepHandlers } from '../api';
+import { createOverlayHost } from '../createOverlayHost';
+import { paintStep } from './paintStep';
+
+export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {}) => {
+  const parts = createOverlayHost(doc);
+  const container = doc.createElement('div');
+  parts.shadow.appendChild(container);
+  let painted: { handlers: StepHandlers; undo(): void } | null = null;
+  let react: Promise<Overlay> | null = null;
+  let queue: Promise<unknown> = Promise.resolve();
+  /** Runs `use` on the React overlay, loaded the first time, after every call made before it. */
+  const later = (use: (overlay: Overlay) => void) => {
+    if (!options.loadReact) return;
+    const load = options.loadReact;
+    queue = queue
+      .then(() => (react ??= load().then((m) => m.createOverlay(doc, { log: options.log, host: parts }))))
+      .then(use)
+      .catch((error: unknown) => options.log?.('error', `the Waymark overlay could not draw: ${error instanceof Error ? error.message : String(error)}`));
+  };
+  const unpaint = () => {
+    painted?.undo();
+    painted = null;
+  };
+
+  // guides §2: Escape (key 27) dismisses a guide that has a dismiss action; every step has the close button. The
+  // React overlay listens for its own steps.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (painted && (event.key === 'Escape' || event.keyCode === 27)) painted.handlers.onDismiss(null);
+  };
+  doc.addEventListener('keydown', onKeyDown, true);
+
+  return {
+    show(step, target, handlers) {
+      unpaint();
+      if (!paintable(step, target)) return later((overlay) => overlay.show(step, target, handlers));
+      if (react) later((overlay) => overlay.hide());
+      parts.stepSheet.replaceSync(step.css ?? '');
+      parts.attach();
+      // guides §2: steps are mirrored for right-to-left languages (he, ar), the page's or else the browser's.
+      if (isRtlLanguage(doc.documentElement.lang || doc.defaultView?.navigator.language)) container.dir = 'rtl';
+      else container.removeAttribute('dir');
+      painted = { handlers, undo: paintStep(container, step, target, handlers) };
+    },
+    hide() {
+      unpaint();
+      if (react) later((overlay) => overlay.hide());
+    },
+    showBadges(badges, onOpen) {
+      if (react || badges.length) later((overlay) => overlay.showBadges(badges, onOpen));
+    },
+    showLauncher(launcher, open, anchor, handlers) {
+      if (react || launcher) later((overlay) => overlay.showLauncher(launcher, open, anchor, handlers));
+    },
+    showResourceCenter(resourceCenter, state, handlers) {
+      if (react || resourceCenter) later((overlay) => overlay.showResourceCenter(resourceCenter, state, handlers));
+    },
+    destroy() {
+      unpaint();
+      doc.removeEventListener('keydown', onKeyDown, true);
+      if (react) later((overlay) => overlay.destroy());
+      else parts.host.remove();
+    },
+  };
+};
+
+/**
+ * Whether `step` is drawn from its painted nodes: the worker painted it, and nothing about it needs the React
+ * overlay (embedded in the page, block-out panes around its element, a tooltip whose element is gone and so shows as
+ * a lightbox). A block-out that does not read is the React overlay's to report (guides §8).
+ */
+function paintable(step: StepToShow, target: Element | null): step is StepToShow & { painted: PaintedStep } {
+  if (!step.painted || step.embed || (step.type === 'tooltip' && !target)) return false;
+  try {
+    return !(target && readBlockOut(step.attributes));
+  } catch {
+    return false;
+  }
+}
