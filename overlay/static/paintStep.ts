@@ -72,8 +72,9 @@ export function paintStep(container: HTMLElement, step: StepToShow & { painted: 
   const onClick = (event: MouseEvent) => {
     const el = event.target instanceof Element ? event.target : null;
     if (!el) return;
+    // The step's own close button (a child of the box): a block an author classed wm-close is only a block.
     const close = el.closest('.wm-close');
-    if (close && box.contains(close)) return handlers.onDismiss({ id: 'close', type: 'BUTTON' });
+    if (close && close.parentElement === box) return handlers.onDismiss({ id: 'close', type: 'BUTTON' });
     const block = el.closest('[data-wm-action]');
     if (block && box.contains(block)) press(block, event);
   };
