@@ -12,13 +12,13 @@ import { isRtlLanguage } from '../../shared/surfaces/isRtlLanguage';
 import type { PaintedStep, StepToShow } from '../../shared/protocol';
 import type { Overlay, OverlayModule, StepHandlers } from '../api';
 import { createOverlayHost } from '../createOverlayHost';
-import { paintStep } from './paintStep';
+import { paintStep, type PaintedView } from './paintStep';
 
 export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {}) => {
   const parts = createOverlayHost(doc);
   const container = doc.createElement('div');
   parts.shadow.appendChild(container);
-  let painted: { handlers: StepHandlers; undo(): void } | null = null;
+  let painted: { step: StepToShow; handlers: StepHandlers; view: PaintedView } | null = null;
   let react: Promise<Overlay> | null = null;
   let queue: Promise<unknown> = Promise.resolve();
   /** Runs `use` on the React overlay, loaded the first time, after every call made before it. */
@@ -31,7 +31,7 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
       .catch((error: unknown) => options.log?.('error', `the Waymark overlay could not draw: ${error instanceof Error ? error.message : String(error)}`));
   };
   const unpaint = () => {
-    painted?.undo();
+    painted?.view.undo();
     painted = null;
   };
 
@@ -44,6 +44,11 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
 
   return {
     show(step, target, handlers) {
+      // The same step again, on the element the page put in place of its own: it follows that one.
+      if (painted?.step === step && paintable(step, target)) {
+        painted.handlers = handlers;
+        return painted.view.retarget(target);
+      }
       unpaint();
       if (!paintable(step, target)) return later((overlay) => overlay.show(step, target, handlers));
       if (react) later((overlay) => overlay.hide());
@@ -52,7 +57,9 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
       // guides §2: steps are mirrored for right-to-left languages (he, ar), the page's or else the browser's.
       if (isRtlLanguage(doc.documentElement.lang || doc.defaultView?.navigator.language)) container.dir = 'rtl';
       else container.removeAttribute('dir');
-      painted = { handlers, undo: paintStep(container, step, target, handlers) };
+      const shown: { step: StepToShow; handlers: StepHandlers; view?: PaintedView } = { step, handlers };
+      shown.view = paintStep(container, step, target, () => shown.handlers);
+      painted = shown as typeof painted;
     },
     hide() {
       unpaint();

@@ -18,14 +18,25 @@ import { buildNodes } from './buildNodes';
 /** Elements the keyboard already reaches and presses (an `a` only with an href): Enter on them clicks by itself. */
 const NATIVE_CONTROLS = new Set(['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'LABEL']);
 
-/** Draws `step` (which has `painted`) into `container`, replacing what was there; answers the undo. */
-export function paintStep(container: HTMLElement, step: StepToShow & { painted: PaintedStep }, target: Element | null, handlers: StepHandlers): () => void {
+/** A painted step on the page. */
+export interface PaintedView {
+  /** The page replaced the step's element: a tooltip follows the new one (the step, and what was typed, stay). */
+  retarget(target: Element | null): void;
+  /** Takes the step off the page. */
+  undo(): void;
+}
+
+/**
+ * Draws `step` (which has `painted`) into `container`, replacing what was there. `handlers` answers the current
+ * handlers (a redraw on a new element brings new ones).
+ */
+export function paintStep(container: HTMLElement, step: StepToShow & { painted: PaintedStep }, target: Element | null, handlers: () => StepHandlers): PaintedView {
   const doc = container.ownerDocument;
   const fragment = doc.createDocumentFragment();
   buildNodes(doc, step.painted.nodes, fragment);
   container.replaceChildren(fragment);
   const box = container.querySelector<HTMLElement>('.wm-step');
-  if (!box) return () => container.replaceChildren();
+  if (!box) return { retarget() {}, undo: () => container.replaceChildren() };
   const content = box.querySelector<HTMLElement>('[data-waymark-step]');
   let thanked = false;
 
@@ -55,7 +66,7 @@ export function paintStep(container: HTMLElement, step: StepToShow & { painted: 
       thanks.textContent = typeof step.attributes.thankYouMessage === 'string' ? step.attributes.thankYouMessage : THANK_YOU_TEXT;
       content.replaceChildren(thanks);
     }
-    handlers.onAction(actions, ui, answers);
+    handlers().onAction(actions, ui, answers);
   };
   let reminder: HTMLElement | null = null;
   const remind = (on: boolean) => {
@@ -74,7 +85,7 @@ export function paintStep(container: HTMLElement, step: StepToShow & { painted: 
     if (!el) return;
     // The step's own close button (a child of the box): a block an author classed wm-close is only a block.
     const close = el.closest('.wm-close');
-    if (close && close.parentElement === box) return handlers.onDismiss({ id: 'close', type: 'BUTTON' });
+    if (close && close.parentElement === box) return handlers().onDismiss({ id: 'close', type: 'BUTTON' });
     const block = el.closest('[data-wm-action]');
     if (block && box.contains(block)) press(block, event);
   };
@@ -90,17 +101,24 @@ export function paintStep(container: HTMLElement, step: StepToShow & { painted: 
   box.addEventListener('keydown', onKeyDown);
 
   let stopPlacing = () => {};
-  const caret = box.querySelector<HTMLElement>('.wm-caret');
-  if (box.classList.contains('wm-tooltip') && target && caret) {
-    stopPlacing = followTarget(target, box, caret, placementOf(step.attributes, tooltipCaret(step.attributes.theme).outset));
-  }
-  const undoModal = box.getAttribute('aria-modal') === 'true' ? makeModal(box) : () => {};
-  return () => {
-    box.removeEventListener('click', onClick);
-    box.removeEventListener('keydown', onKeyDown);
+  const place = (on: Element | null) => {
     stopPlacing();
-    container.replaceChildren();
-    // After the dialog left, as React's effect cleanup runs after the commit that removed it.
-    undoModal();
+    const caret = box.querySelector<HTMLElement>('.wm-caret');
+    if (box.classList.contains('wm-tooltip') && on && caret) {
+      stopPlacing = followTarget(on, box, caret, placementOf(step.attributes, tooltipCaret(step.attributes.theme).outset));
+    }
+  };
+  place(target);
+  const undoModal = box.getAttribute('aria-modal') === 'true' ? makeModal(box) : () => {};
+  return {
+    retarget: place,
+    undo() {
+      box.removeEventListener('click', onClick);
+      box.removeEventListener('keydown', onKeyDown);
+      stopPlacing();
+      container.replaceChildren();
+      // After the dialog left, as React's effect cleanup runs after the commit that removed it.
+      undoModal();
+    },
   };
 }
