@@ -3,12 +3,12 @@
  * guides §2), the step position text 'Step {current} of {total}' and the powered-by credit; and the step box's
  * theme (themeStyle).
  */
-import { useState, type CSSProperties, type ReactNode } from 'react';
+import { useContext, useState, type CSSProperties, type ReactNode } from 'react';
 import type { StepToShow } from '../shared/protocol';
 import { stepLabel } from '../shared/guides/stepLabel';
 import { themeVars } from '../shared/surfaces/guideTheme';
 import type { StepHandlers } from './api';
-import { renderBlocks } from './renderBlocks';
+import { ActionMarks, renderBlocks } from './renderBlocks';
 
 export interface StepChromeProps {
   step: StepToShow;
@@ -22,6 +22,8 @@ export function StepChrome({ step, handlers, contentId }: StepChromeProps): Reac
   const [thanked, setThanked] = useState(false);
   // guides §3 attributes.isRequired: the step's questions are answered before it sends or moves on.
   const [waiting, setWaiting] = useState(false);
+  // Issue #34: the worker's render marks each block's actions (data-wm-action); the browser's has no marker.
+  const mark = useContext(ActionMarks);
   const onAction = (actions: Parameters<StepHandlers['onAction']>[0], ui: Parameters<StepHandlers['onAction']>[1], answers?: Record<string, string>, unanswered: string[] = []) => {
     const goesOn = actions.some((a) => a.action === 'submitPoll' || a.action === 'advanceGuide');
     if (step.attributes.isRequired === true && goesOn && unanswered.length) return setWaiting(true);
@@ -36,7 +38,7 @@ export function StepChrome({ step, handlers, contentId }: StepChromeProps): Reac
         {'\u00d7'}
       </button>
       <div id={contentId} data-waymark-step="">
-        {thanked ? <p className="wm-thanks" role="status">{thanks}</p> : renderBlocks(step.content, { onAction })}
+        {thanked ? <p className="wm-thanks" role="status">{thanks}</p> : renderBlocks(step.content, { onAction, mark })}
         {waiting && !thanked && (
           <p className="wm-required" role="alert">
             Answer the question to go on.

@@ -4,7 +4,7 @@
  * become noscript (guides §5). The full validation with its error messages is the guide engine's
  * (issue #5); this renderer is the last line of defence and drops anything it does not know.
  */
-import { createElement, type ReactNode } from 'react';
+import { createContext, createElement, type ReactNode } from 'react';
 import type { DomNode, GuideAction } from '../shared/guides/guides';
 import type { PollAnswers, UiElement } from './api';
 
@@ -23,7 +23,16 @@ const PROPS = new Set([
 
 export interface RenderContext {
   onAction(actions: GuideAction[], ui: UiElement, answers?: PollAnswers, unanswered?: string[]): void;
+  /** A block's actions to the index its element carries as `data-wm-action` (ActionMarks). @default none */
+  mark?: ((actions: GuideAction[]) => number) | null;
 }
+
+/**
+ * Issue #34: set when the worker renders a step to nodes (overlay/render): each building block with actions gets
+ * `data-wm-action="i"`, i the index this gives its actions, and the page runs them by delegation. In the browser's
+ * own React render there is none and nothing changes.
+ */
+export const ActionMarks = createContext<((actions: GuideAction[]) => number) | null>(null);
 
 export function renderBlocks(node: DomNode, ctx: RenderContext, key?: number): ReactNode {
   const type = node.type === 'script' ? 'noscript' : TAGS.has(node.type) ? node.type : 'div';
@@ -48,6 +57,8 @@ export function renderBlocks(node: DomNode, ctx: RenderContext, key?: number): R
     delete props.checked;
   }
   const actions = node.actions?.filter((a) => a && typeof a.action === 'string') ?? [];
+  // Marked, only a block with actions carries the attribute: an author's own data-wm-action would run another's.
+  if (ctx.mark) props['data-wm-action'] = actions.length ? ctx.mark(actions) : undefined;
   if (actions.length) {
     const ui: UiElement = { id: String(props.id ?? ''), type: type.toUpperCase() };
     props.onClick = (event: { preventDefault(): void; currentTarget: Element }) => {
