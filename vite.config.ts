@@ -102,6 +102,15 @@ function unminified(config: UserConfig): UserConfig {
   return { ...config, build: { ...config.build, minify: false, rolldownOptions: { output } } };
 }
 
+/**
+ * The render chunk (issue #34) calls renderToStaticMarkup alone: react-dom/server's browser entry re-exports it
+ * beside the streaming renderer (renderToReadableStream, a second copy of Fizz: ~35 KB gzip it would never run).
+ */
+function renderChunk(config: UserConfig): UserConfig {
+  const legacy = resolve(root, 'node_modules/react-dom/cjs/react-dom-server-legacy.browser.production.js');
+  return { ...config, resolve: { alias: [{ find: /^react-dom\/server$/, replacement: legacy }] } };
+}
+
 const targets: Record<string, UserConfig> = {
   shim: library('shim/global.ts', 'dist/agent', 'waymark.js', 'iife', COMPILE_ALL_ON_LOAD),
   staging: unminified(library('shim/global.ts', 'dist/agent', 'waymark.staging.js', 'iife', COMPILE_ALL_ON_LOAD)),
@@ -117,7 +126,7 @@ const targets: Record<string, UserConfig> = {
   forms: library('shim/forms/index.ts', 'dist/agent', 'waymark.forms.js', 'es'),
   record: library('shim/recording/index.ts', 'dist/agent', 'waymark.record.js', 'es'),
   steps: library('overlay/static/index.ts', 'dist/agent', 'waymark.steps.js', 'es'),
-  render: library('overlay/render/index.ts', 'dist/agent', 'waymark.render.js', 'iife'),
+  render: renderChunk(library('overlay/render/index.ts', 'dist/agent', 'waymark.render.js', 'iife')),
   esm: npmModule('shim/esm.ts', 'dist/esm', 'waymark.js', [], [handFilesToHostBundler()]),
   react: npmModule('react/index.ts', 'dist/react', 'waymark-react.js', ['react', 'react/jsx-runtime', 'waymark']),
   demo: {
