@@ -33,8 +33,10 @@ export const BUDGETS = {
   'dist/agent/waymark.worker.js': 39 * 1024,
   // The worker code for the main thread, fetched only where no worker can start (issue #7). Raised 37 -> 38 KB for
   // issue #18's frames (merging another frame's throttling timestamps): it was 37 bytes under 37 KB before them;
-  // the worker's own copy stays within 37 KB. 38 -> 39 KB with the worker's, for the same health report.
-  'dist/agent/waymark.inpage.js': 39 * 1024,
+  // the worker's own copy stays within 37 KB. 38 -> 39 KB with the worker's, for the same health report. 39 -> 40 KB
+  // for issue #34's painted steps: the engine's hooks (~80 bytes; the painter itself is only in the worker's copy,
+  // the main thread never loads the render chunk); it was 2 bytes under 39 KB.
+  'dist/agent/waymark.inpage.js': 40 * 1024,
   // React with every surface; raised 80 -> 92 KB for the resource center (issue #6).
   'dist/agent/waymark.overlay.js': 92 * 1024,
   'dist/agent/waymark.privacy.js': 8 * 1024,

@@ -67,7 +67,10 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
     outbox.record(type, language && props.language === undefined ? { ...props, language } : props, url);
   };
   const health = createGuideHealth({ clock: ports.clock, log, record, pageUrl: () => diagnostics.url });
-  const loader = createContentLoader({ ports, log, checkAsset, health, disablePrefetch: config.guides?.disablePrefetch });
+  const renderUrl = config.guides?.renderUrl;
+  // Issue #34: only in the dedicated worker (the main-thread mode has no painter) and with the shim's URL.
+  const painter = renderUrl ? ports.stepPainter?.(renderUrl, log) : undefined;
+  const loader = createContentLoader({ ports, log, checkAsset, health, disablePrefetch: config.guides?.disablePrefetch, painter });
   const surfaces = createSurfaceViews({ config, clock: ports.clock, log, book, loader, checkAsset });
   const probe = createAvailabilityProbe({ config, ports, log, state, saveState });
   const stepAction = createStepActions({ clock: ports.clock, log, book, loader, health, record, recentChanges, state, saveState });
@@ -135,7 +138,7 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
       const reachable = probe();
       if (reachable === false) return refuse(MESSAGES.guidesBlocked, MESSAGES.guidesUnreachable);
       const id = String(++requestId);
-      const answer = await requestGuideList(ports, {
+      const asked = requestGuideList(ports, {
         apiKey: config.apiKey,
         dataHost: config.dataHost,
         agentVersion: config.agentVersion,
@@ -155,6 +158,10 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
         debug: settings.debug,
         timeoutMs: settings.timeoutMs,
       });
+      // Issue #34: the render chunk loads while guide.json is on its way (its request went out above), so a cold
+      // visitor's first step is painted the moment the answer is judged.
+      painter?.warm();
+      const answer = await asked;
       if (!(await reachable)) return refuse(MESSAGES.guidesBlocked, MESSAGES.guidesUnreachable);
       if (answer.kind === 'denied') {
         // spec: guides §7, §8 — 451: stop tracking the visitor and deny future loading.

@@ -4,8 +4,12 @@
  */
 import type { Endpoint } from 'comlink';
 import { WORKER_READY_MESSAGE } from '../shared/constants';
+import { createStepPainter } from './guides/createStepPainter';
 import { createPorts } from './ports';
 import { serveWorkerApi } from './serveWorkerApi';
 
-serveWorkerApi(self as unknown as Endpoint, createPorts());
+const ports = createPorts();
+// Issue #34: steps are painted only here, in the dedicated worker, which has importScripts for the render chunk.
+const stepPainter = (url: string, log: Parameters<typeof createStepPainter>[0]['log']) => createStepPainter({ url, importScripts: (u) => importScripts(u), clock: ports.clock, log });
+serveWorkerApi(self as unknown as Endpoint, { ...ports, stepPainter });
 postMessage({ type: WORKER_READY_MESSAGE });

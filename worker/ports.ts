@@ -3,7 +3,9 @@
  * never touches `fetch` or timers directly.
  */
 import { createStore, del, entries, set } from 'idb-keyval';
+import type { LogLevel } from '../shared/protocol';
 import type { Tally } from './createMonitor';
+import type { StepPainter } from './guides/createStepPainter';
 import { createRecordingStore, type RecordingStore } from './recording/recordingStore';
 
 export interface TransportRequest {
@@ -50,6 +52,12 @@ export interface WorkerPorts {
   random?: () => number;
   /** Where the worker's parts count for the health report (worker/createMonitor.ts). @default none */
   tally?: Tally;
+  /**
+   * Issue #34: paints steps with the render chunk at `url`, which it loads with importScripts: given by the dedicated
+   * worker's entry only (worker/main.ts), so the in-page bundle carries none of it. @default none: the main-thread
+   * mode (worker/inPage.ts) loads no render chunk, and the page draws steps with React
+   */
+  stepPainter?: (url: string, log: (level: LogLevel, message: string) => void) => StepPainter;
 }
 
 /**

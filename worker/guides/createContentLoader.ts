@@ -15,6 +15,7 @@ import { MESSAGES } from '../../shared/messages';
 import type { LogLevel, SeenReason, StepToShow } from '../../shared/protocol';
 import type { AssetCheck } from './checkAssetUrl';
 import type { GuideHealth } from './createGuideHealth';
+import type { StepPainter } from './createStepPainter';
 import type { WorkerPorts } from '../ports';
 import { raceTimeout, TIMED_OUT } from '../raceTimeout';
 import { defaultDigest, sriOf, verifyContentHash } from '../verifyContentHash';
@@ -26,6 +27,8 @@ export interface ContentLoaderOptions {
   health: GuideHealth;
   /** guides §7: no prefetch. @default false */
   disablePrefetch?: boolean;
+  /** Issue #34: paints the steps it resolves (StepToShow.painted). @default none: the page draws them with React */
+  painter?: StepPainter;
 }
 
 export interface ContentLoader {
@@ -38,15 +41,19 @@ export interface ContentLoader {
   loadStylesheet(guide: Guide | null, href: string, waitMs?: number, timeoutMessage?: (url: string) => string): Promise<string | undefined>;
   /** Fetches the content of these guides' steps ahead, 10 requests at a time. */
   prefetch(list: Guide[]): Promise<void>;
-  /** The step as the shim draws it: content verified and checked, step CSS after the global CSS, its script. */
-  resolveStep(guide: Guide, step: GuideStep, reason: SeenReason): Promise<Outcome<StepToShow>>;
+  /**
+   * The step as the shim draws it: content verified and checked, step CSS after the global CSS, its script, and
+   * its surface painted (issue #34) unless `contentOnly` (its content goes into another surface: what's new, the
+   * resource center).
+   */
+  resolveStep(guide: Guide, step: GuideStep, reason: SeenReason, contentOnly?: boolean): Promise<Outcome<StepToShow>>;
   /** guides §7 cachedGuides: guides whose content this page holds (not the sheets nor `excluded`'s). */
   cachedGuideIds(excluded: string): string[];
   /** The load response's global guide CSS (guideCssUrl), put before every step's own. */
   setGlobalCss(css: string | undefined): void;
 }
 
-export function createContentLoader({ ports, log, checkAsset, health, disablePrefetch }: ContentLoaderOptions): ContentLoader {
+export function createContentLoader({ ports, log, checkAsset, health, disablePrefetch, painter }: ContentLoaderOptions): ContentLoader {
   /**
    * Verified, parsed content fetched by URL, kept GUIDE_CACHE_TIMEOUT_MS (guides §9: 10 minutes) so a
    * prefetched or already shown step needs no second request; keyed by URL and expected hash.
@@ -129,7 +136,7 @@ export function createContentLoader({ ports, log, checkAsset, health, disablePre
       }
     },
 
-    async resolveStep(guide, step, reason) {
+    async resolveStep(guide, step, reason, contentOnly) {
       const failure = health.failure(guide.id);
       if (failure) return fail(ERROR_CODES.badPayload, `guide ${guide.id} failed earlier on this page: ${failure}`);
       const loaded = await loader.loadContent(guide, step);
@@ -147,7 +154,7 @@ export function createContentLoader({ ports, log, checkAsset, health, disablePre
         if (!checked.ok) return health.markFailed(guide, checked.message);
         script = { url: checked.href, integrity: sriOf(step.hashes?.contentJsHash) };
       }
-      return ok({
+      const shown: StepToShow = {
         guideId: guide.id,
         guideName: guide.name ?? guide.id,
         stepId: step.id,
@@ -167,7 +174,8 @@ export function createContentLoader({ ports, log, checkAsset, health, disablePre
         ...(script ? { script } : {}),
         ...advanceOf(guide, step),
         ...embedOf(guide),
-      });
+      };
+      return ok(painter && !contentOnly ? painter.paint(shown) : shown);
     },
 
     cachedGuideIds(excluded) {

@@ -76,7 +76,7 @@ export function createSurfaceViews({ config, clock, log, book, loader, checkAsse
       launcher.whatsnew = [];
       for (const item of choice.whatsnewItems) {
         const found = book.find(item.guideId, item.stepId);
-        const resolved = found ? await loader.resolveStep(found.guide, found.step, 'launcher') : null;
+        const resolved = found ? await loader.resolveStep(found.guide, found.step, 'launcher', true) : null;
         if (resolved?.ok) launcher.whatsnew.push({ ...item, content: resolved.value.content });
         else if (logged) log('warn', `what's-new item ${item.guideId}/${item.stepId} left off: ${resolved ? resolved.error.message : 'no such step'}`);
       }
@@ -94,7 +94,7 @@ export function createSurfaceViews({ config, clock, log, book, loader, checkAsse
     const contentOf = async (guideId: string, stepId: string) => {
       const found = book.find(guideId, stepId);
       if (!found) return undefined;
-      const resolved = await loader.resolveStep(found.guide, found.step, 'resourceCenter');
+      const resolved = await loader.resolveStep(found.guide, found.step, 'resourceCenter', true);
       if (!resolved.ok) {
         problems.push(`module content of guide ${guideId}: ${resolved.error.message}`);
         return undefined;
@@ -130,7 +130,7 @@ export function createSurfaceViews({ config, clock, log, book, loader, checkAsse
     // stays, opened by the host's API only.
     const top = book.find(choice.resourceCenter.guideId, choice.resourceCenter.stepId);
     if (top && (top.step.domJson !== undefined || top.step.domUrl)) {
-      const resolved = await loader.resolveStep(top.guide, top.step, 'resourceCenter');
+      const resolved = await loader.resolveStep(top.guide, top.step, 'resourceCenter', true);
       if (resolved.ok) return { ...choice.resourceCenter, intro: resolved.value.content, modules };
       if (logged) log('warn', `resource center ${top.guide.id}: its content failed validation (${resolved.error.message}); it opens by API only`);
       const { activation: _dropped, ...rest } = choice.resourceCenter;
