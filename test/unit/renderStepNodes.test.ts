@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { DomNode } from '../../shared/guides/guides';
 import type { PaintedNode, StepToShow } from '../../shared/protocol';
 import { renderStepNodes } from '../../overlay/render/renderStepNodes';
+import { warmUp } from '../../overlay/render/warmUp';
+import { STEP_RENDERER_GLOBAL, type StepRenderer } from '../../shared/guides/stepRenderer';
 
 const stepOf = (content: DomNode, extra: Partial<StepToShow> = {}): StepToShow => ({
   guideId: 'g1',
@@ -202,5 +204,26 @@ describe('issue #34 renderStepNodes', () => {
     const step = stepOf({ type: 'button', content: 'Go', actions: [{ action: 'advanceGuide' }] });
     expect(renderStepNodes(step)!.actions).toEqual([[{ action: 'advanceGuide' }]]);
     expect(renderStepNodes(step)!.actions).toEqual([[{ action: 'advanceGuide' }]]);
+  });
+
+  it("the chunk's entry assigns the shared global, warmed up", async () => {
+    const globals = globalThis as Record<string, unknown>;
+    delete globals[STEP_RENDERER_GLOBAL];
+    await import('../../overlay/render/index');
+    expect((globals[STEP_RENDERER_GLOBAL] as StepRenderer).renderStepNodes).toBe(renderStepNodes);
+    delete globals[STEP_RENDERER_GLOBAL];
+  });
+
+  it('the warm-up renders each surface once, and a render that throws does not stop the chunk loading', () => {
+    const types: string[] = [];
+    warmUp({ renderStepNodes: (step) => (types.push(step.type), renderStepNodes(step)) });
+    expect(types).toEqual(['lightbox', 'tooltip', 'banner']);
+    expect(() =>
+      warmUp({
+        renderStepNodes() {
+          throw new Error('no');
+        },
+      }),
+    ).not.toThrow();
   });
 });
