@@ -6,6 +6,7 @@ import { MAIN_THREAD_METRICS, type MainThreadMetric } from './measureMainThread'
 import { summarizePipeline, type PipelineRun, type PipelineSummary } from './measurePipeline';
 import type { IsolatedClickRun } from './measureIsolatedClicks';
 import type { GuideTimeRun } from './measureGuideTime';
+import { guideTargetRows } from './printGuideTime';
 import type { SideBySideRun } from './measureAgentsSideBySide';
 import type { LongTask } from './observeLongTasks';
 import { count, kb, spreadOf, type Spread } from './summarize';
@@ -78,7 +79,7 @@ export interface Report {
   isolatedClicks: IsolatedClickRun;
   /** Issue #16: the agent's own share of an isolated click, from a trace. */
   attribution: ClickAttributionRun;
-  /** Issue #16: a lightbox's time to visible after guide.json, cold and warm. */
+  /** Issues #16, #34: each surface's time to visible after guide.json, and the main thread around it, per case. */
   guideTime: GuideTimeRun;
   /** Issue #16: startup, real-click burst, long tasks and heap per agent. */
   sideBySide: SideBySideRun;
@@ -249,12 +250,17 @@ export function buildReport(
       value: sideBySide.added.worker ? `${sideBySide.added.worker.heapMb.toFixed(2)} MB (Pendo ${sideBySide.added.pendo?.heapMb.toFixed(2) ?? '?'} MB)` : 'not measured',
       pass: (sideBySide.added.worker?.heapMb ?? Infinity) <= CONFIG.targets.heapMb,
     },
-    {
-      name: `lightbox visible after guide.json, warm (p90, ${guideTime.visibleMs.warm.length} runs; returning, cold and Pendo's p90 beside)`,
-      target: `<= ${CONFIG.targets.guideVisibleP90Ms} ms`,
-      value: `${guideTime.summary.warm.p90.toFixed(1)} ms (returning ${guideTime.summary.returning.p90.toFixed(1)}, cold ${guideTime.summary.cold.p90.toFixed(1)}, Pendo ${guideTime.summary.pendo.p90.toFixed(1)} ms)`,
-      pass: guideTime.summary.warm.p90 <= CONFIG.targets.guideVisibleP90Ms && guideTime.problems.length === 0,
-    },
+    ...(guideTime.surfaces.includes('lightbox') && guideTime.summary.lightbox.warm.runs > 0
+      ? [{
+          name: `lightbox visible after guide.json, warm (p90, ${guideTime.summary.lightbox.warm.runs} runs; returning, cold and Pendo's p90 beside)`,
+          target: `<= ${CONFIG.targets.guideVisibleP90Ms} ms`,
+          value: `${guideTime.summary.lightbox.warm.visibleMs.p90.toFixed(1)} ms (returning ${guideTime.summary.lightbox.returning.visibleMs.p90.toFixed(1)}, ` +
+            `cold ${guideTime.summary.lightbox.cold.visibleMs.p90.toFixed(1)}, Pendo ${guideTime.summary.lightbox.pendo.visibleMs.p90.toFixed(1)} ms)`,
+          pass: guideTime.summary.lightbox.warm.visibleMs.p90 <= CONFIG.targets.guideVisibleP90Ms && guideTime.problems.length === 0,
+        }]
+      : []),
+    // Issue #34: no long task from the agent, long-frame blocking, the cold lightbox against Pendo's.
+    ...guideTargetRows(guideTime),
     ...pipelines.map((pipeline) => {
       const rate = pipeline.summary.eventsPerSecond.hostFilters.median;
       return {

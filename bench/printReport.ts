@@ -4,14 +4,7 @@ import { join } from 'node:path';
 import { count, formatTable, kb, pct, spreadOf } from './summarize';
 import { resultsDir, CONFIG, type Variant } from './benchConfig';
 import type { MetricSummary, ScenarioSummary, Report } from './buildReport';
-import { GUIDE_CASES, type GuideCase } from './measureGuideTime';
-
-const GUIDE_CASE_NAMES: Record<GuideCase, string> = {
-  cold: 'Waymark, cold (overlay fetched after guide.json)',
-  warm: 'Waymark, warm (overlay fetched beside guide.json, empty HTTP cache)',
-  returning: 'Waymark, returning (two pages of the app seen before)',
-  pendo: "Pendo's agent (its guide code in its one file)",
-};
+import { guideTimeText } from './printGuideTime';
 
 /** Rows of a per-click table, one per metric. */
 export function metricRows(title: string, metrics: ScenarioSummary['metrics'], withProcessTime: boolean): string[][] {
@@ -148,14 +141,8 @@ export function printReport(report: Report): void {
   problems.push(...attr.problems.map((text) => `click attribution: ${text}`));
 
   const gt = report.guideTime;
-  console.log(`\nlightbox visible after its guide.json is handed to the browser, ms (${CONFIG.guideRuns} runs per case, a new visitor and browser context each)\n`);
-  console.log(formatTable([
-    ['case', 'median', 'p90', 'max', 'from navigation start, median'],
-    ...GUIDE_CASES.map((k) => [GUIDE_CASE_NAMES[k], gt.summary[k].median.toFixed(1), gt.summary[k].p90.toFixed(1), gt.summary[k].max.toFixed(1),
-      gt.summary[k].fromNavigationMedian.toFixed(0)]),
-  ]));
-  console.log(`\nWaymark / Pendo, median: returning ${ratio(gt.summary.returning.median, gt.summary.pendo.median)}, warm ${ratio(gt.summary.warm.median, gt.summary.pendo.median)}, ` +
-    `cold ${ratio(gt.summary.cold.median, gt.summary.pendo.median)}`);
+  console.log(`\n${CONFIG.guideRuns} runs per guide case and surface\n`);
+  console.log(guideTimeText(gt));
   problems.push(...gt.problems.map((text) => `guide time: ${text}`));
 
   const side = report.sideBySide;

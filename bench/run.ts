@@ -11,7 +11,8 @@
  * The paced clicks run again on a large page (10,000 more elements, a DOM mutation every 16 ms): the
  * capture cost per click must stay flat (issue #7). Last of all, one isolated click at a time on a page without the agent, with it in a worker, and with it on
  * the main thread (bench/measureIsolatedClicks.ts): the price of each install mode (issue #7), everything a
- * click causes within 2 s (issue #16). Then a lightbox's time to visible after its guide.json, and startup, real-click
+ * click causes within 2 s (issue #16). Then each guide surface's time to visible after its guide.json with the main
+ * thread's long tasks and long animation frames around it (issues #16, #34), and startup, real-click
  * burst, long tasks and heap for every agent side by side (issue #16).
  * Prints tables and writes bench/results/bench-<timestamp>.json and bench/results/latest.json.
  * Exit code 0 when targets are missed (misses are findings); non-zero only when the bench itself fails.

@@ -1,0 +1,174 @@
+/**
+ * The guide part's tables (bench/measureGuideTime.ts) and issue #34's goals beside its figures, printed by
+ * `npm run bench:guides` and by `npm run bench`.
+ */
+import { CONFIG } from './benchConfig';
+import { formatTable } from './summarize';
+import type { GuideCase, GuideCaseSummary, GuideTimeRun, MainThreadSummary } from './measureGuideTime';
+import { BENCH_SCRIPT, describeScript } from './observeGuideWindow';
+
+export const GUIDE_CASE_NAMES: Record<GuideCase, string> = {
+  cold: 'Waymark, cold',
+  warm: 'Waymark, warm',
+  returning: 'Waymark, returning',
+  pendo: "Pendo's agent",
+};
+
+/** One goal of the issue against its figure. */
+export interface GuideGoal {
+  name: string;
+  target: string;
+  value: string;
+  pass: boolean;
+}
+
+const WAYMARK_CASES: readonly GuideCase[] = ['cold', 'warm', 'returning'];
+
+const ms = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+/** A longest-task figure: 0 means no task over 50 ms, which the Long Tasks API does not report. */
+const task = (n: number) => (!Number.isFinite(n) ? '-' : n === 0 ? '<50' : n.toFixed(0));
+
+/** The cases of `run` that have figures, surface by surface. */
+function measured(run: GuideTimeRun): Array<{ surface: GuideTimeRun['surfaces'][number]; kind: GuideCase; s: GuideCaseSummary }> {
+  return run.surfaces.flatMap((surface) =>
+    run.cases.map((kind) => ({ surface, kind, s: run.summary[surface][kind] })).filter((c) => c.s.runs > 0),
+  );
+}
+
+/** Issue #34's goals, one row per Waymark case and surface, and the cold lightbox's. */
+export function guideGoals(run: GuideTimeRun): GuideGoal[] {
+  const { guideLongestTaskMs, guideLoafBlockingMs, guideVisibleP90Ms, guidePendoRatio } = CONFIG.targets;
+  const base = run.baseline;
+  const goals: GuideGoal[] = measured(run)
+    .filter((c) => WAYMARK_CASES.includes(c.kind))
+    .map(({ surface, kind, s }) => ({
+      name: `${surface}, ${kind}: longest task p90 / long-frame blocking median (no agent: ${task(base.longestTaskMs.p90)} / ${ms(base.loafBlockingMs.p50)} ms)`,
+      target: `< ${guideLongestTaskMs} / <= ${guideLoafBlockingMs} ms`,
+      value: `${task(s.longestTaskMs.p90)} / ${ms(s.loafBlockingMs.p50)} ms`,
+      pass: s.longestTaskMs.p90 < guideLongestTaskMs && s.loafBlockingMs.p50 <= guideLoafBlockingMs,
+    }));
+  const cold = run.summary.lightbox.cold;
+  const pendo = run.summary.lightbox.pendo;
+  if (run.surfaces.includes('lightbox') && cold.runs > 0) {
+    goals.push({
+      name: `lightbox, cold: visible after guide.json, p90 (${cold.runs} runs)`,
+      target: `<= ${guideVisibleP90Ms} ms`,
+      value: `${ms(cold.visibleMs.p90, 1)} ms`,
+      pass: cold.visibleMs.p90 <= guideVisibleP90Ms,
+    });
+    if (pendo.runs > 0) {
+      goals.push({
+        name: "lightbox, cold: visible after guide.json, median against Pendo's median in the same run",
+        target: `<= ${guidePendoRatio}x`,
+        value: `${(cold.visibleMs.p50 / pendo.visibleMs.p50).toFixed(2)}x (${ms(cold.visibleMs.p50, 1)} vs ${ms(pendo.visibleMs.p50, 1)} ms)`,
+        pass: cold.visibleMs.p50 / pendo.visibleMs.p50 <= guidePendoRatio,
+      });
+    }
+  }
+  return goals;
+}
+
+/**
+ * The same goals folded for the full bench's targets table: the worst Waymark case of all surfaces, Pendo's and
+ * the page without an agent beside.
+ */
+export function guideTargetRows(run: GuideTimeRun): GuideGoal[] {
+  const { guideLongestTaskMs, guideLoafBlockingMs } = CONFIG.targets;
+  const cases = measured(run);
+  const waymark = cases.filter((c) => WAYMARK_CASES.includes(c.kind));
+  const pendo = cases.filter((c) => c.kind === 'pendo');
+  if (!waymark.length) return [];
+  const worst = (list: typeof cases, read: (s: GuideCaseSummary) => number) =>
+    list.reduce((m, c) => (read(c.s) > read(m.s) ? c : m), list[0]!);
+  const task90 = worst(waymark, (s) => s.longestTaskMs.p90);
+  const loaf50 = worst(waymark, (s) => s.loafBlockingMs.p50);
+  const pendoTask = pendo.length ? worst(pendo, (s) => s.longestTaskMs.p90).s.longestTaskMs.p90 : NaN;
+  const pendoLoaf = pendo.length ? worst(pendo, (s) => s.loafBlockingMs.p50).s.loafBlockingMs.p50 : NaN;
+  const rest = guideGoals(run).filter((g) => g.name.startsWith('lightbox, cold: visible'));
+  return [
+    {
+      name: `guides: longest main-thread task, navigation to 2 s after the guide, p90, worst Waymark case of ${waymark.length} (Pendo's worst, no agent beside)`,
+      target: `< ${guideLongestTaskMs} ms`,
+      value: `${task(task90.s.longestTaskMs.p90)} ms, ${task90.surface} ${task90.kind} (Pendo ${task(pendoTask)}, no agent ${task(run.baseline.longestTaskMs.p90)} ms)`,
+      pass: waymark.every((c) => c.s.longestTaskMs.p90 < guideLongestTaskMs),
+    },
+    {
+      name: 'guides: long-animation-frame blocking time over the same window, median, worst Waymark case (Pendo, no agent beside)',
+      target: `<= ${guideLoafBlockingMs} ms`,
+      value: `${ms(loaf50.s.loafBlockingMs.p50)} ms, ${loaf50.surface} ${loaf50.kind} (Pendo ${ms(pendoLoaf)}, no agent ${ms(run.baseline.loafBlockingMs.p50)} ms)`,
+      pass: waymark.every((c) => c.s.loafBlockingMs.p50 <= guideLoafBlockingMs),
+    },
+    ...rest.map((g) => ({ ...g, name: `guides: ${g.name}` })),
+  ];
+}
+
+/** `waymark.overlay.js 4, - 1`: the top script's file of each run's longest frame, counted. */
+function topFiles(s: MainThreadSummary): string {
+  return Object.entries(s.topFileOfLongestFrame)
+    .sort((a, b) => b[1] - a[1])
+    .map(([file, n]) => `${file} ${n}`)
+    .join(', ');
+}
+
+/** The guide part's tables, its longest frames with their scripts, what was not shown, and the goals. */
+export function guideTimeText(run: GuideTimeRun): string {
+  const lines: string[] = [];
+  const cases = measured(run);
+  lines.push(
+    'guide visible after its guide.json is handed to the browser, ms (a new visitor and browser context each run; ' +
+      `p90 = the value ranked ${Math.ceil(0.9 * CONFIG.guideRuns)} of ${CONFIG.guideRuns} runs)\n`,
+  );
+  lines.push(formatTable([
+    ['surface', 'case', 'runs', 'median', 'p90', 'max', 'from navigation start, median'],
+    ...cases.map(({ surface, kind, s }) => [surface, GUIDE_CASE_NAMES[kind], String(s.runs), ms(s.visibleMs.p50, 1), ms(s.visibleMs.p90, 1),
+      ms(s.visibleMs.max, 1), ms(s.fromNavigationMedian)]),
+  ]));
+  const lightbox = run.summary.lightbox;
+  if (run.surfaces.includes('lightbox') && lightbox.pendo.runs > 0) {
+    const ratio = (k: GuideCase) => (lightbox[k].runs ? `${k} ${(lightbox[k].visibleMs.p50 / lightbox.pendo.visibleMs.p50).toFixed(2)}x` : '');
+    lines.push(`\nlightbox, Waymark / Pendo, median: ${WAYMARK_CASES.map(ratio).filter(Boolean).join(', ')}`);
+  }
+
+  lines.push(
+    '\nmain thread from navigation start to 2 s after the guide shows (no agent: to 2 s after load), ms: the longest task (Long Tasks API; ' +
+      '<50 = none over 50 ms), long tasks over all runs, long-animation-frame blocking time summed per run, the agent\'s own scripts in long frames, ' +
+      "and the file of the longest script in each run's longest frame\n",
+  );
+  const row = (surface: string, name: string, s: MainThreadSummary & { runs: number }) => [
+    surface, name, String(s.runs), task(s.longestTaskMs.p50), task(s.longestTaskMs.p90), task(s.longestTaskMs.max),
+    `${s.longTasks} (${s.runsWithLongTask} runs)`, s.loafSupported ? ms(s.loafBlockingMs.p50) : 'n/a', s.loafSupported ? ms(s.loafBlockingMs.p90) : 'n/a',
+    ms(s.agentScriptMs.p50), topFiles(s),
+  ];
+  lines.push(formatTable([
+    ['surface', 'case', 'runs', 'longest task p50', 'p90', 'max', 'long tasks', 'LoAF blocking median', 'p90', 'agent script in long frames, median',
+      "longest frame's top script, per run"],
+    ...(run.baseline.runs ? [row('-', 'no agent (the page alone)', run.baseline)] : []),
+    ...cases.map(({ surface, kind, s }) => row(surface, GUIDE_CASE_NAMES[kind], s)),
+  ]));
+
+  lines.push(
+    '\nthe longest animation frame of each case over its runs, then the longest from guide.json\'s hand-over on (the guide\'s own work), ' +
+      `and their scripts over 5 ms (file, function, invoker, duration; ${BENCH_SCRIPT} is the bench's frame watch):`,
+  );
+  const frameLine = (label: string, s: MainThreadSummary, which: 'longestFrame' | 'longestGuideFrame' = 'longestFrame') => {
+    const f = s[which];
+    if (!f) return `  ${label}: no frame over 50 ms`;
+    const scripts = f.scripts.slice(0, 3).map(describeScript).join('; ') || 'no script over 5 ms (style, layout, paint or the browser)';
+    return `  ${label}: ${f.durationMs.toFixed(0)} ms at ${f.startMs.toFixed(0)} ms (${label === 'no agent' ? 'load + 0' : 'guide'} at ${f.guideAtMs.toFixed(0)}), ` +
+      `blocking ${f.blockingMs.toFixed(0)} ms, run ${f.run}: ${scripts}`;
+  };
+  if (run.baseline.runs) lines.push(frameLine('no agent', run.baseline));
+  for (const { surface, kind, s } of cases) {
+    lines.push(frameLine(`${surface}, ${GUIDE_CASE_NAMES[kind]}`, s));
+    lines.push(frameLine(`${surface}, ${GUIDE_CASE_NAMES[kind]}, from guide.json`, s, 'longestGuideFrame'));
+  }
+
+  for (const why of run.unsupported) lines.push(`\nnot shown: ${why}`);
+
+  lines.push('');
+  lines.push(formatTable([
+    ['goal (issue #34)', 'value', 'target', ''],
+    ...guideGoals(run).map((g) => [g.name, g.value, g.target, g.pass ? 'PASS' : 'MISS']),
+  ]));
+  return lines.join('\n');
+}
