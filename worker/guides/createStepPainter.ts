@@ -30,7 +30,7 @@ export function createStepPainter({ url, importScripts, clock, log }: StepPainte
   let renderer: StepRenderer | null | undefined;
   let logged = false;
   const failed = (error: unknown) => {
-    if (!logged) log('warn', `steps are drawn on the page with React: the render chunk ${url} failed (${String(error)})`);
+    if (!logged) log('warn', `render chunk ${url} failed, steps drawn with React: ${error}`);
     logged = true;
   };
   const load = () => {
@@ -38,7 +38,7 @@ export function createStepPainter({ url, importScripts, clock, log }: StepPainte
       try {
         importScripts(url);
         renderer = (globalThis as Record<string, unknown>)[STEP_RENDERER_GLOBAL] as StepRenderer;
-        if (typeof renderer?.renderStepNodes !== 'function') throw new Error(`no ${STEP_RENDERER_GLOBAL} in it`);
+        if (!renderer?.renderStepNodes) throw Error(`no ${STEP_RENDERER_GLOBAL}`);
       } catch (error) {
         renderer = null;
         failed(error);
