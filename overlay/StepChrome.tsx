@@ -4,6 +4,7 @@
  * theme (themeStyle).
  */
 import { useContext, useState, type CSSProperties, type ReactNode } from 'react';
+import { REQUIRED_ANSWER_TEXT, THANK_YOU_TEXT } from '../shared/constants';
 import type { StepToShow } from '../shared/protocol';
 import { stepLabel } from '../shared/guides/stepLabel';
 import { themeVars } from '../shared/surfaces/guideTheme';
@@ -31,7 +32,7 @@ export function StepChrome({ step, handlers, contentId }: StepChromeProps): Reac
     if (answers && Object.keys(answers).length) setThanked(true);
     handlers.onAction(actions, ui, answers);
   };
-  const thanks = typeof step.attributes.thankYouMessage === 'string' ? step.attributes.thankYouMessage : 'Thank you for your feedback!';
+  const thanks = typeof step.attributes.thankYouMessage === 'string' ? step.attributes.thankYouMessage : THANK_YOU_TEXT;
   return (
     <>
       <button type="button" className="wm-close" aria-label="close" onClick={() => handlers.onDismiss({ id: 'close', type: 'BUTTON' })}>
@@ -41,7 +42,7 @@ export function StepChrome({ step, handlers, contentId }: StepChromeProps): Reac
         {thanked ? <p className="wm-thanks" role="status">{thanks}</p> : renderBlocks(step.content, { onAction, mark })}
         {waiting && !thanked && (
           <p className="wm-required" role="alert">
-            Answer the question to go on.
+            {REQUIRED_ANSWER_TEXT}
           </p>
         )}
       </div>

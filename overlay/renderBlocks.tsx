@@ -7,12 +7,9 @@
 import { createContext, createElement, type ReactNode } from 'react';
 import type { DomNode, GuideAction } from '../shared/guides/guides';
 import type { PollAnswers, UiElement } from './api';
+import { BLOCK_TAGS } from './blockTags';
+import { pollAnswersIn, unansweredIn } from './pollAnswers';
 
-const TAGS = new Set([
-  'div', 'span', 'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'button', 'img', 'a', 'ul', 'ol', 'li', 'strong',
-  'em', 'b', 'i', 'u', 'br', 'hr', 'section', 'header', 'footer', 'label', 'input', 'select', 'option',
-  'textarea', 'form', 'small', 'table', 'thead', 'tbody', 'tr', 'td', 'th', 'figure', 'figcaption', 'noscript',
-]);
 const VOID = new Set(['img', 'br', 'hr', 'input']);
 /** Elements the keyboard already reaches and presses (an `a` only with an href). */
 const NATIVE_CONTROLS = new Set(['button', 'input', 'select', 'textarea', 'option', 'label']);
@@ -35,7 +32,7 @@ export interface RenderContext {
 export const ActionMarks = createContext<((actions: GuideAction[]) => number) | null>(null);
 
 export function renderBlocks(node: DomNode, ctx: RenderContext, key?: number): ReactNode {
-  const type = node.type === 'script' ? 'noscript' : TAGS.has(node.type) ? node.type : 'div';
+  const type = node.type === 'script' ? 'noscript' : BLOCK_TAGS.has(node.type) ? node.type : 'div';
   const props: Record<string, unknown> = { key };
   for (const [name, value] of Object.entries(node.props ?? {})) {
     const prop = name === 'class' ? 'className' : name === 'for' ? 'htmlFor' : name;
@@ -116,37 +113,4 @@ function styleOf(value: unknown): Record<string, string | number> | undefined {
     return undefined;
   }
   return style;
-}
-
-/**
- * The questions of the step around `from` still unanswered (their `data-poll-id`), leaving out those marked
- * `data-poll-optional`: what a step with attributes.isRequired waits for.
- */
-function unansweredIn(from: Element): string[] {
-  const root = from.closest('[data-waymark-step]') ?? from.getRootNode();
-  const answered = pollAnswersIn(from);
-  const ids = Array.from((root as ParentNode).querySelectorAll('[data-poll-id]:not([data-poll-optional])')).map((el) => el.getAttribute('data-poll-id') ?? '');
-  return [...new Set(ids)].filter((id) => id && !(id in answered));
-}
-
-/**
- * The answers of the step around `from`: every element with `data-poll-id`, a text field or select by its
- * value, a radio group by its checked input. Empty answers are left out.
- */
-function pollAnswersIn(from: Element): PollAnswers {
-  const root = from.closest('[data-waymark-step]') ?? from.getRootNode();
-  const answers: PollAnswers = {};
-  for (const el of Array.from((root as ParentNode).querySelectorAll('[data-poll-id]'))) {
-    const id = el.getAttribute('data-poll-id');
-    if (!id) continue;
-    let value: string | undefined;
-    if (el instanceof HTMLInputElement) {
-      if (el.type === 'radio' || el.type === 'checkbox') value = el.checked ? el.value : undefined;
-      else if (el.type !== 'password' && el.type !== 'hidden') value = el.value;
-    } else if (el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement) {
-      value = el.value;
-    }
-    if (value !== undefined && value.trim() !== '') answers[id] = value.trim();
-  }
-  return answers;
 }
