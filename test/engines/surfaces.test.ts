@@ -2,7 +2,7 @@
  * issue #32: the guide steps a visitor sees, in Firefox ESR (WebDriver BiDi) and WebKitGTK (WebDriver), with the
  * engine's own clicks and keys, against the reference server: the tooltip that follows its element, the block-out,
  * a tour's Next and Back, the banner, a badge, an NPS rating and a poll answered, and the lightbox as a modal dialog
- * (focus, Tab, Escape). Each journey is the one a Chromium e2e spec runs (named on it), on its test guides
+ * (focus, Tab, Escape), painted from the worker's nodes without React's overlay (issue #34). Each journey is the one a Chromium e2e spec runs (named on it), on its test guides
  * (test/e2e/guides/*.json) and host pages; what the visitor did is read back from the server. The launcher and the
  * resource center are in surfacesPanels.test.ts. Screenshots: test-results/engines/{engine}-{surface}.png.
  */
@@ -281,5 +281,9 @@ describeSurfaces((s) => {
     await run('window.waymark.flushNow()');
     const events = await storedUntil(apiKey, visitor, (e) => e.some((x) => x.type === 'guideDismissed'));
     expect(events.filter((e) => e.type === 'guideDismissed').map((e) => e.props.guide_id)).toEqual(['e2e-surface-lightbox']);
+    // Issue #34: the worker painted it, so the page loaded the steps chunk and never React's overlay.
+    const files = await run<string[]>("return performance.getEntriesByType('resource').map((e) => e.name.split('?')[0].split('/').pop()).filter((n) => n.startsWith('waymark.'))");
+    expect(files).toContain('waymark.steps.js');
+    expect(files).not.toContain('waymark.overlay.js');
   });
 });
