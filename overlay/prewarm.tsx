@@ -11,15 +11,14 @@
  * case caught a prewarm done in one piece (9-17 ms) holding the real step's message back by that much. The real
  * step's render (synchronous, another root) goes first; the sample is picked up again after it, or dropped.
  *
- * The step's fonts are looked up ahead too: the first text laid out in a weight the page has not used yet (a
- * step's bold title and buttons) costs the frame that paints it a font lookup (~3 ms median here, measured with
- * scratch pages). A canvas measuring a word in each weight makes the browser load those faces, off the page.
+ * The step's fonts are looked up ahead too (warmFonts).
  */
 import { startTransition, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { StepToShow } from '../shared/protocol';
 import type { StepHandlers } from './api';
 import { Lightbox } from './Lightbox';
+import { warmFonts, whenIdle } from './warmFonts';
 
 const SAMPLE: StepToShow = {
   guideId: 'waymark-prewarm',
@@ -45,9 +44,6 @@ const SAMPLE: StepToShow = {
 
 const NO_HANDLERS: StepHandlers = { onAction() {}, onDismiss() {} };
 
-/** The weights and sizes overlay/styles.ts gives a step's text, title and buttons. */
-const STEP_FONTS = ['14px system-ui', '600 14px system-ui', 'bold 18px system-ui'];
-
 /**
  * The sample, unless `skip()` (a real step was drawn while the transition waited: its compile is then done);
  * tells `done` once committed (effects run after the commit).
@@ -55,16 +51,6 @@ const STEP_FONTS = ['14px system-ui', '600 14px system-ui', 'bold 18px system-ui
 function Sample({ done, skip }: { done: () => void; skip: () => boolean }) {
   useEffect(done, [done]);
   return skip() ? null : <Lightbox step={SAMPLE} handlers={NO_HANDLERS} />;
-}
-
-/** Has the browser load the faces of STEP_FONTS: a word measured on a canvas that is never in the page. */
-function warmFonts(doc: Document): void {
-  const context = doc.createElement('canvas').getContext('2d');
-  if (!context) return;
-  for (const font of STEP_FONTS) {
-    context.font = font;
-    context.measureText('Welcome');
-  }
 }
 
 /** In `doc`'s window's next idle time, unless `shown()` by then: one render of the sample, taken down at once. */
@@ -83,6 +69,5 @@ export function prewarmWhenIdle(doc: Document, shown: () => boolean): void {
       // A warm-up only: whatever failed here, the real step renders (and reports) on its own.
     }
   };
-  if (typeof view.requestIdleCallback === 'function') view.requestIdleCallback(run, { timeout: 2000 });
-  else view.setTimeout(run, 0);
+  whenIdle(doc, run);
 }

@@ -191,8 +191,9 @@ test.describe('guides §5 content hashes', () => {
 
   test('a step whose page changed while it was being rendered is withdrawn: a page rule exception and guideNotSeen, never guideSeen', async ({ page, serverUrl, openHostPage, consoleLines }) => {
     const visitor = uniqueId('page-rule');
-    // The overlay chunk is fetched when the first step renders; the SPA moves to another page meanwhile.
-    await page.route('**/waymark.overlay.js', async (route) => {
+    // The overlay's chunk (the steps chunk since issue #34) is fetched when the first step renders; the SPA moves
+    // to another page meanwhile.
+    await page.route('**/waymark.steps.js', async (route) => {
       await page.evaluate(() => history.pushState(null, '', '/e2e/elsewhere-in-app'));
       await route.continue();
     });

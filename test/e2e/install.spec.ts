@@ -189,10 +189,10 @@ test.describe('issue #7 a lazy chunk whose fetch fails once', () => {
   // The browser itself logs each dropped fetch ('Failed to load resource'); the agent logs nothing.
   test.use({ allowAgentErrors: [/^Failed to load resource: net::ERR_CONNECTION_RESET$/] });
 
-  test('the guides and overlay chunks are asked again under a retry URL, and the guide shows', async ({ page, serverUrl, openHostPage, consoleLines }) => {
+  test('the guides and steps chunks are asked again under a retry URL, and the guide shows', async ({ page, serverUrl, openHostPage, consoleLines }) => {
     const visitor = uniqueId('chunk-retry');
     const asked: string[] = [];
-    for (const name of ['guides', 'overlay']) {
+    for (const name of ['guides', 'steps']) {
       await page.route(new RegExp(`/waymark\\.${name}\\.js(\\?.*)?$`), (route) => {
         const url = new URL(route.request().url());
         asked.push(`${url.pathname}${url.search}`);
@@ -201,7 +201,7 @@ test.describe('issue #7 a lazy chunk whose fetch fails once', () => {
     }
     await openHostPage('/e2e/banner', hostPage({ init: `waymark.initialize({ apiKey: 'e2e-install', visitor: { id: '${visitor}' } });`, body: '<p>Host</p>' }));
     await expect(page.locator('[data-waymark-overlay] .wm-banner')).toContainText('Scheduled maintenance on Sunday');
-    expect(asked).toEqual(['/waymark.guides.js', '/waymark.guides.js?waymark_retry=1', '/waymark.overlay.js', '/waymark.overlay.js?waymark_retry=1']);
+    expect(asked).toEqual(['/waymark.guides.js', '/waymark.guides.js?waymark_retry=1', '/waymark.steps.js', '/waymark.steps.js?waymark_retry=1']);
     expect(consoleLines.filter((l) => /did not load/.test(l))).toEqual([]);
     await page.evaluate(() => (window as any).waymark.flushNow());
     await waitForEvents(serverUrl, { apiKey: 'e2e-install', visitorId: visitor }, (e) => e.some((x) => x.type === 'guideSeen'));
