@@ -86,6 +86,8 @@ export interface Quantiles {
 export interface MainThreadSummary {
   /** Longest long task per run, 0 for a run without one. */
   longestTaskMs: Quantiles;
+  /** The longest long task from guide.json's hand-over on, per run (MainThreadWindow.guideLongestTaskMs). */
+  guideLongestTaskMs: Quantiles;
   /** Long tasks (> 50 ms) over all runs, and how many runs had one. */
   longTasks: number;
   runsWithLongTask: number;
@@ -154,6 +156,7 @@ export function summarizeMainThread(samples: GuideSample[]): MainThreadSummary {
   }
   return {
     longestTaskMs: quantiles(windows.map((w) => w.longestTaskMs)),
+    guideLongestTaskMs: quantiles(windows.map((w) => w.guideLongestTaskMs).filter(Number.isFinite)),
     longTasks: windows.reduce((n, w) => n + w.longTasksMs.length, 0),
     runsWithLongTask: windows.filter((w) => w.longTasksMs.length > 0).length,
     loafBlockingMs: quantiles(windows.map((w) => w.loafBlockingMs)),

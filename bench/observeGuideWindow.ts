@@ -48,6 +48,11 @@ export interface MainThreadWindow {
   longTasksMs: number[];
   /** The longest of them; 0 when there was none (a task under 50 ms is not reported by the Long Tasks API). */
   longestTaskMs: number;
+  /**
+   * The longest long task still running when guide.json was handed over, or later; 0 when none, NaN without
+   * guide.json. The page's own load (its first parse and render, long on this VM without an agent too) is before.
+   */
+  guideLongestTaskMs: number;
   /** The long animation frames' blocking time, summed over the window. */
   loafBlockingMs: number;
   /** Script time in long frames from the agent's own files (`agentFiles`). */
@@ -148,7 +153,11 @@ export function fileOf(sourceURL: string, invoker: string, invokerType = ''): st
  */
 export function summarizeWindow(record: PageWindowRecord, agentFiles: (file: string) => boolean, guideJsonAtMs = NaN): MainThreadWindow {
   const endMs = record.visibleAt + AFTER_VISIBLE_MS;
-  const longTasksMs = record.longTasks.filter((t) => t.startTime <= endMs).sort((a, b) => a.startTime - b.startTime).map((t) => t.duration);
+  const inWindow = record.longTasks.filter((t) => t.startTime <= endMs).sort((a, b) => a.startTime - b.startTime);
+  const longTasksMs = inWindow.map((t) => t.duration);
+  const guideLongestTaskMs = Number.isFinite(guideJsonAtMs)
+    ? inWindow.filter((t) => t.startTime + t.duration >= guideJsonAtMs).reduce((m, t) => Math.max(m, t.duration), 0)
+    : NaN;
   const frames: LongFrame[] = record.frames
     .filter((f) => f.startTime <= endMs)
     .map((f) => ({
@@ -174,6 +183,7 @@ export function summarizeWindow(record: PageWindowRecord, agentFiles: (file: str
     endMs,
     longTasksMs,
     longestTaskMs: longTasksMs.reduce((m, d) => Math.max(m, d), 0),
+    guideLongestTaskMs,
     loafBlockingMs: frames.reduce((n, f) => n + f.blockingMs, 0),
     agentScriptMs: frames.flatMap((f) => f.scripts).filter((s) => agentFiles(s.file)).reduce((n, s) => n + s.durationMs, 0),
     longestFrame,

@@ -44,7 +44,7 @@ export function guideGoals(run: GuideTimeRun): GuideGoal[] {
     .map(({ surface, kind, s }) => ({
       name: `${surface}, ${kind}: longest task p90 / long-frame blocking median (no agent: ${task(base.longestTaskMs.p90)} / ${ms(base.loafBlockingMs.p50)} ms)`,
       target: `< ${guideLongestTaskMs} / <= ${guideLoafBlockingMs} ms`,
-      value: `${task(s.longestTaskMs.p90)} / ${ms(s.loafBlockingMs.p50)} ms`,
+      value: `${task(s.longestTaskMs.p90)} / ${ms(s.loafBlockingMs.p50)} ms (task from guide.json on: ${task(s.guideLongestTaskMs.p90)})`,
       pass: s.longestTaskMs.p90 < guideLongestTaskMs && s.loafBlockingMs.p50 <= guideLoafBlockingMs,
     }));
   const cold = run.summary.lightbox.cold;
@@ -89,7 +89,8 @@ export function guideTargetRows(run: GuideTimeRun): GuideGoal[] {
     {
       name: `guides: longest main-thread task, navigation to 2 s after the guide, p90, worst Waymark case of ${waymark.length} (Pendo's worst, no agent beside)`,
       target: `< ${guideLongestTaskMs} ms`,
-      value: `${task(task90.s.longestTaskMs.p90)} ms, ${task90.surface} ${task90.kind} (Pendo ${task(pendoTask)}, no agent ${task(run.baseline.longestTaskMs.p90)} ms)`,
+      value: `${task(task90.s.longestTaskMs.p90)} ms, ${task90.surface} ${task90.kind} (from its guide.json on ${task(task90.s.guideLongestTaskMs.p90)}; ` +
+        `Pendo ${task(pendoTask)}, no agent ${task(run.baseline.longestTaskMs.p90)} ms)`,
       pass: waymark.every((c) => c.s.longestTaskMs.p90 < guideLongestTaskMs),
     },
     {
@@ -131,16 +132,16 @@ export function guideTimeText(run: GuideTimeRun): string {
 
   lines.push(
     '\nmain thread from navigation start to 2 s after the guide shows (no agent: to 2 s after load), ms: the longest task (Long Tasks API; ' +
-      '<50 = none over 50 ms), long tasks over all runs, long-animation-frame blocking time summed per run, the agent\'s own scripts in long frames, ' +
+      '<50 = none over 50 ms; and the same from guide.json\'s hand-over on, after the page\'s own load), long tasks over all runs, long-animation-frame blocking time summed per run, the agent\'s own scripts in long frames, ' +
       "and the file of the longest script in each run's longest frame\n",
   );
   const row = (surface: string, name: string, s: MainThreadSummary & { runs: number }) => [
-    surface, name, String(s.runs), task(s.longestTaskMs.p50), task(s.longestTaskMs.p90), task(s.longestTaskMs.max),
+    surface, name, String(s.runs), task(s.longestTaskMs.p50), task(s.longestTaskMs.p90), task(s.longestTaskMs.max), task(s.guideLongestTaskMs.p90),
     `${s.longTasks} (${s.runsWithLongTask} runs)`, s.loafSupported ? ms(s.loafBlockingMs.p50) : 'n/a', s.loafSupported ? ms(s.loafBlockingMs.p90) : 'n/a',
     ms(s.agentScriptMs.p50), topFiles(s),
   ];
   lines.push(formatTable([
-    ['surface', 'case', 'runs', 'longest task p50', 'p90', 'max', 'long tasks', 'LoAF blocking median', 'p90', 'agent script in long frames, median',
+    ['surface', 'case', 'runs', 'longest task p50', 'p90', 'max', 'from guide.json on, p90', 'long tasks', 'LoAF blocking median', 'p90', 'agent script in long frames, median',
       "longest frame's top script, per run"],
     ...(run.baseline.runs ? [row('-', 'no agent (the page alone)', run.baseline)] : []),
     ...cases.map(({ surface, kind, s }) => row(surface, GUIDE_CASE_NAMES[kind], s)),
