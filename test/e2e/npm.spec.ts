@@ -34,7 +34,7 @@ const run = promisify(execFile);
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const PACKAGE = JSON.parse(readFileSync('package.json', 'utf8')) as { files: string[]; dependencies: Record<string, string> };
 /** The files the npm entry references for the host's bundler (shim/esm.ts). */
-const AGENT_FILES = ['worker', 'inpage', 'guides', 'overlay', 'privacy', 'prompts', 'frames'];
+const AGENT_FILES = ['worker', 'inpage', 'guides', 'overlay', 'privacy', 'prompts', 'frames', 'steps', 'render'];
 
 let workspace = '';
 const apps: Record<string, { dir: string; assets: string[]; origin: string; server: Server }> = {};
@@ -138,7 +138,9 @@ test.describe('issue #7 npm install in a Vite-built host app', () => {
       ['npm-host-started', 'npm-host-saved'].every((name) => e.some((x) => x.type === 'track' && x.track_event_name === name)));
     expect(count(events, (e) => e.type === 'load')).toBe(1);
     expect(new URL(events.find((e) => e.type === 'load')!.url).origin).toBe(origin);
-    for (const name of ['worker', 'guides', 'overlay']) expect(requested).toContain(`/assets/${emitted('npm-host', name)}`);
+    // Issue #34: the worker paints the banner with the render chunk, the page draws it with the steps chunk.
+    for (const name of ['worker', 'guides', 'steps', 'render']) expect(requested).toContain(`/assets/${emitted('npm-host', name)}`);
+    expect(requested).not.toContain(`/assets/${emitted('npm-host', 'overlay')}`);
     expect(consoleLines.filter((l) => TROUBLE.test(l))).toEqual([]);
   });
 
