@@ -104,8 +104,9 @@ export function createGuideLoop(
     loadedFor = identity();
     loadedMetadata = running?.init.metadata;
     loadedAt = Date.now();
-    // Issue #16: the overlay chunk loads beside guide.json when this app has had guides to show here.
-    if (ctx.hadGuides.read()) ctx.prefetchOverlay();
+    // Issues #16, #34: the overlay's chunk loads beside guide.json, so a first step waits for no fetch: the steps
+    // chunk (no React, ~14 KB gzip) for every visitor, unless the app's subscription has no guides.
+    if (!notInSubscription) ctx.prefetchOverlay();
     try {
       const result = await bridge.call((api) => api.loadGuides(url));
       if (loadedUrl !== url) return;
