@@ -29,8 +29,9 @@ export const BUDGETS = {
   // was 6 bytes under 37 KB before it. 38 -> 39 KB for analytics §9's health report (the monitoring flush: counts
   // of sent, failed and dropped beacons, guide loads and logged errors sent every 300,000 ms and at page hide, so a
   // product team sees in the console whether its installs deliver) and §7's XHR after a refused fetch: ~450 bytes
-  // gzip; the in-page copy was 21 bytes under 38 KB before them.
-  'dist/agent/waymark.worker.js': 39 * 1024,
+  // gzip; the in-page copy was 21 bytes under 38 KB before them. 39 -> 40 KB for issue #34's step painter (the
+  // render worker it starts beside itself, its requests and fall-backs: ~300 bytes gzip; the worker's copy only).
+  'dist/agent/waymark.worker.js': 40 * 1024,
   // The worker code for the main thread, fetched only where no worker can start (issue #7). Raised 37 -> 38 KB for
   // issue #18's frames (merging another frame's throttling timestamps): it was 37 bytes under 37 KB before them;
   // the worker's own copy stays within 37 KB. 38 -> 39 KB with the worker's, for the same health report. 39 -> 40 KB

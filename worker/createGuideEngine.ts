@@ -70,6 +70,8 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   const renderUrl = config.guides?.renderUrl;
   // Issue #34: only in the dedicated worker (the main-thread mode has no painter) and with the shim's URL.
   const painter = renderUrl ? ports.stepPainter?.(renderUrl, log) : undefined;
+  // Its render worker starts now, beside this one: ready by the time guide.json answers.
+  painter?.prepare();
   const loader = createContentLoader({ ports, log, checkAsset, health, disablePrefetch: config.guides?.disablePrefetch, painter });
   const surfaces = createSurfaceViews({ config, clock: ports.clock, log, book, loader, checkAsset });
   const probe = createAvailabilityProbe({ config, ports, log, state, saveState });

@@ -5,11 +5,13 @@
 import type { Endpoint } from 'comlink';
 import { WORKER_READY_MESSAGE } from '../shared/constants';
 import { createStepPainter } from './guides/createStepPainter';
+import { spawnRenderWorker } from './guides/spawnRenderWorker';
 import { createPorts } from './ports';
 import { serveWorkerApi } from './serveWorkerApi';
 
 const ports = createPorts();
 // Issue #34: steps are painted only here, in the dedicated worker, which has importScripts for the render chunk.
-const stepPainter = (url: string, log: Parameters<typeof createStepPainter>[0]['log']) => createStepPainter({ url, importScripts: (u) => importScripts(u), clock: ports.clock, log });
+const stepPainter = (url: string, log: Parameters<typeof createStepPainter>[0]['log']) =>
+  createStepPainter({ url, importScripts: (u) => importScripts(u), spawn: spawnRenderWorker, clock: ports.clock, log });
 serveWorkerApi(self as unknown as Endpoint, { ...ports, stepPainter });
 postMessage({ type: WORKER_READY_MESSAGE });

@@ -1,13 +1,27 @@
 /**
- * Entry of dist/agent/waymark.render.js (issue #34): a classic script the worker loads with importScripts, never
- * the page. It assigns its API to one global (shared/guides/stepRenderer.ts) rather than relying on the bundle's
- * IIFE name, so the worker finds it under the name both sides share; then it compiles its render path (warmUp).
+ * Entry of dist/agent/waymark.render.js (issue #34): a classic script for the worker, never the page. The guide
+ * worker starts it as a worker of its own (named RENDER_WORKER_NAME), where it answers render requests; where that
+ * cannot start, the guide worker loads it with importScripts and calls the global it assigns (named in
+ * shared/guides/stepRenderer.ts, not left to the bundle's IIFE name). Either way it compiles its render path first
+ * (warmUp).
  */
-import { STEP_RENDERER_GLOBAL, type StepRenderer } from '../../shared/guides/stepRenderer';
+import { RENDER_WORKER_NAME, STEP_RENDERER_GLOBAL, type RenderReply, type RenderRequest, type StepRenderer } from '../../shared/guides/stepRenderer';
 import { renderStepNodes } from './renderStepNodes';
 import { warmUp } from './warmUp';
 
 const renderer: StepRenderer = { renderStepNodes };
 // globalThis is the worker's `self` (and lets a test in Node load the entry as it is).
-(globalThis as unknown as Record<string, StepRenderer>)[STEP_RENDERER_GLOBAL] = renderer;
+const scope = globalThis as unknown as Record<string, unknown> & { name?: unknown; onmessage?: unknown; postMessage?(message: RenderReply): void };
+scope[STEP_RENDERER_GLOBAL] = renderer;
+if (scope.name === RENDER_WORKER_NAME && typeof scope.postMessage === 'function') {
+  scope.onmessage = ({ data }: { data: RenderRequest }) => {
+    const reply: RenderReply = { id: data.id };
+    try {
+      reply.painted = renderStepNodes(data.step);
+    } catch (error) {
+      reply.error = String(error);
+    }
+    scope.postMessage!(reply);
+  };
+}
 warmUp(renderer);

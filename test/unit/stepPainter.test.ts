@@ -13,7 +13,8 @@ import { createGuideEngine } from '../../worker/createGuideEngine';
 import { assetCheckFor } from '../../worker/guides/checkAssetUrl';
 import { createContentLoader } from '../../worker/guides/createContentLoader';
 import { createGuideHealth } from '../../worker/guides/createGuideHealth';
-import { createStepPainter } from '../../worker/guides/createStepPainter';
+import { createStepPainter, RENDER_WAIT_MS, type RenderWorker } from '../../worker/guides/createStepPainter';
+import type { RenderReply, RenderRequest } from '../../shared/guides/stepRenderer';
 import type { WorkerPorts } from '../../worker/ports';
 import { createFakeClock, createFakeTransport, engineInit, PROBED } from './fakes';
 
@@ -36,7 +37,7 @@ afterEach(() => {
 });
 
 /** An engine whose worker loads the chunk with `importScripts` (none: the main-thread mode); what it did, in order. */
-function setup(importScripts: ((url: string) => void) | null, guides: WorkerInit['guides'] = { ...PROBED, renderUrl: RENDER_URL }) {
+function setup(importScripts: ((url: string) => void) | null, guides: WorkerInit['guides'] = { ...PROBED, renderUrl: RENDER_URL }, spawn?: (url: string) => RenderWorker | null) {
   const clock = createFakeClock();
   const transport = createFakeTransport();
   const order: string[] = [];
@@ -46,7 +47,8 @@ function setup(importScripts: ((url: string) => void) | null, guides: WorkerInit
   transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify(answer) });
   const ports: WorkerPorts = { clock, transport };
   if (importScripts) {
-    ports.stepPainter = (url, log) => createStepPainter({ url, importScripts: (u) => (order.push(`importScripts ${u}`), importScripts(u)), clock, log });
+    ports.stepPainter = (url, log) =>
+      createStepPainter({ url, importScripts: (u) => (order.push(`importScripts ${u}`), importScripts(u)), spawn: spawn && ((u) => (order.push(`spawn ${u}`), spawn(u))), clock, log });
   }
   const engine = createGuideEngine({ config: engineInit(guides), ports, log: (level, message) => void logs.push([level, message]), nextSequence: () => 0, isSending: () => true });
   return { engine, clock, order, logs };
@@ -139,5 +141,78 @@ describe('issue #34 steps painted in the worker', () => {
     const contentOnly = await loader.resolveStep(guide, guide.steps[0]!, 'resourceCenter', true);
     expect(shown.ok && shown.value.painted).toBeTruthy();
     expect(contentOnly.ok && 'painted' in contentOnly.value).toBe(false);
+  });
+
+  describe('the render worker', () => {
+    /** A render worker as the chunk runs it (overlay/render/index.ts): it answers each request in a later task. */
+    function fakeWorker(answer: (request: RenderRequest) => RenderReply | null = ({ id, step }) => ({ id, painted: renderStepNodes(step) })) {
+      const asked: RenderRequest[] = [];
+      const worker: RenderWorker = {
+        onmessage: null,
+        onerror: null,
+        postMessage(request) {
+          asked.push(request);
+          const reply = answer(request);
+          if (reply) setTimeout(() => worker.onmessage?.({ data: reply }));
+        },
+      };
+      return { worker, asked };
+    }
+
+    it('starts with the engine, before any guide.json request, and paints every step there: nothing is loaded into this worker', async () => {
+      const { worker, asked } = fakeWorker();
+      const { engine, order, logs } = setup(chunk(), undefined, () => worker);
+      expect(order).toEqual([`spawn ${RENDER_URL}`]);
+      const loaded = await engine.load('http://h/');
+      const step = loaded.ok ? loaded.value.candidates[0]! : null;
+      expect(step?.painted).toEqual(renderStepNodes({ ...step!, painted: undefined }));
+      expect(asked.map((a) => a.step.stepId)).toEqual(['g-1']);
+      expect(order).toEqual([`spawn ${RENDER_URL}`, 'request guide.json']);
+      expect(logs.filter(([level]) => level === 'warn')).toEqual([]);
+    });
+
+    it('a render worker that fails (its chunk did not load): what waits and what comes is painted here, with importScripts', async () => {
+      const { worker } = fakeWorker(() => null);
+      const { engine, order } = setup(chunk(), undefined, () => worker);
+      const loading = engine.load('http://h/');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      let prevented = false;
+      worker.onerror?.({ preventDefault: () => void (prevented = true), message: 'NetworkError' });
+      const loaded = await loading;
+      expect(prevented).toBe(true);
+      expect(loaded.ok && loaded.value.candidates[0]!.painted).toBeTruthy();
+      const byId = await engine.stepForGuide('g', 'g-2', 'api');
+      expect(byId.ok && byId.value.painted).toBeTruthy();
+      expect(order.filter((o) => o.startsWith('importScripts'))).toEqual([`importScripts ${RENDER_URL}`]);
+    });
+
+    it(`a render worker that does not answer: the step goes unpainted after ${RENDER_WAIT_MS} ms, logged once`, async () => {
+      const { worker } = fakeWorker(() => null);
+      const { engine, clock, logs } = setup(chunk(), undefined, () => worker);
+      const loading = engine.load('http://h/');
+      // Until the step has asked the render worker (its wait is then a timer of the fake clock).
+      for (let i = 0; i < 100 && !clock.pendingTimers().includes(RENDER_WAIT_MS); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      await clock.advance(RENDER_WAIT_MS);
+      const loaded = await loading;
+      expect(loaded.ok && 'painted' in loaded.value.candidates[0]!).toBe(false);
+      expect(logs).toEqual([['warn', `render chunk ${RENDER_URL} failed, steps drawn with React: no answer from its worker within ${RENDER_WAIT_MS} ms`]]);
+    });
+
+    it('a render that throws in the render worker: that step unpainted, logged once', async () => {
+      const { worker } = fakeWorker(({ id }) => ({ id, error: 'Error: render failed' }));
+      const { engine, logs } = setup(chunk(), undefined, () => worker);
+      const loaded = await engine.load('http://h/');
+      expect(loaded.ok && 'painted' in loaded.value.candidates[0]!).toBe(false);
+      expect(logs).toEqual([['warn', `render chunk ${RENDER_URL} failed, steps drawn with React: Error: render failed`]]);
+    });
+
+    it('no render worker can start (spawn gives none, or throws): this worker loads the chunk as before', async () => {
+      for (const spawn of [() => null, () => { throw new Error('SecurityError'); }]) {
+        const { engine, order } = setup(chunk(), undefined, spawn);
+        const loaded = await engine.load('http://h/');
+        expect(loaded.ok && loaded.value.candidates[0]!.painted).toBeTruthy();
+        expect(order.filter((o) => o.startsWith('importScripts'))).toHaveLength(1);
+      }
+    });
   });
 });

@@ -175,7 +175,7 @@ export function createContentLoader({ ports, log, checkAsset, health, disablePre
         ...advanceOf(guide, step),
         ...embedOf(guide),
       };
-      return ok(painter && !contentOnly ? painter.paint(shown) : shown);
+      return ok(painter && !contentOnly ? await painter.paint(shown) : shown);
     },
 
     cachedGuideIds(excluded) {

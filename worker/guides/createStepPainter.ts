@@ -1,33 +1,54 @@
 /**
- * Issue #34: steps painted in the worker. The render chunk (GuideSettings.renderUrl: React, react-dom/server and
- * the overlay's step surfaces) is loaded with importScripts, in a task of its own while guide.json is on its way
- * (`warm`), or at the first step otherwise; each step it can draw then carries `painted`, which the page builds
- * without evaluating React. Painting is a bonus: a chunk that does not load or a render that throws leaves
- * `painted` absent (logged once) and the page draws the step with React as before.
+ * Issue #34: steps painted off the page. The render chunk (GuideSettings.renderUrl: React, react-dom/server and the
+ * overlay's step surfaces) runs as a worker of its own, started when the guide engine starts (`prepare`): loading
+ * it (~140 KB) and compiling its render path takes 50-150 ms here, which in this worker held guide.json's answer up
+ * by as much. Each step is sent to it and comes back with `painted`, which the page builds without evaluating React.
+ * Where that worker cannot start or fails, the chunk is loaded here with importScripts, in a task of its own while
+ * guide.json is on its way (`warm`), or at the first step. Painting is a bonus: a chunk that does not load, a render
+ * that throws or a render worker that does not answer within RENDER_WAIT_MS leaves `painted` absent (logged once),
+ * and the page draws the step with React as before.
  */
-import { STEP_RENDERER_GLOBAL, type StepRenderer } from '../../shared/guides/stepRenderer';
+import { STEP_RENDERER_GLOBAL, type RenderReply, type RenderRequest, type StepRenderer } from '../../shared/guides/stepRenderer';
 import type { LogLevel, StepToShow } from '../../shared/protocol';
 import type { Clock } from '../ports';
+
+/** How long a step waits for the render worker (still loading, or stuck) before it goes unpainted. */
+export const RENDER_WAIT_MS = 3000;
+
+/** What the guide worker needs of the render worker. */
+export interface RenderWorker {
+  postMessage(message: RenderRequest): void;
+  onmessage: ((event: { data: RenderReply }) => void) | null;
+  onerror: ((event: { preventDefault?(): void; message?: string }) => void) | null;
+}
 
 export interface StepPainterOptions {
   /** The render chunk's URL: the shim's own asset, trusted as the worker script is (GuideSettings.renderUrl). */
   url: string;
   /** The dedicated worker's importScripts. */
   importScripts(url: string): void;
-  clock: Pick<Clock, 'setTimeout'>;
+  /** Starts the render chunk as a worker of its own; null where none can start. @default none: importScripts only */
+  spawn?(url: string): RenderWorker | null;
+  clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
   log(level: LogLevel, message: string): void;
 }
 
 export interface StepPainter {
-  /** Starts loading the render chunk in a later task (after what the caller is sending goes out), once. */
+  /** Starts the render worker, once (nothing where there is none: the chunk then loads here, when needed). */
+  prepare(): void;
+  /** Gets the chunk ready in a later task (after what the caller is sending goes out), once. */
   warm(): void;
-  /** `step` with `painted` when the render chunk draws it, else `step` as it is; never throws. */
-  paint(step: StepToShow): StepToShow;
+  /** `step` with `painted` when the render chunk draws it, else `step` as it is; never rejects. */
+  paint(step: StepToShow): Promise<StepToShow>;
 }
 
-export function createStepPainter({ url, importScripts, clock, log }: StepPainterOptions): StepPainter {
-  /** undefined: not tried yet; null: it did not load. */
+export function createStepPainter({ url, importScripts, spawn, clock, log }: StepPainterOptions): StepPainter {
+  /** The chunk loaded here. undefined: not tried yet; null: it did not load. */
   let renderer: StepRenderer | null | undefined;
+  /** The render worker. undefined: not started yet; null: none (this thread renders). */
+  let helper: RenderWorker | null | undefined;
+  const pending = new Map<number, { step: StepToShow; done(step: StepToShow): void }>();
+  let lastId = 0;
   let logged = false;
   const failed = (error: unknown) => {
     if (!logged) log('warn', `render chunk ${url} failed, steps drawn with React: ${error}`);
@@ -46,16 +67,58 @@ export function createStepPainter({ url, importScripts, clock, log }: StepPainte
     }
     return renderer;
   };
+  const here = (step: StepToShow): StepToShow => {
+    try {
+      const painted = load()?.renderStepNodes(step);
+      return painted ? { ...step, painted } : step;
+    } catch (error) {
+      failed(error);
+      return step;
+    }
+  };
+  const prepare = () => {
+    if (helper !== undefined) return;
+    helper = null;
+    try {
+      helper = spawn?.(url) ?? null;
+    } catch {
+      // No worker here (a browser without nested workers, a policy): this thread renders.
+    }
+    if (!helper) return;
+    helper.onmessage = ({ data }) => {
+      const waiting = pending.get(data.id);
+      pending.delete(data.id);
+      if (data.error) failed(data.error);
+      waiting?.done(data.painted ? { ...waiting.step, painted: data.painted } : waiting.step);
+    };
+    // The chunk did not load in it: this thread renders what waits, and what comes.
+    helper.onerror = (event) => {
+      event.preventDefault?.();
+      helper = null;
+      for (const { step, done } of pending.values()) done(here(step));
+      pending.clear();
+    };
+  };
   return {
-    warm: () => void (renderer === undefined && clock.setTimeout(load, 0)),
+    prepare,
+    warm() {
+      prepare();
+      if (!helper && renderer === undefined) clock.setTimeout(load, 0);
+    },
     paint(step) {
-      try {
-        const painted = load()?.renderStepNodes(step);
-        return painted ? { ...step, painted } : step;
-      } catch (error) {
-        failed(error);
-        return step;
-      }
+      prepare();
+      const to = helper;
+      if (!to) return Promise.resolve(here(step));
+      return new Promise((resolve) => {
+        const id = ++lastId;
+        const timer = clock.setTimeout(() => {
+          if (!pending.delete(id)) return;
+          failed(`no answer from its worker within ${RENDER_WAIT_MS} ms`);
+          resolve(step);
+        }, RENDER_WAIT_MS);
+        pending.set(id, { step, done: (painted) => (clock.clearTimeout(timer), resolve(painted)) });
+        to.postMessage({ id, step });
+      });
     },
   };
 }
