@@ -23,5 +23,8 @@ if (scope.name === RENDER_WORKER_NAME && typeof scope.postMessage === 'function'
     }
     scope.postMessage!(reply);
   };
+  // A step that was already waiting when this worker started goes first: it compiles what it needs by itself.
+  setTimeout(() => warmUp(renderer));
+} else {
+  warmUp(renderer);
 }
-warmUp(renderer);

@@ -150,6 +150,7 @@ describe('issue #34 steps painted in the worker', () => {
       const worker: RenderWorker = {
         onmessage: null,
         onerror: null,
+        terminate() {},
         postMessage(request) {
           asked.push(request);
           const reply = answer(request);

@@ -20,6 +20,7 @@ export interface RenderWorker {
   postMessage(message: RenderRequest): void;
   onmessage: ((event: { data: RenderReply }) => void) | null;
   onerror: ((event: { preventDefault?(): void; message?: string }) => void) | null;
+  terminate(): void;
 }
 
 export interface StepPainterOptions {
