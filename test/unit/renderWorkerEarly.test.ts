@@ -9,11 +9,11 @@ import type { RenderWorker } from '../../worker/guides/createStepPainter';
 import { RENDER_ADOPT_MS, startRenderWorkerEarly } from '../../worker/guides/startRenderWorkerEarly';
 
 function fakes() {
-  const started: Array<{ url: string; ended: boolean }> = [];
+  const started: Array<{ url: string; ended: boolean; fail(): void }> = [];
   const spawn = (url: string): RenderWorker => {
-    const record = { url, ended: false };
+    const record = { url, ended: false, fail: () => undefined as void };
     started.push(record);
-    return { onmessage: null, onerror: null, postMessage() {}, terminate: () => void (record.ended = true) };
+    return { onmessage: null, onerror: null, postMessage() {}, terminate: () => void (record.ended = true), addEventListener: (_type, listener) => void (record.fail = listener) };
   };
   const timers: Array<[() => void, number]> = [];
   return { started, spawn, timers, setTimer: (fn: () => void, ms: number) => timers.push([fn, ms]) };
@@ -48,6 +48,17 @@ describe('issue #34 the render worker started early', () => {
     expect(started[0]!.ended).toBe(true);
     take('https://cdn.example/agent/waymark.render.js');
     expect(started).toHaveLength(2);
+  });
+
+  it('one whose start failed before it was taken over (its file did not load) is ended, and a new one starts', () => {
+    const { started, spawn, setTimer } = fakes();
+    const take = startRenderWorkerEarly('https://cdn.example/agent/waymark.worker.js', spawn, setTimer);
+    started[0]!.fail();
+    take('https://cdn.example/agent/waymark.render.js');
+    expect(started.map((s) => [s.url, s.ended])).toEqual([
+      ['https://cdn.example/agent/waymark.render.js', true],
+      ['https://cdn.example/agent/waymark.render.js', false],
+    ]);
   });
 
   it("a worker file of another name (a host's copy, a blob:) starts nothing early", () => {

@@ -19,12 +19,15 @@ export function startRenderWorkerEarly(
 ): (url: string) => RenderWorker | null {
   const beside = /\/waymark\.worker\.js$/.test(new URL(workerUrl).pathname) ? new URL('waymark.render.js', workerUrl).href : null;
   let early = beside ? spawn(beside) : null;
+  // A start that fails before the painter listens (its file did not load) would leave it a worker that never answers.
+  let failedEarly = false;
+  early?.addEventListener('error', () => void (failedEarly = true));
   setTimer(() => {
     early?.terminate();
     early = null;
   }, RENDER_ADOPT_MS);
   return (url) => {
-    const ready = url === beside ? early : null;
+    const ready = url === beside && !failedEarly ? early : null;
     if (!ready) early?.terminate();
     early = null;
     return ready ?? spawn(url);
