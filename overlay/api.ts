@@ -65,8 +65,12 @@ export interface ResourceCenterHandlers {
 }
 
 export interface Overlay {
-  /** Renders `step` (replacing what is shown), anchored to `target` for tooltips. */
-  show(step: StepToShow, target: Element | null, handlers: StepHandlers): void;
+  /**
+   * Renders `step` (replacing what is shown), anchored to `target` for tooltips. A promise when it is drawn later
+   * (issue #34: a step the worker did not paint waits for the React overlay's chunk), settled once it is drawn, or
+   * rejected when it cannot be: the step is seen only then.
+   */
+  show(step: StepToShow, target: Element | null, handlers: StepHandlers): void | Promise<void>;
   /** Removes what is shown. */
   hide(): void;
   /** guides §2: renders these badges on their targets (replacing the previous set); a click opens the guide. */

@@ -22,14 +22,19 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
   let painted: { step: StepToShow; handlers: StepHandlers; view: PaintedView } | null = null;
   let react: Promise<Overlay> | null = null;
   let queue: Promise<unknown> = Promise.resolve();
-  /** Runs `use` on the React overlay, loaded the first time, after every call made before it. */
-  const later = (use: (overlay: Overlay) => void) => {
-    if (!options.loadReact) return;
+  /**
+   * Runs `use` on the React overlay, loaded the first time, after every call made before it; answers when it ran
+   * (rejected when the overlay could not load: logged here, and the next calls still run).
+   */
+  const later = (use: (overlay: Overlay) => void): Promise<void> => {
     const load = options.loadReact;
-    queue = queue
-      .then(() => (react ??= load().then((m) => m.createOverlay(doc, { log: options.log, host: parts }))))
-      .then(use)
-      .catch((error: unknown) => options.log?.('error', `the Waymark overlay could not draw: ${error instanceof Error ? error.message : String(error)}`));
+    if (!load) return Promise.reject(new Error('no React overlay to draw with'));
+    const run = queue.then(() => (react ??= load().then((m) => m.createOverlay(doc, { log: options.log, host: parts })))).then(use);
+    queue = run.catch((error: unknown) => {
+      react = null;
+      options.log?.('error', `the Waymark overlay could not draw: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    return run;
   };
   const unpaint = () => {
     painted?.view.undo();
@@ -54,8 +59,8 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
         return painted.view.retarget(target);
       }
       unpaint();
-      if (!paintable(step, target)) return later((overlay) => overlay.show(step, target, handlers));
-      if (react) later((overlay) => overlay.hide());
+      if (!paintable(step, target)) return later((overlay) => void overlay.show(step, target, handlers));
+      if (react) void later((overlay) => overlay.hide());
       parts.stepSheet.replaceSync(step.css ?? '');
       parts.attach();
       // guides §2: steps are mirrored for right-to-left languages (he, ar), the page's or else the browser's.
@@ -67,21 +72,21 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
     },
     hide() {
       unpaint();
-      if (react) later((overlay) => overlay.hide());
+      if (react) void later((overlay) => overlay.hide());
     },
     showBadges(badges, onOpen) {
-      if (react || badges.length) later((overlay) => overlay.showBadges(badges, onOpen));
+      if (react || badges.length) void later((overlay) => overlay.showBadges(badges, onOpen));
     },
     showLauncher(launcher, open, anchor, handlers) {
-      if (react || launcher) later((overlay) => overlay.showLauncher(launcher, open, anchor, handlers));
+      if (react || launcher) void later((overlay) => overlay.showLauncher(launcher, open, anchor, handlers));
     },
     showResourceCenter(resourceCenter, state, handlers) {
-      if (react || resourceCenter) later((overlay) => overlay.showResourceCenter(resourceCenter, state, handlers));
+      if (react || resourceCenter) void later((overlay) => overlay.showResourceCenter(resourceCenter, state, handlers));
     },
     destroy() {
       unpaint();
       doc.removeEventListener('keydown', onKeyDown, true);
-      if (react) later((overlay) => overlay.destroy());
+      if (react) void later((overlay) => overlay.destroy());
       else parts.host.remove();
     },
   };

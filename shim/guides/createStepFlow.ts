@@ -167,7 +167,9 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
     }
     const view = await ctx.overlay();
     if (shown?.step !== step) return false;
-    draw(view, step, target);
+    // Seen once it is on the page: a step drawn with React waits for its chunk (issue #34).
+    await draw(view, step, target);
+    if (shown?.step !== step) return false;
     const seen = await act('seen', step, { reason: step.reason });
     if (!seen.ok && seen.error.code === ERROR_CODES.pageRule) {
       // guides §5 page rule exception: the page changed under the render; the worker failed the guide.
@@ -190,9 +192,9 @@ export function createStepFlow(ctx: DisplayContext, hooks: GuideHooks, options: 
   }
 
   /** Draws the shown step on `target`: when it shows, and again when the page replaced its element. */
-  function draw(view: Awaited<ReturnType<DisplayContext['overlay']>>, step: StepToShow, target: Element | null): void {
+  function draw(view: Awaited<ReturnType<DisplayContext['overlay']>>, step: StepToShow, target: Element | null): void | Promise<void> {
     drawnOn = target;
-    view.show(step, target, {
+    return view.show(step, target, {
       onAction: (actions, ui, answers) => void onAction(step, target, actions, ui, answers),
       onDismiss: (ui) => void (completedByPoll.has(step) ? takeOff(step) : transition(step, 'dismiss', ui ? { ...ui, actions: ['dismissGuide'] } : null)),
     });
