@@ -1,8 +1,8 @@
 /**
  * Issue #34: steps painted off the page. The render chunk (GuideSettings.renderUrl: React, react-dom/server and the
- * overlay's step surfaces) runs as a worker of its own, started when the guide engine starts (`prepare`): loading
- * it (~140 KB) and compiling its render path takes 50-150 ms here, which in this worker held guide.json's answer up
- * by as much. Each step is sent to it and comes back with `painted`, which the page builds without evaluating React.
+ * overlay's step surfaces) runs as a worker of its own, started once the guide.json request went out (`warm`):
+ * loading it (~140 KB) and compiling its render path takes 50-150 ms here, which in this worker held guide.json's
+ * answer up by as much. Each step is sent to it and comes back with `painted`, which the page builds without evaluating React.
  * Where that worker cannot start or fails, the chunk is loaded here with importScripts, in a task of its own while
  * guide.json is on its way (`warm`), or at the first step; so it is when the render worker does not answer within
  * RENDER_WAIT_MS (it is given up). Painting is a bonus: a chunk that does not load or a render that throws leaves
