@@ -40,9 +40,10 @@ export interface StepPainterOptions {
 }
 
 export interface StepPainter {
-  /** Starts the render worker, once (nothing where there is none: the chunk then loads here, when needed). */
-  prepare(): void;
-  /** Gets the chunk ready in a later task (after what the caller is sending goes out), once. */
+  /**
+   * Starts the render worker, once; where there is none, gets the chunk ready here in a later task (after what the
+   * caller is sending goes out), once.
+   */
   warm(): void;
   /** `step` with `painted` when the render chunk draws it, else `step` as it is; never rejects. */
   paint(step: StepToShow): Promise<StepToShow>;
@@ -110,7 +111,6 @@ export function createStepPainter({ url, importScripts, spawn, clock, log }: Ste
     };
   };
   return {
-    prepare,
     warm() {
       prepare();
       if (!helper && renderer === undefined) clock.setTimeout(load, 0);
