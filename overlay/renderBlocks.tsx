@@ -77,6 +77,11 @@ export function renderBlocks(node: DomNode, ctx: RenderContext, key?: number): R
     }
   }
   if (type === 'noscript' || VOID.has(type)) return createElement(type, props);
+  if (type === 'textarea') {
+    // A textarea's text is its value (React refuses both, and elements in it): the value, else the content.
+    if (!('defaultValue' in props) && typeof node.content === 'string' && node.content) props.defaultValue = node.content;
+    return createElement(type, props);
+  }
   const children: ReactNode[] = [];
   if (typeof node.content === 'string' && node.content) children.push(node.content);
   node.children?.forEach((child, i) => {
