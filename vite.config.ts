@@ -23,8 +23,8 @@
  *                                           by the guides chunk when the worker says this session records
  * - steps:   dist/agent/waymark.steps.js    ES module: a step painted from the worker's nodes without React (issue
  *                                           #34); it loads the React overlay for everything else
- * - render:  dist/agent/waymark.render.js   classic script for the worker (importScripts): React and react-dom/server
- *                                           render a step's surface to nodes (StepToShow.painted, issue #34)
+ * - render:  dist/agent/waymark.render.js   classic script for the worker (importScripts): the overlay's surfaces
+ *                                           on staticReact render a step to nodes (StepToShow.painted, issue #34)
  * - esm:     dist/esm/waymark.js            the npm entry (`import { initialize } from 'waymark'`), with the
  *                                           files above beside it for the host's bundler to emit
  * - react:   dist/react/waymark-react.js    `waymark/react`: provider and hooks; React and `waymark` external
@@ -103,12 +103,15 @@ function unminified(config: UserConfig): UserConfig {
 }
 
 /**
- * The render chunk (issue #34) calls renderToStaticMarkup alone: react-dom/server's browser entry re-exports it
- * beside the streaming renderer (renderToReadableStream, a second copy of Fizz: ~35 KB gzip it would never run).
+ * The render chunk (issue #34): the step surfaces' imports of React are staticReact's (overlay/render), which renders
+ * them once to nodes in the worker; React itself is never in it, nor floating-ui, which only effects call.
  */
 function renderChunk(config: UserConfig): UserConfig {
-  const legacy = resolve(root, 'node_modules/react-dom/cjs/react-dom-server-legacy.browser.production.js');
-  return { ...config, resolve: { alias: [{ find: /^react-dom\/server$/, replacement: legacy }] } };
+  const alias = [
+    { find: /^react(\/jsx-runtime|\/jsx-dev-runtime)?$/, replacement: resolve(root, 'overlay/render/staticReact.ts') },
+    { find: /^@floating-ui\/dom$/, replacement: resolve(root, 'overlay/render/noPlacement.ts') },
+  ];
+  return { ...config, resolve: { alias } };
 }
 
 const targets: Record<string, UserConfig> = {

@@ -70,9 +70,8 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   const renderUrl = config.guides?.renderUrl;
   // Issue #34: only in the dedicated worker (the main-thread mode has no painter) and with the shim's URL.
   const painter = renderUrl ? ports.stepPainter?.(renderUrl, log) : undefined;
-  // Its render worker starts when guide.json is asked for (`warm` below), not at every page's start: a render worker
-  // started with every guide worker (a page without guides too) was in both clean CI runs of 2026-11-28 where
-  // Firefox ESR's engines tests saw a step miss its 10 s, and nowhere else (issue #34).
+  // Its render chunk loads when guide.json is asked for (`warm` below), not at every page's start: a page without
+  // guides never fetches it.
   const loader = createContentLoader({ ports, log, checkAsset, health, disablePrefetch: config.guides?.disablePrefetch, painter });
   const surfaces = createSurfaceViews({ config, clock: ports.clock, log, book, loader, checkAsset });
   const probe = createAvailabilityProbe({ config, ports, log, state, saveState });

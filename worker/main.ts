@@ -4,15 +4,16 @@
  */
 import type { Endpoint } from 'comlink';
 import { WORKER_READY_MESSAGE } from '../shared/constants';
+import { STEP_RENDERER_GLOBAL } from '../shared/guides/stepRenderer';
 import { createStepPainter } from './guides/createStepPainter';
-import { spawnRenderWorker } from './guides/spawnRenderWorker';
+import { loadScript } from './guides/loadScript';
 import { createPorts } from './ports';
 import { serveWorkerApi } from './serveWorkerApi';
 
 const ports = createPorts();
-// Issue #34: steps are painted only here, in the dedicated worker, which can start the render worker or load the
-// render chunk with importScripts.
+// Issue #34: steps are painted only here, in the dedicated worker, which loads the render chunk beside itself.
+const ranRenderChunk = () => STEP_RENDERER_GLOBAL in self;
 const stepPainter = (url: string, log: Parameters<typeof createStepPainter>[0]['log']) =>
-  createStepPainter({ url, importScripts: (u) => importScripts(u), spawn: spawnRenderWorker, clock: ports.clock, log });
+  createStepPainter({ url, loadScript: (u) => loadScript(u, ranRenderChunk), clock: ports.clock, log });
 serveWorkerApi(self as unknown as Endpoint, { ...ports, stepPainter });
 postMessage({ type: WORKER_READY_MESSAGE });

@@ -1,12 +1,12 @@
 /**
- * Issue #34: a step's surface rendered in the worker with the overlay's own components (react-dom/server, which
- * needs no DOM), as plain nodes the page builds without React (StepToShow.painted). The element tree is the one
+ * Issue #34: a step's surface rendered in the worker with the overlay's own components (JSX on staticReact, which
+ * the render chunk's build puts in React's place, rendered by renderToNodes: no DOM, no React), as plain nodes the
+ * page builds without React (StepToShow.painted). The element tree is the one
  * overlay/index.tsx's `show` draws for a step without a block-out: a lightbox (mobile for mobile-lightbox) with
  * its backdrop, a tooltip, a banner. Handlers are not rendered: each building block with actions carries
  * `data-wm-action`, the index of its actions in `actions`, and the page runs them by delegation.
  */
 import type { ReactNode } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
 import type { GuideAction } from '../../shared/guides/guides';
 import type { PaintedStep, StepToShow } from '../../shared/protocol';
 import type { StepHandlers } from '../api';
@@ -14,7 +14,7 @@ import { Banner } from '../Banner';
 import { Lightbox } from '../Lightbox';
 import { ActionMarks } from '../renderBlocks';
 import { Tooltip } from '../Tooltip';
-import { parseStaticMarkup } from './parseStaticMarkup';
+import { renderToNodes } from './renderToNodes';
 
 /** Nothing to call in a render to markup: the page handles the visitor's clicks. */
 const NO_HANDLERS: StepHandlers = { onAction: () => undefined, onDismiss: () => undefined };
@@ -27,14 +27,12 @@ export function renderStepNodes(step: StepToShow): PaintedStep | undefined {
   if (!surface) return undefined;
   const actions: GuideAction[][] = [];
   const mark = (list: GuideAction[]) => actions.push(list) - 1;
-  const markup = renderToStaticMarkup(<ActionMarks.Provider value={mark}>{surface}</ActionMarks.Provider>);
-  // React 19 writes a `<link rel="preload" as="image">` ahead of the markup for each image (a hint for a whole
-  // page's <head>); the step's own images load as they are built.
-  const nodes = parseStaticMarkup(markup).filter((node) => typeof node === 'string' || node[0] !== 'link');
+  const nodes = renderToNodes(<ActionMarks.Provider value={mark}>{surface}</ActionMarks.Provider>);
   return { nodes, actions };
 }
 
-function surfaceOf(step: StepToShow): ReactNode {
+/** The element tree the overlay draws for `step` (exported for the tests' render of it with React itself). */
+export function surfaceOf(step: StepToShow): ReactNode {
   if (step.embed) return null;
   switch (step.type) {
     case 'lightbox':

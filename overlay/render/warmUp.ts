@@ -1,6 +1,6 @@
 /**
- * Issue #34: the first step a worker paints rendered with cold code: React's and our components' functions are
- * compiled on their first call, 10-35 ms of the first render measured in a worker here, later renders under 1 ms.
+ * Issue #34: the first step a worker paints would be rendered with cold code: the components' and renderToNodes'
+ * functions are compiled on their first call (with react-dom/server it was 10-35 ms of the first render here).
  * The render chunk is loaded while guide.json is on its way (worker/guides/createStepPainter.ts), so it renders a
  * sample of each surface as it loads: that compile is then done before the real step comes, not after it.
  */

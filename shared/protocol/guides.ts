@@ -132,7 +132,7 @@ export interface StepToShow {
  */
 export type PaintedNode = string | [tag: string, attributes: Array<[name: string, value: string]>, children: PaintedNode[]];
 
-/** A step's surface rendered by the worker with the overlay's own components (react-dom/server). */
+/** A step's surface rendered by the worker with the overlay's own components (overlay/render). */
 export interface PaintedStep {
   /** The surface's top-level elements, in order (a lightbox: its backdrop, then its dialog). */
   nodes: PaintedNode[];

@@ -1,6 +1,6 @@
-/** Issue #34: React's static markup as PaintedNode[] in the worker (no DOMParser): what React writes, and its edges. */
+/** Issue #34: React's static markup as PaintedNode[] (how the tests read React's own render of a step): what React writes, and its edges. */
 import { describe, expect, it } from 'vitest';
-import { decodeEntities, parseStaticMarkup } from '../../overlay/render/parseStaticMarkup';
+import { decodeEntities, parseStaticMarkup } from './parseStaticMarkup';
 
 describe('issue #34 parseStaticMarkup', () => {
   it('elements, attributes in order, text, nesting and siblings', () => {

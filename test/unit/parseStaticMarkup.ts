@@ -1,6 +1,7 @@
 /**
- * React's static markup (react-dom/server renderToStaticMarkup) as PaintedNode[] (issue #34), in the worker, where
- * there is no DOMParser. Not a general HTML parser: it reads what React writes, which is well-formed (every
+ * React's static markup (react-dom/server renderToStaticMarkup) as PaintedNode[] (issue #34): how the tests read
+ * what React's own renderer makes of the step surfaces, the reference the worker's renderToNodes
+ * (overlay/render) is held to. It painted the steps until 2026-11-28. Not a general HTML parser: it reads what React writes, which is well-formed (every
  * attribute double-quoted, void elements written `<img/>`, every other element closed, text and attribute values
  * escaped as `&amp; &lt; &gt; &quot; &#x27;`). Entities are decoded, so the page sets text and values as they
  * are, never as markup. Comments are skipped; a closing tag that does not match closes up to its element.

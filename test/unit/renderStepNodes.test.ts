@@ -1,14 +1,44 @@
 // @vitest-environment node
 /**
- * Issue #34: a step's surface rendered in the worker with the overlay's own components (react-dom/server, no DOM)
- * as the plain nodes the page builds without React (StepToShow.painted), its blocks' actions by index.
+ * Issue #34: a step's surface rendered in the worker with the overlay's own components as the plain nodes the page
+ * builds without React (StepToShow.painted), its blocks' actions by index. As in the render chunk's build, the
+ * components' React is staticReact here (the mocks below), rendered by renderToNodes; the expected nodes are what
+ * React's own renderer (react-dom/server) makes of the same components, and the last tests hold the two side by
+ * side over many steps.
  */
-import { describe, expect, it } from 'vitest';
-import type { DomNode } from '../../shared/guides/guides';
-import type { PaintedNode, StepToShow } from '../../shared/protocol';
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import type { DomNode, GuideAction } from '../../shared/guides/guides';
+import type { PaintedNode, PaintedStep, StepToShow } from '../../shared/protocol';
 import { renderStepNodes } from '../../overlay/render/renderStepNodes';
 import { warmUp } from '../../overlay/render/warmUp';
+import { BLOCK_TAGS } from '../../overlay/blockTags';
 import { STEP_RENDERER_GLOBAL, type StepRenderer } from '../../shared/guides/stepRenderer';
+import { parseStaticMarkup } from './parseStaticMarkup';
+
+const REACT_MODULES = ['react', 'react/jsx-runtime', 'react/jsx-dev-runtime'];
+vi.mock('react', () => import('../../overlay/render/staticReact'));
+vi.mock('react/jsx-runtime', () => import('../../overlay/render/staticReact'));
+vi.mock('react/jsx-dev-runtime', () => import('../../overlay/render/staticReact'));
+
+/** The same surfaces rendered by React itself (react-dom/server), read back as nodes: the reference. */
+async function reactRenderer(): Promise<(step: StepToShow) => PaintedStep | undefined> {
+  vi.resetModules();
+  for (const id of REACT_MODULES) vi.doUnmock(id);
+  const React = await import('react');
+  const { renderToStaticMarkup } = await import('react-dom/server');
+  const { surfaceOf } = await import('../../overlay/render/renderStepNodes');
+  const { ActionMarks } = await import('../../overlay/renderBlocks');
+  return (step) => {
+    const surface = surfaceOf(step);
+    if (!surface) return undefined;
+    const actions: GuideAction[][] = [];
+    const mark = (list: GuideAction[]) => actions.push(list) - 1;
+    const markup = renderToStaticMarkup(React.createElement(ActionMarks.Provider, { value: mark }, surface));
+    // React 19 writes a `<link rel="preload" as="image">` hint ahead of the markup for each image, for a page's head.
+    return { nodes: parseStaticMarkup(markup).filter((node) => typeof node === 'string' || node[0] !== 'link'), actions };
+  };
+}
 
 const stepOf = (content: DomNode, extra: Partial<StepToShow> = {}): StepToShow => ({
   guideId: 'g1',
@@ -31,7 +61,8 @@ function elements(nodes: PaintedNode[]): Array<Exclude<PaintedNode, string>> {
 const attr = (node: Exclude<PaintedNode, string>, name: string) => node[1].find(([n]) => n === name)?.[1];
 
 describe('issue #34 renderStepNodes', () => {
-  it('runs without a DOM', () => {
+  it('runs without a DOM, and without React', async () => {
+    expect((await import('react')).useState).toBe((await import('../../overlay/render/staticReact')).useState);
     expect(typeof document).toBe('undefined');
     expect(typeof window).toBe('undefined');
   });
@@ -225,5 +256,83 @@ describe('issue #34 renderStepNodes', () => {
         },
       }),
     ).not.toThrow();
+  });
+});
+
+describe("issue #34 the worker's render draws what React draws", () => {
+  const base = stepOf({ type: 'p', content: 'x' });
+  const blocks: DomNode = {
+    type: 'div',
+    props: { id: 'guide-base', class: 'wm-blocks', style: { padding: 8, fontWeight: 700, lineHeight: 1.5, marginTop: 0, WebkitLineClamp: 2, color: ' red ' } },
+    children: [
+      { type: 'h2', content: 'Title & "more"', props: { 'aria-level': 2, 'data-open': true, 'aria-hidden': false } },
+      { type: 'img', props: { src: 'https://cdn.example/a.png', alt: '', width: 120, height: '80' } },
+      { type: 'label', props: { for: 'q1' }, content: 'Why?' },
+      { type: 'input', props: { id: 'q1', type: 'text', name: 'why', value: 'because', disabled: true, min: 1 } },
+      { type: 'input', props: { type: 'checkbox', name: 'ok', value: true, checked: 'yes', 'data-poll-id': 'ok' } },
+      { type: 'select', props: { value: '2' }, children: [{ type: 'option', content: '1' }, { type: 'option', content: '2' }, { type: 'option', props: { value: 2 }, content: 'two' }] },
+      { type: 'textarea', props: { placeholder: 'More', tabIndex: 3 }, content: 'typed' },
+      { type: 'a', props: { href: '/docs', target: '_blank', title: 7 }, content: 'Docs', actions: [{ action: 'openLink', parameters: ['/docs'] }] },
+      { type: 'span', content: 'Skip', props: { role: 'link' }, actions: [{ action: 'dismissGuide' }] },
+      { type: 'ul', children: [{ type: 'li', content: 'one' }, { type: 'li', props: { value: 3 }, content: 'two' }] },
+      { type: 'hr' },
+      { type: 'br' },
+      { type: 'p', props: { style: 'margin: 0; -webkit-box-shadow: none; border-top-width: 2px' }, content: '' },
+    ],
+  };
+  const corpus: StepToShow[] = [
+    { ...base, content: blocks },
+    { ...base, content: blocks, type: 'mobile-lightbox', stepCount: 4, stepIndex: 3, hideCredits: false, attributes: { width: 400, autoHeight: false, height: 300 } },
+    { ...base, content: blocks, type: 'tooltip', attributes: { layoutDir: 'right', width: 280, theme: { background: '#fff', border: '#e33', radius: 6 } } },
+    { ...base, content: blocks, type: 'tooltip', attributes: { caret: false } },
+    { ...base, content: blocks, type: 'banner', attributes: { position: 'bottom', height: 120, theme: { accent: '#0a0' } } },
+    { ...base, content: blocks, type: 'banner', stepCount: 2, attributes: { isRequired: true, thankYouMessage: 'Merci' } },
+    { ...base, guideName: 'No heading', content: { type: 'div', children: [{ type: 'p', content: 'text only' }] } },
+  ];
+
+  it('a corpus of steps: every surface, themes, poll fields, a select by value or text, styles with and without units', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const react = await reactRenderer();
+    for (const step of corpus) expect(renderStepNodes(step), `${step.type} ${JSON.stringify(step.attributes)}`).toEqual(react(step));
+    vi.restoreAllMocks();
+  });
+
+  it('any building blocks (a property over generated content)', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const react = await reactRenderer();
+    const text = fc.string({ maxLength: 12 });
+    const value = fc.oneof(text, fc.integer({ min: -5, max: 500 }), fc.boolean());
+    const styleObject = fc.dictionary(fc.constantFrom('padding', 'zIndex', 'opacity', 'flexGrow', 'lineHeight', 'marginTop', 'color', 'WebkitLineClamp', '--wm-x'), fc.oneof(text, fc.integer({ min: 0, max: 40 })), { maxKeys: 4 });
+    const styleText = fc.array(fc.tuple(fc.constantFrom('color', 'padding', 'font-weight', '-webkit-box-flex', 'background'), text), { maxLength: 3 }).map((d) => d.map(([k, v]) => `${k}: ${v}`).join('; '));
+    const propName = fc.constantFrom('id', 'class', 'src', 'href', 'alt', 'title', 'type', 'name', 'value', 'placeholder', 'role', 'tabIndex', 'target', 'width', 'height', 'for', 'checked', 'disabled', 'min', 'max', 'step', 'rel', 'data-poll-id', 'aria-label', 'data-open', 'onclick', 'hidden');
+    const props = fc.oneof(
+      fc.dictionary(propName, value, { maxKeys: 5 }),
+      fc.record({ style: fc.oneof(styleObject, styleText) }),
+    );
+    const action = fc.record({ action: fc.constantFrom('advanceGuide', 'submitPoll', 'dismissGuide', 'previousStep') });
+    const { node } = fc.letrec<{ node: DomNode }>((tie) => ({
+      node: fc
+        .record(
+          {
+            type: fc.constantFrom(...BLOCK_TAGS, 'script', 'marquee'),
+            props,
+            content: text,
+            children: fc.array(tie('node'), { maxLength: 3, depthIdentifier: 'blocks' }),
+            actions: fc.array(action, { maxLength: 2 }),
+          },
+          { requiredKeys: ['type'] },
+        )
+        // An option's content is its text: React's renderer refuses elements in it.
+        .map((n) => (n.type === 'option' ? { ...n, children: undefined } : n)),
+    }));
+    const surface = fc.constantFrom<StepToShow['type']>('lightbox', 'mobile-lightbox', 'tooltip', 'banner');
+    fc.assert(
+      fc.property(node, surface, (content, type) => {
+        const step = { ...base, type, content };
+        expect(renderStepNodes(step)).toEqual(react(step));
+      }),
+      { numRuns: 300, seed: 34 },
+    );
+    vi.restoreAllMocks();
   });
 });

@@ -1,10 +1,11 @@
 // @vitest-environment node
 /**
- * Issue #34: the worker paints the steps it resolves with the render chunk it loads by importScripts, started while
- * guide.json is on its way; a chunk that does not load, or a render that throws, leaves `painted` absent (logged
- * once) and never fails a step. The main-thread mode (no painter) loads nothing.
+ * Issue #34: the worker paints the steps it resolves with the render chunk it loads once guide.json is asked for,
+ * without waiting on it (worker/guides/loadScript.ts, tested below); a chunk that does not load or does not come in
+ * time, or a render that throws, leaves `painted` absent (logged once) and never fails a step. The main-thread mode
+ * (no painter) loads nothing.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Guide, GuideLoadResponse } from '../../shared/guides/guides';
 import { STEP_RENDERER_GLOBAL, type StepRenderer } from '../../shared/guides/stepRenderer';
 import type { LogLevel, WorkerInit } from '../../shared/protocol';
@@ -13,10 +14,15 @@ import { createGuideEngine } from '../../worker/createGuideEngine';
 import { assetCheckFor } from '../../worker/guides/checkAssetUrl';
 import { createContentLoader } from '../../worker/guides/createContentLoader';
 import { createGuideHealth } from '../../worker/guides/createGuideHealth';
-import { createStepPainter, RENDER_WAIT_MS, type RenderWorker } from '../../worker/guides/createStepPainter';
-import type { RenderReply, RenderRequest } from '../../shared/guides/stepRenderer';
+import { createStepPainter, RENDER_WAIT_MS } from '../../worker/guides/createStepPainter';
+import { loadScript } from '../../worker/guides/loadScript';
 import type { WorkerPorts } from '../../worker/ports';
 import { createFakeClock, createFakeTransport, engineInit, PROBED } from './fakes';
+
+// As in the render chunk's build: the step surfaces' React is staticReact (test/unit/renderStepNodes.test.ts).
+vi.mock('react', () => import('../../overlay/render/staticReact'));
+vi.mock('react/jsx-runtime', () => import('../../overlay/render/staticReact'));
+vi.mock('react/jsx-dev-runtime', () => import('../../overlay/render/staticReact'));
 
 const RENDER_URL = 'https://cdn.example/agent/waymark.render.js';
 const content = { type: 'div', props: {}, children: [{ type: 'p', content: 'Hi' }, { type: 'button', content: 'Next', actions: [{ action: 'advanceGuide' }] }] };
@@ -36,8 +42,8 @@ afterEach(() => {
   delete globals[STEP_RENDERER_GLOBAL];
 });
 
-/** An engine whose worker loads the chunk with `importScripts` (none: the main-thread mode); what it did, in order. */
-function setup(importScripts: ((url: string) => void) | null, guides: WorkerInit['guides'] = { ...PROBED, renderUrl: RENDER_URL }, spawn?: (url: string) => RenderWorker | null) {
+/** An engine whose worker runs the chunk with `run` (none: the main-thread mode); what it did, in order. */
+function setup(run: ((url: string) => void | Promise<void>) | null, guides: WorkerInit['guides'] = { ...PROBED, renderUrl: RENDER_URL }) {
   const clock = createFakeClock();
   const transport = createFakeTransport();
   const order: string[] = [];
@@ -46,9 +52,8 @@ function setup(importScripts: ((url: string) => void) | null, guides: WorkerInit
   transport.request = (req) => (order.push(`request ${new URL(req.url).pathname.split('/')[2]}`), request(req));
   transport.bodies.push({ match: '/data/guide.json/', body: JSON.stringify(answer) });
   const ports: WorkerPorts = { clock, transport };
-  if (importScripts) {
-    ports.stepPainter = (url, log) =>
-      createStepPainter({ url, importScripts: (u) => (order.push(`importScripts ${u}`), importScripts(u)), spawn: spawn && ((u) => (order.push(`spawn ${u}`), spawn(u))), clock, log });
+  if (run) {
+    ports.stepPainter = (url, log) => createStepPainter({ url, loadScript: async (u) => (order.push(`load ${u}`), run(u)), clock, log });
   }
   const engine = createGuideEngine({ config: engineInit(guides), ports, log: (level, message) => void logs.push([level, message]), nextSequence: () => 0, isSending: () => true });
   return { engine, clock, order, logs };
@@ -75,15 +80,25 @@ describe('issue #34 steps painted in the worker', () => {
     expect(logs.filter(([level]) => level === 'warn' || level === 'error')).toEqual([]);
   });
 
-  it('loads the chunk once, in a task after the guide.json request went out', async () => {
-    const { engine, clock, order } = setup(chunk());
-    const loading = engine.load('http://h/');
-    expect(order).toEqual(['request guide.json']);
-    await clock.advance(0);
-    await loading;
+  it('loads the chunk once, as soon as the guide.json request went out', async () => {
+    const { engine, order } = setup(chunk());
+    await engine.load('http://h/');
     await engine.load('http://h/2');
-    await clock.advance(0);
-    expect(order).toEqual(['request guide.json', `importScripts ${RENDER_URL}`, 'request guide.json']);
+    expect(order).toEqual(['request guide.json', `load ${RENDER_URL}`, 'request guide.json']);
+  });
+
+  it(`a chunk not there within ${RENDER_WAIT_MS} ms: the step goes unpainted (React draws it), the next is painted once it came`, async () => {
+    let arrive!: () => void;
+    const { engine, clock, logs } = setup(() => new Promise<void>((resolve) => (arrive = () => (chunk()(), resolve()))));
+    const loading = engine.load('http://h/');
+    for (let i = 0; i < 100 && !clock.pendingTimers().includes(RENDER_WAIT_MS); i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    await clock.advance(RENDER_WAIT_MS);
+    const loaded = await loading;
+    expect(loaded.ok && 'painted' in loaded.value.candidates[0]!).toBe(false);
+    expect(logs).toEqual([['info', `render chunk ${RENDER_URL} not loaded within ${RENDER_WAIT_MS} ms: the step is drawn with React`]]);
+    arrive();
+    const byId = await engine.stepForGuide('g', 'g-1', 'api');
+    expect(byId.ok && byId.value.painted).toBeTruthy();
   });
 
   it('a chunk that cannot load: the steps come without painted, logged once', async () => {
@@ -94,7 +109,7 @@ describe('issue #34 steps painted in the worker', () => {
     expect(loaded.ok && loaded.value.candidates.map((c) => [c.stepId, 'painted' in c])).toEqual([['g-1', false]]);
     const byId = await engine.stepForGuide('g', 'g-2', 'api');
     expect(byId.ok && 'painted' in byId.value).toBe(false);
-    expect(order.filter((o) => o.startsWith('importScripts'))).toHaveLength(1);
+    expect(order.filter((o) => o.startsWith('load'))).toHaveLength(1);
     expect(logs).toEqual([['warn', `render chunk ${RENDER_URL} failed, steps drawn with React: TypeError: NetworkError: Failed to execute importScripts`]]);
   });
 
@@ -135,7 +150,7 @@ describe('issue #34 steps painted in the worker', () => {
     const clock = createFakeClock();
     const log = () => undefined;
     const health = createGuideHealth({ clock, log, record: () => undefined, pageUrl: () => 'http://h/' });
-    const painter = createStepPainter({ url: RENDER_URL, importScripts: chunk(), clock, log });
+    const painter = createStepPainter({ url: RENDER_URL, loadScript: async () => chunk()(), clock, log });
     const loader = createContentLoader({ ports: { clock, transport: createFakeTransport() }, log, checkAsset: assetCheckFor(engineInit()), health, painter });
     const shown = await loader.resolveStep(guide, guide.steps[0]!, 'auto');
     const contentOnly = await loader.resolveStep(guide, guide.steps[0]!, 'resourceCenter', true);
@@ -143,85 +158,50 @@ describe('issue #34 steps painted in the worker', () => {
     expect(contentOnly.ok && 'painted' in contentOnly.value).toBe(false);
   });
 
-  describe('the render worker', () => {
-    /** A render worker as the chunk runs it (overlay/render/index.ts): it answers each request in a later task. */
-    function fakeWorker(answer: (request: RenderRequest) => RenderReply | null = ({ id, step }) => ({ id, painted: renderStepNodes(step) })) {
-      const asked: RenderRequest[] = [];
-      const worker: RenderWorker = {
-        onmessage: null,
-        onerror: null,
-        terminate() {},
-        addEventListener() {},
-        postMessage(request) {
-          asked.push(request);
-          const reply = answer(request);
-          if (reply) setTimeout(() => worker.onmessage?.({ data: reply }));
-        },
-      };
-      return { worker, asked };
+});
+
+describe('issue #34 loadScript: the chunk travels without holding the worker', () => {
+  const URL_OF_CHUNK = 'https://cdn.example/agent/waymark.render.js';
+  /** The worker's globals the loader uses, faked; what it asked of them, in order. */
+  function worker({ fetched = async () => new Response('chunk();'), run = (_url: string) => undefined as void } = {} as {
+    fetched?: () => Promise<Response>;
+    run?: (url: string) => void;
+  }) {
+    const calls: string[] = [];
+    let blobs = 0;
+    vi.stubGlobal('fetch', async (url: string) => (calls.push(`fetch ${url}`), fetched()));
+    vi.stubGlobal('importScripts', (url: string) => (calls.push(`importScripts ${url.startsWith('blob:') ? 'blob' : url}`), run(url)));
+    vi.spyOn(URL, 'createObjectURL').mockImplementation(() => `blob:https://host/${++blobs}`);
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation((url) => void calls.push(`revoke ${url}`));
+    return calls;
+  }
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it("fetches the script, then runs what came from a blob: URL, which it lets go", async () => {
+    const calls = worker();
+    await loadScript(URL_OF_CHUNK, () => false);
+    expect(calls).toEqual([`fetch ${URL_OF_CHUNK}`, 'importScripts blob', 'revoke blob:https://host/1']);
+  });
+
+  it('a fetch that fails (no CORS on its server, a connect-src policy) or is not ok: importScripts of the URL, as before', async () => {
+    for (const fetched of [async () => Promise.reject(new TypeError('Failed to fetch')), async () => new Response('nope', { status: 404 })]) {
+      const calls = worker({ fetched });
+      await loadScript(URL_OF_CHUNK, () => false);
+      expect(calls).toEqual([`fetch ${URL_OF_CHUNK}`, `importScripts ${URL_OF_CHUNK}`]);
+      vi.unstubAllGlobals();
     }
+  });
 
-    it('starts once guide.json is asked for (not with every page), and paints every step there: nothing is loaded into this worker', async () => {
-      const { worker, asked } = fakeWorker();
-      const { engine, order, logs } = setup(chunk(), undefined, () => worker);
-      expect(order).toEqual([]);
-      const loaded = await engine.load('http://h/');
-      const step = loaded.ok ? loaded.value.candidates[0]! : null;
-      expect(step?.painted).toEqual(renderStepNodes({ ...step!, painted: undefined }));
-      expect(asked.map((a) => a.step.stepId)).toEqual(['g-1']);
-      expect(order).toEqual(['request guide.json', `spawn ${RENDER_URL}`]);
-      expect(logs.filter(([level]) => level === 'warn')).toEqual([]);
-    });
-
-    it('a render worker that fails (its chunk did not load): what waits and what comes is painted here, with importScripts', async () => {
-      const { worker } = fakeWorker(() => null);
-      const { engine, order } = setup(chunk(), undefined, () => worker);
-      const loading = engine.load('http://h/');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      let prevented = false;
-      worker.onerror?.({ preventDefault: () => void (prevented = true), message: 'NetworkError' });
-      const loaded = await loading;
-      expect(prevented).toBe(true);
-      expect(loaded.ok && loaded.value.candidates[0]!.painted).toBeTruthy();
-      const byId = await engine.stepForGuide('g', 'g-2', 'api');
-      expect(byId.ok && byId.value.painted).toBeTruthy();
-      expect(order.filter((o) => o.startsWith('importScripts'))).toEqual([`importScripts ${RENDER_URL}`]);
-    });
-
-    it(`a render worker that does not answer within ${RENDER_WAIT_MS} ms is given up: this worker paints, with importScripts`, async () => {
-      let ended = false;
-      const { worker } = fakeWorker(() => null);
-      worker.terminate = () => void (ended = true);
-      const { engine, clock, logs, order } = setup(chunk(), undefined, () => worker);
-      const loading = engine.load('http://h/');
-      // Until the step has asked the render worker (its wait is then a timer of the fake clock).
-      for (let i = 0; i < 100 && !clock.pendingTimers().includes(RENDER_WAIT_MS); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-      await clock.advance(RENDER_WAIT_MS);
-      const loaded = await loading;
-      expect(loaded.ok && loaded.value.candidates[0]!.painted).toBeTruthy();
-      expect(ended).toBe(true);
-      expect(order.filter((o) => o.startsWith('importScripts'))).toEqual([`importScripts ${RENDER_URL}`]);
-      expect(logs).toEqual([['info', `render worker silent for ${RENDER_WAIT_MS} ms: steps are painted in the guide worker`]]);
-      // The next step does not wait for it again.
-      const byId = await engine.stepForGuide('g', 'g-2', 'api');
-      expect(byId.ok && byId.value.painted).toBeTruthy();
-    });
-
-    it('a render that throws in the render worker: that step unpainted, logged once', async () => {
-      const { worker } = fakeWorker(({ id }) => ({ id, error: 'Error: render failed' }));
-      const { engine, logs } = setup(chunk(), undefined, () => worker);
-      const loaded = await engine.load('http://h/');
-      expect(loaded.ok && 'painted' in loaded.value.candidates[0]!).toBe(false);
-      expect(logs).toEqual([['warn', `render chunk ${RENDER_URL} failed, steps drawn with React: Error: render failed`]]);
-    });
-
-    it('no render worker can start (spawn gives none, or throws): this worker loads the chunk as before', async () => {
-      for (const spawn of [() => null, () => { throw new Error('SecurityError'); }]) {
-        const { engine, order } = setup(chunk(), undefined, spawn);
-        const loaded = await engine.load('http://h/');
-        expect(loaded.ok && loaded.value.candidates[0]!.painted).toBeTruthy();
-        expect(order.filter((o) => o.startsWith('importScripts'))).toHaveLength(1);
-      }
-    });
+  it('a policy refusing blob: scripts: importScripts of the URL; a script that ran and threw is not run twice', async () => {
+    const refused = worker({ run: (url) => { if (url.startsWith('blob:')) throw new DOMException('refused', 'NetworkError'); } });
+    await loadScript(URL_OF_CHUNK, () => false);
+    expect(refused).toEqual([`fetch ${URL_OF_CHUNK}`, 'importScripts blob', 'revoke blob:https://host/1', `importScripts ${URL_OF_CHUNK}`]);
+    vi.unstubAllGlobals();
+    const threw = worker({ run: () => { throw new Error('chunk broke'); } });
+    await expect(loadScript(URL_OF_CHUNK, () => true)).rejects.toThrow('chunk broke');
+    expect(threw).toEqual([`fetch ${URL_OF_CHUNK}`, 'importScripts blob', 'revoke blob:https://host/1']);
   });
 });
