@@ -4,6 +4,7 @@
  * overlay/static, issue #34); the React overlay draws its surfaces into the same root.
  */
 import { OVERLAY_CSS } from './styles';
+import { isRtlLanguage } from '../shared/surfaces/isRtlLanguage';
 
 export interface OverlayHost {
   host: HTMLElement;
@@ -41,4 +42,15 @@ export function createOverlayHost(doc: Document): OverlayHost {
      */
     attach: () => void (host.isConnected || doc.documentElement.appendChild(host)),
   };
+}
+
+/** guides §2: whether a page's guides are mirrored: its language right-to-left (he, ar), or without one, the browser's. */
+export function isRtlPage(doc: Document): boolean {
+  return isRtlLanguage(doc.documentElement.lang || doc.defaultView?.navigator.language);
+}
+
+/** A step's container mirrored for a right-to-left page (isRtlPage), or not. */
+export function mirrorForPage(container: HTMLElement, doc: Document): void {
+  if (isRtlPage(doc)) container.dir = 'rtl';
+  else container.removeAttribute('dir');
 }

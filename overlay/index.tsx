@@ -7,7 +7,6 @@ import type { ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { readBlockOut, type BlockOutOptions } from '../shared/surfaces/blockOutPanes';
-import { isRtlLanguage } from '../shared/surfaces/isRtlLanguage';
 import { MESSAGES } from '../shared/messages';
 import type { StepToShow } from '../shared/protocol';
 import type { LauncherHandlers, Overlay, OverlayModule, ResourceCenterHandlers, StepHandlers } from './api';
@@ -19,7 +18,7 @@ import { Launcher } from './Launcher';
 import { Lightbox } from './Lightbox';
 import { ResourceCenter } from './ResourceCenter';
 import { prewarmWhenIdle } from './prewarm';
-import { createOverlayHost } from './createOverlayHost';
+import { createOverlayHost, isRtlPage, mirrorForPage } from './createOverlayHost';
 import { Tooltip } from './Tooltip';
 
 export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {}) => {
@@ -111,9 +110,7 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
       }
       attach();
       current = { step, handlers };
-      // guides §2: steps are mirrored for right-to-left languages (he, ar), the page's or else the browser's.
-      if (isRtlLanguage(doc.documentElement.lang || doc.defaultView?.navigator.language)) container.dir = 'rtl';
-      else container.removeAttribute('dir');
+      mirrorForPage(container, doc);
       const key = `${step.guideId}/${step.stepId}`;
       const blockOut = blockOutOf(step, target);
       const surface =
@@ -152,14 +149,14 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
       launcherHandlers = handlers;
       launcherSheet.replaceSync(launcher?.css ?? '');
       if (launcher) attach();
-      const rtl = isRtlLanguage(doc.documentElement.lang || doc.defaultView?.navigator.language);
+      const rtl = isRtlPage(doc);
       launcherLayer.render(launcher ? <Launcher launcher={launcher} open={open} anchor={anchor} rtl={rtl} handlers={handlers} /> : null);
     },
     showResourceCenter(resourceCenter, state, handlers) {
       rcHandlers = handlers;
       if (!resourceCenter) return rcLayer.render(null);
       attach();
-      const rtl = isRtlLanguage(doc.documentElement.lang || doc.defaultView?.navigator.language);
+      const rtl = isRtlPage(doc);
       rcLayer.render(<ResourceCenter resourceCenter={resourceCenter} state={state} rtl={rtl} handlers={handlers} />);
     },
     destroy() {

@@ -8,10 +8,9 @@
  * root; calls to it run in the order they were made.
  */
 import { readBlockOut } from '../../shared/surfaces/blockOutPanes';
-import { isRtlLanguage } from '../../shared/surfaces/isRtlLanguage';
 import type { PaintedStep, StepToShow } from '../../shared/protocol';
 import type { Overlay, OverlayModule, StepHandlers } from '../api';
-import { createOverlayHost } from '../createOverlayHost';
+import { createOverlayHost, mirrorForPage } from '../createOverlayHost';
 import { paintStep, type PaintedView } from './paintStep';
 import { warmFonts, whenIdle } from '../warmFonts';
 
@@ -63,12 +62,10 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
       if (react) void later((overlay) => overlay.hide());
       parts.stepSheet.replaceSync(step.css ?? '');
       parts.attach();
-      // guides §2: steps are mirrored for right-to-left languages (he, ar), the page's or else the browser's.
-      if (isRtlLanguage(doc.documentElement.lang || doc.defaultView?.navigator.language)) container.dir = 'rtl';
-      else container.removeAttribute('dir');
-      const shown: { step: StepToShow; handlers: StepHandlers; view?: PaintedView } = { step, handlers };
-      shown.view = paintStep(container, step, target, () => shown.handlers);
-      painted = shown as typeof painted;
+      mirrorForPage(container, doc);
+      // The step's delegation reads its handlers from the record kept here, which the same step shown again updates.
+      const shown = { handlers };
+      painted = Object.assign(shown, { step, view: paintStep(container, step, target, () => shown.handlers) });
     },
     hide() {
       unpaint();
