@@ -52,6 +52,8 @@ import { type AppSettings, checkSettings } from './settings/checkSettings';
 import { createSettingsStore } from './settings/createSettingsStore';
 import { registerSettingsRoutes } from './settings/registerSettingsRoutes';
 import { registerRecordingRoutes } from './recordings/registerRecordingRoutes';
+import { createRuleStore } from './analytics/createRuleStore';
+import { registerAnalyticsRoutes } from './analytics/registerAnalyticsRoutes';
 import { resolveAdminToken, type AdminToken } from './auth/resolveAdminToken';
 import type { ServerOptions } from './ServerOptions';
 
@@ -295,6 +297,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       },
       stepStates: (apiKey, visitorId) => store.latestStepStates(apiKey, visitorId),
     });
+    // Features and pages, counted over the events already stored (issue #35).
+    registerAnalyticsRoutes(app, { rules: createRuleStore(db), db });
     registerSegmentFlagRoutes(
       app,
       createSegmentRules({ file: resolve(options.segmentRulesFile ?? resolve(repoRoot, 'server/demo/segment-rules.json')), warn }),

@@ -74,6 +74,16 @@ const EXPECTED: Record<string, string> = {
   'GET /api/apps/:apiKey/guides/:guideId/versions/:version': 'viewer',
   'GET /api/apps/:apiKey/guides/:guideId/versions/:version/diff/:other': 'viewer',
   'POST /api/apps/:apiKey/guides/:guideId/versions/:version/restore': 'editor',
+  'GET /api/apps/:apiKey/features': 'viewer',
+  'POST /api/apps/:apiKey/features': 'editor',
+  'GET /api/apps/:apiKey/features/:id': 'viewer',
+  'PATCH /api/apps/:apiKey/features/:id': 'editor',
+  'DELETE /api/apps/:apiKey/features/:id': 'editor',
+  'GET /api/apps/:apiKey/pages': 'viewer',
+  'POST /api/apps/:apiKey/pages': 'editor',
+  'GET /api/apps/:apiKey/pages/:id': 'viewer',
+  'PATCH /api/apps/:apiKey/pages/:id': 'editor',
+  'DELETE /api/apps/:apiKey/pages/:id': 'editor',
 };
 
 /** Routes that end the caller's own session: called last, so the others see it alive. */

@@ -21,6 +21,7 @@ import { TOKENS_SCHEMA } from '../../auth/users/createTokenStore';
 import { AUDIT_SCHEMA } from '../../audit/createAuditLog';
 import { GUIDE_VERSIONS_SCHEMA } from '../../guides/history/createGuideVersions';
 import { SSO_SCHEMA } from '../../auth/sso/createSsoStore';
+import { ANALYTICS_SCHEMA } from '../../analytics/ANALYTICS_SCHEMA';
 import { runMigrations, type Migration } from './runMigrations';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -53,6 +54,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: 'audit trail and guide history', up: AUDIT_SCHEMA + GUIDE_VERSIONS_SCHEMA },
   // Single sign-on (issue #33): sign-ins under way, taken once by any collector, and the provider account of a user.
   { version: 16, name: 'single sign-on', up: SSO_SCHEMA },
+  // Features and pages a product team names (issue #35), counted over the events already stored.
+  { version: 17, name: 'features and pages', up: ANALYTICS_SCHEMA },
 ];
 
 /** Brings `db` to the current schema; answers the versions applied now. */

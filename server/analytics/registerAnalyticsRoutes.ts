@@ -1,0 +1,146 @@
+/**
+ * Features and pages of an app (issue #35 "Features and pages, retroactive"), under `/api/apps/{apiKey}/features` and
+ * `/api/apps/{apiKey}/pages`:
+ * - `POST` `{ "name", "rule" }` -> 201 `{ "id" }`; `GET` the list (definitions only, oldest first);
+ * - `GET .../{id}` -> the definition with its use: `visitors`, `accounts`, `events` and a per-day `series`, over all
+ *   time, or `from`/`to` (epoch ms; parseRange, widened to whole UTC days; `bucket` may only be `day`);
+ * - `PATCH .../{id}` `{ "name"?, "rule"? }` (a rename, a new rule, or both) -> the definition; `DELETE` -> 204.
+ * A feature's rule is `{ "selector", "page"? }` (a page id of the same app); a page's `{ "url" }`.
+ * Viewers read; editors and admins write (auth/roles: analytics are a viewer's to read, definitions an editor's to
+ * make, as guides are). Each change is recorded in the audit trail. An id of another app is a 404 like an unknown one.
+ * Bodies: checkRuleBodies (400 naming the field). Counts: queryRuleUse.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { accessOf } from '../auth/routeAccess';
+import { HttpError } from '../HttpError';
+import { parseRange } from '../queries/parseRange';
+import { queryParam, type ConsoleQuery } from '../queries/queryParams';
+import type { ConsoleRange } from '../../shared/api';
+import type { Database } from '../storage/Database';
+import { readFeatureBody, readPageBody } from './checkRuleBodies';
+import { MAX_RULES_PER_APP, type Feature, type FeatureRule, type Page, type RuleStore } from './createRuleStore';
+import { queryFeatureUse, queryPageUse, type RuleUse } from './queryRuleUse';
+
+/** What the routes read and write. */
+export interface AnalyticsRoutesOptions {
+  rules: RuleStore;
+  /** The events' database, counted by queryRuleUse. */
+  db: Database;
+  /** The clock of `createdAt`, `updatedAt` and of a range given only `from`. @default Date.now */
+  now?: () => number;
+}
+
+/** `GET .../features/{id}` and `GET .../pages/{id}`: the definition and its use. */
+export type FeatureDetail = Feature & RuleUse;
+export type PageDetail = Page & RuleUse;
+
+type RuleRequest = FastifyRequest<{ Params: { apiKey: string; id: string }; Querystring: ConsoleQuery; Body: unknown }>;
+
+/**
+ * The span of a read: all time when neither `from` nor `to` is given, else parseRange's reading of them (to defaults
+ * to now, from to 7 days before `to`), in whole UTC days.
+ */
+export function useRange(query: ConsoleQuery, now: number): ConsoleRange | null {
+  const bucket = queryParam(query, 'bucket');
+  if (bucket !== undefined && bucket !== 'day') throw new HttpError(400, "bucket must be 'day': a feature's or a page's series is per UTC day", 'bucket');
+  if (queryParam(query, 'from') === undefined && queryParam(query, 'to') === undefined) return null;
+  return parseRange({ ...query, bucket: 'day' }, now);
+}
+
+const notFound = (what: 'feature' | 'page', id: string, apiKey: string) =>
+  new HttpError(404, `no ${what} '${id.slice(0, 100)}' in app '${apiKey}'`);
+const tooMany = (what: 'features' | 'pages') =>
+  new HttpError(409, `this app has ${MAX_RULES_PER_APP} ${what} already, the most it may have: delete one first`);
+const unknownPage = (rule: FeatureRule | undefined) =>
+  new HttpError(400, `rule.page '${rule?.page ?? ''}' is not a page of this app: give the id of one of its pages (GET .../pages), or leave it out`, 'rule.page');
+
+/** Registers the feature and page routes. */
+export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, now = Date.now }: AnalyticsRoutesOptions): void {
+  const viewer = accessOf('viewer');
+  const editor = accessOf('editor');
+
+  app.get('/api/apps/:apiKey/features', viewer, async (request: RuleRequest) => rules.listFeatures(request.params.apiKey));
+
+  app.post('/api/apps/:apiKey/features', editor, async (request: RuleRequest, reply) => {
+    const { name, rule } = readFeatureBody(request.body, false);
+    const apiKey = request.params.apiKey;
+    const made = await rules.createFeature(apiKey, name!, rule!, now());
+    if (made === 'too many') throw tooMany('features');
+    if (made === 'unknown page') throw unknownPage(rule);
+    await app.audit(request, { action: 'feature.created', apiKey, target: made.id, after: made });
+    return reply.code(201).send({ id: made.id });
+  });
+
+  app.get('/api/apps/:apiKey/features/:id', viewer, async (request: RuleRequest): Promise<FeatureDetail> => {
+    const { apiKey, id } = request.params;
+    const range = useRange(request.query, now());
+    const feature = await rules.getFeature(apiKey, id);
+    if (!feature) throw notFound('feature', id, apiKey);
+    // The foreign key keeps a feature's page while the feature is limited to it.
+    const page = feature.rule.page === undefined ? undefined : await rules.getPage(apiKey, feature.rule.page);
+    return { ...feature, ...(await queryFeatureUse(db, apiKey, feature.rule, page?.rule, range)) };
+  });
+
+  app.patch('/api/apps/:apiKey/features/:id', editor, async (request: RuleRequest): Promise<Feature> => {
+    const { apiKey, id } = request.params;
+    const change = readFeatureBody(request.body, true);
+    const before = await rules.getFeature(apiKey, id);
+    if (!before) throw notFound('feature', id, apiKey);
+    const after = await rules.updateFeature(apiKey, id, change, now());
+    if (after === 'unknown page') throw unknownPage(change.rule);
+    if (!after) throw notFound('feature', id, apiKey);
+    await app.audit(request, { action: 'feature.updated', apiKey, target: id, before, after });
+    return after;
+  });
+
+  app.delete('/api/apps/:apiKey/features/:id', editor, async (request: RuleRequest, reply) => {
+    const { apiKey, id } = request.params;
+    const before = await rules.getFeature(apiKey, id);
+    if (!before || !(await rules.deleteFeature(apiKey, id))) throw notFound('feature', id, apiKey);
+    await app.audit(request, { action: 'feature.deleted', apiKey, target: id, before });
+    return reply.code(204).send();
+  });
+
+  app.get('/api/apps/:apiKey/pages', viewer, async (request: RuleRequest) => rules.listPages(request.params.apiKey));
+
+  app.post('/api/apps/:apiKey/pages', editor, async (request: RuleRequest, reply) => {
+    const { name, rule } = readPageBody(request.body, false);
+    const apiKey = request.params.apiKey;
+    const made = await rules.createPage(apiKey, name!, rule!, now());
+    if (made === 'too many') throw tooMany('pages');
+    await app.audit(request, { action: 'page.created', apiKey, target: made.id, after: made });
+    return reply.code(201).send({ id: made.id });
+  });
+
+  app.get('/api/apps/:apiKey/pages/:id', viewer, async (request: RuleRequest): Promise<PageDetail> => {
+    const { apiKey, id } = request.params;
+    const range = useRange(request.query, now());
+    const page = await rules.getPage(apiKey, id);
+    if (!page) throw notFound('page', id, apiKey);
+    return { ...page, ...(await queryPageUse(db, apiKey, page.rule, range)) };
+  });
+
+  app.patch('/api/apps/:apiKey/pages/:id', editor, async (request: RuleRequest): Promise<Page> => {
+    const { apiKey, id } = request.params;
+    const change = readPageBody(request.body, true);
+    const before = await rules.getPage(apiKey, id);
+    if (!before) throw notFound('page', id, apiKey);
+    const after = await rules.updatePage(apiKey, id, change, now());
+    if (!after) throw notFound('page', id, apiKey);
+    await app.audit(request, { action: 'page.updated', apiKey, target: id, before, after });
+    return after;
+  });
+
+  app.delete('/api/apps/:apiKey/pages/:id', editor, async (request: RuleRequest, reply) => {
+    const { apiKey, id } = request.params;
+    const before = await rules.getPage(apiKey, id);
+    const deleted = before ? await rules.deletePage(apiKey, id) : false;
+    if (!before || deleted === false) throw notFound('page', id, apiKey);
+    if (deleted !== true) {
+      const names = deleted.usedBy.map((n) => `'${n}'`).join(', ');
+      throw new HttpError(409, `page '${id}' is the page of feature${deleted.usedBy.length > 1 ? 's' : ''} ${names}: change or delete ${deleted.usedBy.length > 1 ? 'them' : 'it'} first`);
+    }
+    await app.audit(request, { action: 'page.deleted', apiKey, target: id, before });
+    return reply.code(204).send();
+  });
+}
