@@ -10,15 +10,13 @@
  * them: an idle callback cannot know that guide.json arrives a moment later, and a trace of the bench's warm
  * case caught a prewarm done in one piece (9-17 ms) holding the real step's message back by that much. The real
  * step's render (synchronous, another root) goes first; the sample is picked up again after it, or dropped.
- *
- * The step's fonts are looked up ahead too (warmFonts).
  */
 import { startTransition, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { StepToShow } from '../shared/protocol';
 import type { StepHandlers } from './api';
 import { Lightbox } from './Lightbox';
-import { warmFonts, whenIdle } from './warmFonts';
+import { whenIdle } from './whenIdle';
 
 const SAMPLE: StepToShow = {
   guideId: 'waymark-prewarm',
@@ -60,7 +58,6 @@ export function prewarmWhenIdle(doc: Document, shown: () => boolean): void {
   const run = () => {
     if (shown()) return;
     try {
-      warmFonts(doc);
       // Not in the page: a dialog not in a document is not made modal (useModalDialog), and nothing is drawn.
       const root = createRoot(doc.createElement('div'));
       const done = () => void view.setTimeout(() => root.unmount());

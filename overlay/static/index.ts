@@ -12,7 +12,6 @@ import type { PaintedStep, StepToShow } from '../../shared/protocol';
 import type { Overlay, OverlayModule, StepHandlers } from '../api';
 import { createOverlayHost, mirrorForPage } from '../createOverlayHost';
 import { paintStep, type PaintedView } from './paintStep';
-import { warmFonts, whenIdle } from '../warmFonts';
 
 export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {}) => {
   const parts = createOverlayHost(doc);
@@ -46,9 +45,6 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
     if (painted && (event.key === 'Escape' || event.keyCode === 27)) painted.handlers.onDismiss(null);
   };
   doc.addEventListener('keydown', onKeyDown, true);
-  // Made ahead of a guide (issue #16 prefetch): the step's font faces are looked up in idle time, unless something
-  // was drawn by then.
-  whenIdle(doc, () => parts.host.isConnected || warmFonts(doc));
 
   return {
     show(step, target, handlers) {

@@ -423,7 +423,7 @@ test.describe('issue #16 the overlay made ahead of a guide', () => {
     await agentReady(page);
     await page.focus('#field');
     await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.includes('waymark.steps.js')))).toBe(true);
-    // Idle time comes (the step's font faces are looked up off the page).
+    // Idle time comes: nothing of the page changes.
     await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => setTimeout(resolve, 200))));
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('field');
     await expect(page.locator(overlay)).toHaveCount(0);
