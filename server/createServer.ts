@@ -54,6 +54,7 @@ import { registerSettingsRoutes } from './settings/registerSettingsRoutes';
 import { registerRecordingRoutes } from './recordings/registerRecordingRoutes';
 import { createRuleStore } from './analytics/createRuleStore';
 import { registerAnalyticsRoutes } from './analytics/registerAnalyticsRoutes';
+import { registerFunnelRoutes } from './analytics/funnelRoutes';
 import { resolveAdminToken, type AdminToken } from './auth/resolveAdminToken';
 import type { ServerOptions } from './ServerOptions';
 
@@ -279,16 +280,17 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     registerRecordingRoutes(app, { db, settings: settingsStore, quotas });
     registerLogRoutes(app, logStore);
     registerMonitorRoutes(app, { db });
+    // A guide of the database, else one the app still reads from the guide folder.
+    const guideStepIds = async (apiKey: string, guideId: string) => {
+      const guide = (await guideStore.get(apiKey, guideId))?.guide ?? (await guideSource.list(apiKey)).find((g) => g.id === guideId);
+      return guide?.steps.map((s) => s.id);
+    };
     registerConsoleRoutes(app, {
       db,
       summaries: summarizer,
       guides: {
         countsByApp: () => guideStore.countsByApp(),
-        // A guide of the database, else one the app still reads from the guide folder.
-        stepIds: async (apiKey, guideId) => {
-          const guide = (await guideStore.get(apiKey, guideId))?.guide ?? (await guideSource.list(apiKey)).find((g) => g.id === guideId);
-          return guide?.steps.map((s) => s.id);
-        },
+        stepIds: guideStepIds,
         all: async (apiKey) => {
           const stored = (await guideStore.list(apiKey)).map((s) => s.guide);
           const ids = new Set(stored.map((g) => g.id));
@@ -297,8 +299,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       },
       stepStates: (apiKey, visitorId) => store.latestStepStates(apiKey, visitorId),
     });
-    // Features and pages, counted over the events already stored (issue #35).
-    registerAnalyticsRoutes(app, { rules: createRuleStore(db), db });
+    // Features, pages and funnels, counted over the events already stored (issue #35).
+    const rules = createRuleStore(db);
+    registerAnalyticsRoutes(app, { rules, db });
+    registerFunnelRoutes(app, { db, rules, summaries: summarizer, guideStepIds });
     registerSegmentFlagRoutes(
       app,
       createSegmentRules({ file: resolve(options.segmentRulesFile ?? resolve(repoRoot, 'server/demo/segment-rules.json')), warn }),

@@ -84,6 +84,7 @@ const EXPECTED: Record<string, string> = {
   'GET /api/apps/:apiKey/pages/:id': 'viewer',
   'PATCH /api/apps/:apiKey/pages/:id': 'editor',
   'DELETE /api/apps/:apiKey/pages/:id': 'editor',
+  'POST /api/apps/:apiKey/funnels': 'viewer',
 };
 
 /** Routes that end the caller's own session: called last, so the others see it alive. */
