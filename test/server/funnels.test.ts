@@ -6,7 +6,10 @@
  * On PGlite here and on the real PostgreSQL (vitest.postgres.config.ts runs every test/server file).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RuleStore } from '../../server/analytics/createRuleStore';
+import { MAX_DISTINCT_VALUES, MAX_MATCHED_VALUES, resolveSteps } from '../../server/analytics/funnelSteps';
 import { countFunnel, medianMs, walkFunnel } from '../../server/analytics/funnelWalk';
+import type { Database } from '../../server/storage/Database';
 import { makeUser, type TestUser } from './users';
 import { ADMIN_HEADERS, guideEvent, nodeJzb, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
 
@@ -369,5 +372,28 @@ describe('issue #35 funnelWalk: which occurrence counts', () => {
       { count: 2, conversion: 0.6667, overall: 0.6667, medianMsFromPrevious: 5 },
     ]);
     expect([medianMs([]), medianMs([3]), medianMs([1, 2]), medianMs([9, 1, 5])]).toEqual([null, 3, 2, 5]);
+  });
+});
+
+describe('issue #35 funnelSteps: bounds of the values matched', () => {
+  // A database whose every distinct read answers `values`, and one feature, `button` anywhere.
+  const dbOf = (values: string[]) => ({ query: async () => ({ rows: values.map((value) => ({ value })) }) }) as unknown as Database;
+  const rules = {
+    getFeature: async () => ({ id: 'f', name: 'Buttons', rule: { selector: 'button' }, createdAt: 0, updatedAt: 0 }),
+    getPage: async () => undefined,
+  } as unknown as RuleStore;
+  const sources = { rules, guideStepIds: async () => undefined };
+  const buttons = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ ...EXPORT, id: `b${i}` }));
+  const resolve = (values: string[]) => resolveSteps(dbOf(values), 'k', [{ track: 'x' }, { feature: 'f' }], { from: 0, to: D }, sources);
+
+  it(`a step may match ${MAX_MATCHED_VALUES} distinct elements; one more is a 400 naming the step`, async () => {
+    const [, feature] = await resolve(buttons(MAX_MATCHED_VALUES));
+    expect(feature).toMatchObject({ type: 'click', targets: expect.any(Array) });
+    expect((feature as { targets: string[] }).targets).toHaveLength(MAX_MATCHED_VALUES);
+    await expect(resolve(buttons(MAX_MATCHED_VALUES + 1))).rejects.toMatchObject({ statusCode: 400, field: 'steps[1].feature', message: expect.stringMatching(/more than 10000 distinct clicked elements/) });
+  });
+
+  it(`more than ${MAX_DISTINCT_VALUES} distinct elements in the range is a 400 before any is matched`, async () => {
+    await expect(resolve(Array.from({ length: MAX_DISTINCT_VALUES + 1 }, () => '{}'))).rejects.toMatchObject({ statusCode: 400, field: 'steps[1].feature' });
   });
 });
