@@ -22,6 +22,8 @@ const AccountsPage = lazy(() => import('./pages/AccountsPage').then((m) => ({ de
 const AppsPage = lazy(() => import('./pages/AppsPage').then((m) => ({ default: m.AppsPage })));
 const AuditPage = lazy(() => import('./pages/AuditPage').then((m) => ({ default: m.AuditPage })));
 const EventsPage = lazy(() => import('./pages/EventsPage').then((m) => ({ default: m.EventsPage })));
+const FeaturePage = lazy(() => import('./pages/RulePage').then((m) => ({ default: m.FeaturePage })));
+const FeaturesPage = lazy(() => import('./pages/RulesPage').then((m) => ({ default: m.FeaturesPage })));
 const GuideEditorPage = lazy(() => import('./pages/GuideEditorPage').then((m) => ({ default: m.GuideEditorPage })));
 const GuidePage = lazy(() => import('./pages/GuidePage').then((m) => ({ default: m.GuidePage })));
 const GuidesPage = lazy(() => import('./pages/GuidesPage').then((m) => ({ default: m.GuidesPage })));
@@ -29,6 +31,8 @@ const HealthPage = lazy(() => import('./pages/HealthPage').then((m) => ({ defaul
 const InstallPage = lazy(() => import('./pages/InstallPage').then((m) => ({ default: m.InstallPage })));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage').then((m) => ({ default: m.NotFoundPage })));
 const OverviewPage = lazy(() => import('./pages/OverviewPage').then((m) => ({ default: m.OverviewPage })));
+const PagePage = lazy(() => import('./pages/RulePage').then((m) => ({ default: m.PagePage })));
+const PagesPage = lazy(() => import('./pages/RulesPage').then((m) => ({ default: m.PagesPage })));
 const RecordingPage = lazy(() => import('./pages/RecordingPage').then((m) => ({ default: m.RecordingPage })));
 const RecordingsPage = lazy(() => import('./pages/RecordingsPage').then((m) => ({ default: m.RecordingsPage })));
 const SettingsPage = lazy(() => import('./pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
@@ -67,6 +71,10 @@ const router = createBrowserRouter(
         { path: 'apps/:apiKey/visitors', element: <VisitorsPage /> },
         { path: 'apps/:apiKey/visitors/:visitorId', element: <VisitorPage /> },
         { path: 'apps/:apiKey/accounts', element: <AccountsPage /> },
+        { path: 'apps/:apiKey/features', element: <FeaturesPage /> },
+        { path: 'apps/:apiKey/features/:id', element: <FeaturePage /> },
+        { path: 'apps/:apiKey/pages', element: <PagesPage /> },
+        { path: 'apps/:apiKey/pages/:id', element: <PagePage /> },
         { path: 'apps/:apiKey/recordings', element: <RecordingsPage /> },
         { path: 'apps/:apiKey/recordings/:recordingId', element: <RecordingPage /> },
         { path: 'apps/:apiKey/accounts/:accountId', element: <AccountPage /> },
