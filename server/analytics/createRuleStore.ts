@@ -9,33 +9,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../storage/Database';
 import { rethrowAsClientDataError } from '../HttpError';
+import type { Feature, FeatureRule, Page, PageRule } from '../../shared/api/rules';
 
 /** Features, and pages, one app may have: a bound on what a caller can make the server keep and count. */
 export const MAX_RULES_PER_APP = 1000;
 
-/** A feature's rule: a CSS selector over clicked elements, optionally only on one page (a page id of the app). */
-export interface FeatureRule {
-  selector: string;
-  page?: string;
-}
-
-/** A page's rule: a URL rule (compileUrlRule). */
-export interface PageRule {
-  url: string;
-}
-
-/** A stored definition: a feature (`FeatureRule`) or a page (`PageRule`). */
-export interface Defined<R> {
-  id: string;
-  name: string;
-  rule: R;
-  /** Epoch ms. */
-  createdAt: number;
-  updatedAt: number;
-}
-
-export type Feature = Defined<FeatureRule>;
-export type Page = Defined<PageRule>;
+export type { Feature, FeatureRule, Page, PageRule };
 
 /** Why a write did not happen. */
 export type RuleRefusal = 'too many' | 'unknown page';

@@ -23,29 +23,12 @@
 import type { Database } from '../storage/Database';
 import { DAY_MS } from '../summaries/CONSOLE_SCHEMA';
 import type { ConsoleRange } from '../../shared/api';
+import type { RuleUse, UseDay } from '../../shared/api/rules';
 import { compileSelector } from './compileSelector';
 import { compileUrlRule } from './compileUrlRule';
 import type { FeatureRule, PageRule } from './createRuleStore';
 
-/** Use in one UTC day. */
-export interface UseDay {
-  /** The day's start, epoch ms (UTC midnight). */
-  t: number;
-  events: number;
-  visitors: number;
-  accounts: number;
-}
-
-/** A rule's use over a span. */
-export interface RuleUse {
-  /** The span counted, widened to whole UTC days (parseRange); null for all time. */
-  range: ConsoleRange | null;
-  events: number;
-  visitors: number;
-  accounts: number;
-  /** The days with use, oldest first (days without any are left out, as the overview's series does). */
-  series: UseDay[];
-}
+export type { RuleUse, UseDay };
 
 /** The event types a rule counts. */
 type CountedType = 'click' | 'load';

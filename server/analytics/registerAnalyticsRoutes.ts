@@ -19,7 +19,8 @@ import type { ConsoleRange } from '../../shared/api';
 import type { Database } from '../storage/Database';
 import { readFeatureBody, readPageBody } from './checkRuleBodies';
 import { MAX_RULES_PER_APP, type Feature, type FeatureRule, type Page, type RuleStore } from './createRuleStore';
-import { queryFeatureUse, queryPageUse, type RuleUse } from './queryRuleUse';
+import { queryFeatureUse, queryPageUse } from './queryRuleUse';
+import type { FeatureDetail, PageDetail } from '../../shared/api/rules';
 
 /** What the routes read and write. */
 export interface AnalyticsRoutesOptions {
@@ -30,9 +31,6 @@ export interface AnalyticsRoutesOptions {
   now?: () => number;
 }
 
-/** `GET .../features/{id}` and `GET .../pages/{id}`: the definition and its use. */
-export type FeatureDetail = Feature & RuleUse;
-export type PageDetail = Page & RuleUse;
 
 type RuleRequest = FastifyRequest<{ Params: { apiKey: string; id: string }; Querystring: ConsoleQuery; Body: unknown }>;
 

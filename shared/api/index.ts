@@ -10,5 +10,6 @@ export type * from './guides';
 export type * from './health';
 export type * from './range';
 export type * from './recordings';
+export type * from './rules';
 export type * from './settings';
 export type * from './users';

@@ -1,0 +1,50 @@
+/**
+ * Features and pages (issue #35, docs/console-api.md "Features and pages"): `GET /api/apps/{apiKey}/features` and
+ * `/pages` list the definitions; `GET .../{id}` adds their use (server/analytics: createRuleStore, queryRuleUse).
+ */
+import type { ConsoleRange } from './range';
+
+/** A feature's rule: a CSS selector over clicked elements, optionally only on one of the app's pages. */
+export interface FeatureRule {
+  /** A CSS selector over the clicked element or one of its ancestors. */
+  selector: string;
+  /** The id of one of the app's pages the clicks must be on; absent: every page. */
+  page?: string;
+}
+
+/** A page's URL rule (wildcards, `**`, `:name` path parameters, query parameters, fragment). */
+export interface PageRule {
+  url: string;
+}
+
+/** A feature or a page as `GET .../features` and `GET .../pages` list it. */
+export interface RuleDefinition<R> {
+  id: string;
+  name: string;
+  rule: R;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type Feature = RuleDefinition<FeatureRule>;
+export type Page = RuleDefinition<PageRule>;
+
+/** One UTC day with use (days without any are left out). */
+export interface UseDay {
+  t: number;
+  events: number;
+  visitors: number;
+  accounts: number;
+}
+
+/** What `GET .../features/{id}` and `GET .../pages/{id}` add to the definition: its use over `range` (null: all time). */
+export interface RuleUse {
+  range: ConsoleRange | null;
+  events: number;
+  visitors: number;
+  accounts: number;
+  series: UseDay[];
+}
+
+export type FeatureDetail = Feature & RuleUse;
+export type PageDetail = Page & RuleUse;
