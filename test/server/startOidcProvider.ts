@@ -7,7 +7,6 @@
  */
 import { createServer, type Server } from 'node:http';
 import Provider from 'oidc-provider';
-import { freePort } from './startPostgres';
 
 /** The claims of an account, as the provider answers them. */
 export interface TestAccount {
@@ -25,21 +24,33 @@ export interface TestOidcProvider {
   issuer: string;
   /** Accounts by login; a test may add or change them while the provider runs. */
   accounts: Record<string, TestAccount>;
-  /** Starts listening (on the port chosen at creation; a test stops and starts it to take the provider down). */
+  /** Starts answering (on the port taken at creation; after `close`, it takes that port again). */
   listen(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * A provider for the console whose callback is `redirectUri`, not yet listening (its issuer is known first, so a
- * console can be configured with it before the console's own port is).
+ * A provider for the console whose callback is `redirectUri`, not yet answering (its issuer is known first, so a
+ * console can be configured with it before the console's own port is). Its port is held from creation: a port only
+ * probed and let go was taken by the console started next in one CI run (EADDRINUSE).
  */
 export async function createOidcProvider(accounts: Record<string, TestAccount> = {}): Promise<TestOidcProvider & { register(redirectUri: string): void }> {
-  const port = await freePort();
-  const issuer = `http://127.0.0.1:${port}`;
   const redirectUris: string[] = [];
   let provider: Provider | undefined;
-  let server: Server | undefined;
+  /** The provider's requests once it answers; until then the held port answers 503. */
+  let handler: ReturnType<Provider['callback']> | undefined;
+  const serve: Parameters<typeof createServer>[1] = (req, res) => (handler ? void handler(req, res) : void res.writeHead(503).end());
+  let server: Server | undefined = createServer(serve);
+  const bind = (on: Server, at: number) =>
+    new Promise<void>((resolve, reject) => {
+      on.once('error', reject);
+      on.listen(at, '127.0.0.1', () => resolve());
+    });
+  await bind(server, 0);
+  const address = server.address();
+  if (typeof address !== 'object' || !address) throw new Error('the provider has no port');
+  const port = address.port;
+  const issuer = `http://127.0.0.1:${port}`;
   const build = () =>
     new Provider(issuer, {
       clients: [
@@ -69,15 +80,16 @@ export async function createOidcProvider(accounts: Record<string, TestAccount> =
     },
     async listen() {
       provider ??= build();
-      server = createServer(provider.callback());
-      await new Promise<void>((resolve, reject) => {
-        server!.once('error', reject);
-        server!.listen(port, '127.0.0.1', () => resolve());
-      });
+      handler = provider.callback();
+      if (!server) {
+        server = createServer(serve);
+        await bind(server, port);
+      }
     },
     async close() {
       const closing = server;
       server = undefined;
+      handler = undefined;
       if (closing) await new Promise<void>((resolve) => closing.close(() => resolve()));
       closing?.closeAllConnections();
     },
