@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuleStore } from '../../server/analytics/createRuleStore';
 import { MAX_PATH_EVENTS, queryPaths } from '../../server/analytics/pathsQuery';
 import type { Database } from '../../server/storage/Database';
+import { analyticsRequests } from './analyticsRequests';
 import { makeUser, type TestUser } from './users';
-import { ADMIN_HEADERS, nodeJzb, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
+import { ADMIN_HEADERS, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
 
 const M = 60_000;
 const H = 60 * M;
@@ -69,17 +70,7 @@ let server: TestServer;
 let viewer: TestUser;
 let ids: { home: string; reports: string; everything: string; export: string; otherPage: string };
 
-async function beacon(apiKey: string, events: unknown[]) {
-  const response = await server.app.inject({ method: 'GET', url: `/data/ptm.gif/${apiKey}?v=1&ct=1&jzb=${nodeJzb(events)}` });
-  expect(response.statusCode).toBe(200);
-}
-const post = (url: string, payload: unknown, headers: Record<string, string> = ADMIN_HEADERS) =>
-  server.app.inject({ method: 'POST', url, headers, payload: payload as object });
-async function make(kind: 'features' | 'pages', body: object, apiKey = KEY): Promise<string> {
-  const response = await post(`/api/apps/${apiKey}/${kind}`, body);
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json().id;
-}
+const { beacon, post, make } = analyticsRequests(() => server, KEY);
 async function paths(body: object, apiKey = KEY) {
   const response = await post(`/api/apps/${apiKey}/paths`, { ...RANGE, ...body });
   expect(response.statusCode, response.body).toBe(200);
