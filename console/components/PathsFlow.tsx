@@ -38,6 +38,11 @@ type FlowLink = SankeyLink<PathNode, PathLink>;
 const share = (part: number, whole: number) => `${whole ? Math.round((part / whole) * 1000) / 10 : 0}%`;
 const clip = (text: string) => (text.length > MAX_LABEL ? `${text.slice(0, MAX_LABEL - 1)}…` : text);
 
+/** A step's words: `(end)` before the start is where the session began. */
+export function stepLabel(node: Pick<PathNode, 'kind' | 'label'>, direction: PathsAnswer['direction']): string {
+  return node.kind === 'end' && direction === 'previous' ? '(session start)' : node.label;
+}
+
 /** Props of {@link PathsFlow}. */
 export interface PathsFlowProps {
   apiKey: string;
@@ -58,14 +63,14 @@ export function PathsFlow({ apiKey, answer }: PathsFlowProps) {
           const far = source.level > target.level ? source : target;
           return (
             <path key={`${source.id} ${target.id}`} d={path(link) ?? undefined} stroke={COLORS[far.kind]} strokeWidth={Math.max(1, link.width ?? 1)} strokeOpacity={0.35}>
-              <title>{`${source.label} → ${target.label}: ${formatCount(link.count)} paths (${share(link.count, answer.occurrences)}), ${formatCount(link.visitors)} visitors`}</title>
+              <title>{`${stepLabel(source, answer.direction)} → ${stepLabel(target, answer.direction)}: ${formatCount(link.count)} paths (${share(link.count, answer.occurrences)}), ${formatCount(link.visitors)} visitors`}</title>
             </path>
           );
         })}
       </g>
       <g className="paths-nodes">
         {graph.nodes.map((node) => (
-          <FlowBar key={node.id} apiKey={apiKey} node={node} occurrences={answer.occurrences} />
+          <FlowBar key={node.id} apiKey={apiKey} node={node} label={stepLabel(node, answer.direction)} occurrences={answer.occurrences} />
         ))}
       </g>
     </svg>
@@ -73,14 +78,14 @@ export function PathsFlow({ apiKey, answer }: PathsFlowProps) {
 }
 
 /** One step: its bar, its label and count, a link to its detail screen for a page or a feature. */
-function FlowBar({ apiKey, node, occurrences }: { apiKey: string; node: FlowNode; occurrences: number }) {
+function FlowBar({ apiKey, node, label, occurrences }: { apiKey: string; node: FlowNode; label: string; occurrences: number }) {
   const [x0, x1, y0, y1] = [node.x0 ?? 0, node.x1 ?? 0, node.y0 ?? 0, node.y1 ?? 0];
-  const title = `${node.label}: ${formatCount(node.count)} paths (${share(node.count, occurrences)}), ${formatCount(node.visitors)} visitors`;
+  const title = `${label}: ${formatCount(node.count)} paths (${share(node.count, occurrences)}), ${formatCount(node.visitors)} visitors`;
   const drawn = (
     <>
       <rect x={x0} y={y0} width={x1 - x0} height={Math.max(1, y1 - y0)} fill={COLORS[node.kind]} rx={2} />
       <text x={x1 + 6} y={(y0 + y1) / 2} dy="0.35em">
-        <tspan className="paths-label">{clip(node.label)}</tspan>
+        <tspan className="paths-label">{clip(label)}</tspan>
         <tspan className="paths-count" dx={6}>
           {formatCount(node.count)}
         </tspan>

@@ -10,7 +10,7 @@ import { useForm } from 'react-hook-form';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { api, ApiError, appPath } from '../api';
 import { Field } from '../components/Field';
-import { PathsFlow } from '../components/PathsFlow';
+import { PathsFlow, stepLabel } from '../components/PathsFlow';
 import { Empty, QueryState } from '../components/QueryState';
 import { RangePicker } from '../components/RangePicker';
 import { Stat } from '../components/Stat';
@@ -255,13 +255,13 @@ function PathsTable({ apiKey, answer }: { apiKey: string; answer: PathsAnswer })
       </thead>
       <tbody>
         {answer.nodes.map((node) => (
-          <tr key={node.id} aria-label={`${node.level}: ${node.label}`}>
+          <tr key={node.id} aria-label={`${node.level}: ${stepLabel(node, answer.direction)}`}>
             <td>{node.level === 0 ? 'start' : `${node.level} ${word}`}</td>
             <td>
               {node.ref !== undefined && (node.kind === 'page' || node.kind === 'feature') ? (
                 <Link to={consolePath(apiKey, node.kind === 'page' ? 'pages' : 'features', node.ref)}>{node.label}</Link>
               ) : (
-                <span className={node.kind === 'other' || node.kind === 'end' ? 'muted' : undefined}>{node.label}</span>
+                <span className={node.kind === 'other' || node.kind === 'end' ? 'muted' : undefined}>{stepLabel(node, answer.direction)}</span>
               )}
             </td>
             <td className="num">{formatCount(node.count)}</td>

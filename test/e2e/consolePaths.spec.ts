@@ -78,13 +78,13 @@ test.describe('issue #35 paths in the console', () => {
     await expect(page.getByRole('table', { name: 'Steps by level' }).getByRole('row', { name: '2: (end)' }).locator('td.num')).toHaveText(['2', '66.7%', '2']);
     await shoot(page, 'docs/console/paths.png');
 
-    // Before Export, from the form: Reports, then Home, then the session's start.
+    // Before Export, from the form: Reports, then Home, then the session's start (the answer's (end)).
     await form.getByRole('combobox', { name: /^Start from/ }).selectOption('feature');
     await expect(form.getByRole('combobox', { name: /^Feature/ })).toHaveValue(/.+/);
     await form.getByRole('combobox', { name: /^Direction/ }).selectOption('previous');
     await form.getByRole('button', { name: 'Show paths' }).click();
     const before = page.getByRole('group', { name: 'Paths before Export CSV' });
-    await expect(before.locator('.paths-label')).toHaveText(['Export CSV', 'Reports', 'Home', '(end)']);
+    await expect(before.locator('.paths-label')).toHaveText(['Export CSV', 'Reports', 'Home', '(session start)']);
     await expect(before.locator('.paths-count')).toHaveText(['1', '1', '1', '1']);
 
     // A page's node is a link, reached by keyboard, to its page's screen.
