@@ -8,9 +8,9 @@
  *    (no sampling: the counts stay exact, the caller shortens the range);
  * 3. Node reads each event as a step (distinct elements and addresses matched once), cuts each visitor's timeline
  *    into sessions and folds the paths (foldPaths).
- * The span read is [from, to + PATH_MARGIN_MS) for `next` and [from - PATH_MARGIN_MS, to) for `previous`: a path
- * that begins near the range's edge may go on past it, but not more than PATH_MARGIN_MS past it; a session going on
- * longer than that reads as ended there.
+ * The span read is [from - PATH_MARGIN_MS, to + PATH_MARGIN_MS): a path that begins near the range's edge may go on
+ * past it, but not more than PATH_MARGIN_MS past it (a session going on longer than that reads as ended there), and
+ * a run of repeats that began before `from` is one step that began before it (no occurrence).
  *
  * Later slice (issue #35 "Fast at real volumes"): per-visitor, per-day step sequences kept by the summarizer would
  * let this read far fewer rows; this stays the reference they are tested against.
@@ -60,8 +60,7 @@ export async function queryPaths(db: Database, rules: RuleStore, apiKey: string,
   const { direction, depth, from, to, top } = question;
   const start = await startStep(rules, apiKey, question.start);
   const readStep = createStepReader(await rules.listFeatures(apiKey), await rules.listPages(apiKey));
-  const span = direction === 'next' ? [from, to + PATH_MARGIN_MS] : [from - PATH_MARGIN_MS, to];
-  const { rows } = await db.query<TimelineRow>(TIMELINE, [apiKey, span[0], span[1], MAX_PATH_EVENTS + 1]);
+  const { rows } = await db.query<TimelineRow>(TIMELINE, [apiKey, from - PATH_MARGIN_MS, to + PATH_MARGIN_MS, MAX_PATH_EVENTS + 1]);
   if (rows.length > MAX_PATH_EVENTS) {
     throw new HttpError(400, `this range holds more than ${MAX_PATH_EVENTS} page loads, clicks and track events, more than paths read exactly: shorten the range (to)`, 'to');
   }

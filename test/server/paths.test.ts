@@ -174,13 +174,15 @@ describe('issue #35 paths: the steps after and before a start, counted exactly',
     expect(nodesOf(previous)).toEqual(['0/track:report shared 1/1', `1/page:${ids.home} 1/1`, '2/end: 1/1']);
   });
 
-  it('only occurrences in [from, to) begin a path; the steps after it may follow up to 2 hours past to', async () => {
+  it('only occurrences in [from, to) begin a path (a run of repeats from where it began); its steps may follow up to 2 hours past to', async () => {
     // v5's Home is 30 minutes before T0: from T0 - 1 h it begins a path to Reports.
     const wider = await paths({ start: { page: ids.home }, depth: 1, from: T0 - H });
     expect(wider).toMatchObject({ occurrences: 6, visitors: 5 });
     // v1's Home at T0 and nothing else in [T0, T0 + 1 ms); its next steps still count.
     const first = await paths({ start: { page: ids.home }, depth: 1, from: T0, to: T0 + 1 });
     expect(nodesOf(first)).toEqual([`0/page:${ids.home} 1/1`, `1/page:${ids.reports} 1/1`]);
+    // v1's second Home load (T0 + 1 min) repeats the one at T0: one step that began before this range.
+    expect(await paths({ start: { page: ids.home }, from: T0 + 30_000, to: T0 + 2 * M })).toMatchObject({ occurrences: 0, nodes: [] });
   });
 
   it('nothing: a start never seen answers no nodes; an app with no events likewise', async () => {
