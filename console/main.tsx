@@ -32,6 +32,7 @@ const InstallPage = lazy(() => import('./pages/InstallPage').then((m) => ({ defa
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage').then((m) => ({ default: m.NotFoundPage })));
 const OverviewPage = lazy(() => import('./pages/OverviewPage').then((m) => ({ default: m.OverviewPage })));
 const PagePage = lazy(() => import('./pages/RulePage').then((m) => ({ default: m.PagePage })));
+const PathsPage = lazy(() => import('./pages/PathsPage').then((m) => ({ default: m.PathsPage })));
 const PagesPage = lazy(() => import('./pages/RulesPage').then((m) => ({ default: m.PagesPage })));
 const RecordingPage = lazy(() => import('./pages/RecordingPage').then((m) => ({ default: m.RecordingPage })));
 const RecordingsPage = lazy(() => import('./pages/RecordingsPage').then((m) => ({ default: m.RecordingsPage })));
@@ -75,6 +76,7 @@ const router = createBrowserRouter(
         { path: 'apps/:apiKey/features/:id', element: <FeaturePage /> },
         { path: 'apps/:apiKey/pages', element: <PagesPage /> },
         { path: 'apps/:apiKey/pages/:id', element: <PagePage /> },
+        { path: 'apps/:apiKey/paths', element: <PathsPage /> },
         { path: 'apps/:apiKey/recordings', element: <RecordingsPage /> },
         { path: 'apps/:apiKey/recordings/:recordingId', element: <RecordingPage /> },
         { path: 'apps/:apiKey/accounts/:accountId', element: <AccountPage /> },

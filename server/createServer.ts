@@ -55,6 +55,7 @@ import { registerRecordingRoutes } from './recordings/registerRecordingRoutes';
 import { createRuleStore } from './analytics/createRuleStore';
 import { registerAnalyticsRoutes } from './analytics/registerAnalyticsRoutes';
 import { registerFunnelRoutes } from './analytics/funnelRoutes';
+import { registerPathsRoutes } from './analytics/pathsRoutes';
 import { resolveAdminToken, type AdminToken } from './auth/resolveAdminToken';
 import type { ServerOptions } from './ServerOptions';
 
@@ -299,10 +300,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       },
       stepStates: (apiKey, visitorId) => store.latestStepStates(apiKey, visitorId),
     });
-    // Features, pages and funnels, counted over the events already stored (issue #35).
+    // Features, pages, funnels and paths, counted over the events already stored (issue #35).
     const rules = createRuleStore(db);
     registerAnalyticsRoutes(app, { rules, db });
     registerFunnelRoutes(app, { db, rules, summaries: summarizer, guideStepIds });
+    registerPathsRoutes(app, { db, rules });
     registerSegmentFlagRoutes(
       app,
       createSegmentRules({ file: resolve(options.segmentRulesFile ?? resolve(repoRoot, 'server/demo/segment-rules.json')), warn }),

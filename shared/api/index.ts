@@ -8,6 +8,7 @@ export type * from './audit';
 export type * from './guideHistory';
 export type * from './guides';
 export type * from './health';
+export type * from './paths';
 export type * from './range';
 export type * from './recordings';
 export type * from './rules';
