@@ -7,6 +7,7 @@
 import { HttpError } from '../HttpError';
 import { textFault } from '../ingest/textFault';
 import { DAY_MS } from '../summaries/CONSOLE_SCHEMA';
+import type { AnalyticsStep, AnalyticsUnit } from '../../shared/api/retention';
 
 /** Steps of a funnel: at least 2, at most 10 (issue #35). */
 export const MIN_FUNNEL_STEPS = 2;
@@ -26,15 +27,11 @@ const MAX_FIELD_LENGTH = 100;
 /** The largest body the route reads, bytes: ten steps with the longest ids fit many times over. */
 export const MAX_FUNNEL_BODY_BYTES = 32 * 1024;
 
-/** A step as checked: what happened, of which definition. */
-export type FunnelStep =
-  | { feature: string }
-  | { page: string }
-  | { track: string }
-  | { guide: string; event: 'seen' | 'completed' };
+/** A step as checked: what happened, of which definition (retention's steps are the same form). */
+export type FunnelStep = AnalyticsStep;
 
 /** Whom a funnel counts: visitors, or accounts over the merged timeline of their visitors. */
-export type FunnelUnit = 'visitor' | 'account';
+export type FunnelUnit = AnalyticsUnit;
 
 /** A checked funnel question. */
 export interface FunnelQuestion {
@@ -53,10 +50,11 @@ const BODY_FIELDS = ['steps', 'from', 'to', 'windowMs', 'by', 'breakdown'] as co
 const STEP_KINDS = ['feature', 'page', 'track', 'guide'] as const;
 const CONTROL = /[\p{Cc}\p{Cs}\u2028\u2029]/u;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A JSON object (not null, not an array). */
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The first key of `record` not in `allowed`, cut to 40 characters (an attacker's 100 KB key is not echoed). */
-function unknownKey(record: Record<string, unknown>, allowed: readonly string[]): string | undefined {
+export function unknownKey(record: Record<string, unknown>, allowed: readonly string[]): string | undefined {
   return Object.keys(record).find((key) => !allowed.includes(key))?.slice(0, 40);
 }
 
@@ -69,14 +67,16 @@ function readText(value: unknown, field: string, max: number, what: string): str
 }
 
 /** An integer of epoch ms (or a duration) in [min, max]. */
-function readInteger(value: unknown, field: string, min: number, max: number, what: string): number {
+export function readInteger(value: unknown, field: string, min: number, max: number, what: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) throw new HttpError(400, `${field} must be ${what}`, field);
   return value;
 }
 
-/** One step: an object with exactly one of feature, page, track or guide (a guide with its event). */
-function readStep(value: unknown, i: number): FunnelStep {
-  const at = `steps[${i}]`;
+/**
+ * One step: an object with exactly one of feature, page, track or guide (a guide with its event); `at` is its
+ * field (`steps[2]`, retention's `start`), named in refusals.
+ */
+export function readStep(value: unknown, at: string): FunnelStep {
   const shape = 'an object with one of feature, page, track or guide: { "feature": "<id>" }, { "page": "<id>" }, { "track": "<name>" }, { "guide": "<id>", "event": "seen" | "completed" }';
   if (!isRecord(value)) throw new HttpError(400, `${at} must be ${shape}`, at);
   const unknown = unknownKey(value, [...STEP_KINDS, 'event']);
@@ -106,7 +106,7 @@ export function readFunnelBody(body: unknown): FunnelQuestion {
   if (!Array.isArray(steps) || steps.length < MIN_FUNNEL_STEPS || steps.length > MAX_FUNNEL_STEPS) {
     throw new HttpError(400, `steps must be a list of ${MIN_FUNNEL_STEPS} to ${MAX_FUNNEL_STEPS} steps: ${EXAMPLE}`, 'steps');
   }
-  const checked = steps.map(readStep);
+  const checked = steps.map((step, i) => readStep(step, `steps[${i}]`));
   const from = readInteger(body.from, 'from', 0, 8.64e15, 'epoch milliseconds (a non-negative integer)');
   const to = readInteger(body.to, 'to', 0, 8.64e15, 'epoch milliseconds (a non-negative integer)');
   if (from >= to) throw new HttpError(400, 'from must be before to', 'from');

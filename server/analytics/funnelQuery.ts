@@ -57,8 +57,11 @@ export interface FunnelAnswer {
   breakdown?: { field: string; values: FunnelBreakdownValue[] };
 }
 
-/** SQL of one step's events (after `api_key = $1`), adding its parameters to `params`; null when it counts none. */
-function stepWhere(filter: StepFilter, params: unknown[]): string | null {
+/**
+ * SQL of one step's events (after `api_key = $1`; unqualified columns of events), adding its parameters to `params`;
+ * null when it counts none. Retention reads its steps with it too.
+ */
+export function stepWhere(filter: StepFilter, params: unknown[]): string | null {
   const p = (value: unknown) => `$${params.push(value)}`;
   switch (filter.type) {
     case 'click': {

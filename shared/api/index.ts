@@ -10,6 +10,7 @@ export type * from './guides';
 export type * from './health';
 export type * from './range';
 export type * from './recordings';
+export type * from './retention';
 export type * from './rules';
 export type * from './settings';
 export type * from './users';
