@@ -55,6 +55,7 @@ import { registerRecordingRoutes } from './recordings/registerRecordingRoutes';
 import { createRuleStore } from './analytics/createRuleStore';
 import { registerAnalyticsRoutes } from './analytics/registerAnalyticsRoutes';
 import { registerFunnelRoutes } from './analytics/funnelRoutes';
+import { registerRetentionRoutes } from './analytics/retentionRoutes';
 import { resolveAdminToken, type AdminToken } from './auth/resolveAdminToken';
 import type { ServerOptions } from './ServerOptions';
 
@@ -303,6 +304,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     const rules = createRuleStore(db);
     registerAnalyticsRoutes(app, { rules, db });
     registerFunnelRoutes(app, { db, rules, summaries: summarizer, guideStepIds });
+    registerRetentionRoutes(app, { db, rules, guideStepIds, now: options.analyticsNow });
     registerSegmentFlagRoutes(
       app,
       createSegmentRules({ file: resolve(options.segmentRulesFile ?? resolve(repoRoot, 'server/demo/segment-rules.json')), warn }),

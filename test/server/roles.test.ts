@@ -85,6 +85,7 @@ const EXPECTED: Record<string, string> = {
   'PATCH /api/apps/:apiKey/pages/:id': 'editor',
   'DELETE /api/apps/:apiKey/pages/:id': 'editor',
   'POST /api/apps/:apiKey/funnels': 'viewer',
+  'POST /api/apps/:apiKey/retention': 'viewer',
 };
 
 /** Routes that end the caller's own session: called last, so the others see it alive. */
