@@ -19,24 +19,15 @@
  * reference it is tested against.
  */
 import type { Database } from '../storage/Database';
-import { DAY_MS } from '../summaries/CONSOLE_SCHEMA';
+import { FIRST_MONDAY_MS, WEEK_MS } from '../../shared/analytics/utcWeek';
 import type { RetentionAnswer, RetentionCohort, RetentionWeek } from '../../shared/api/retention';
 import { stepWhere } from './funnelQuery';
 import { resolveSteps, type StepFilter, type StepSources } from './funnelSteps';
 import { ratio } from './funnelWalk';
 import type { RetentionQuery } from './retentionBody';
 
-/** A week, ms. */
-export const WEEK_MS = 7 * DAY_MS;
-/** 1970-01-05, the first Monday of the epoch (1970-01-01 was a Thursday): weeks start at MONDAY + n * WEEK_MS. */
-const MONDAY = 4 * DAY_MS;
 /** The earliest time a Date may hold: "all stored time" starts here. */
 const ALL_TIME = -8.64e15;
-
-/** The Monday 00:00 UTC of the week of `t` (epoch ms). */
-export function weekOf(t: number): number {
-  return t - ((((t - MONDAY) % WEEK_MS) + WEEK_MS) % WEEK_MS);
-}
 
 /** A row of the statement: k = 0 is a cohort's size (with its latest first use), k >= 1 its members back in week k. */
 export interface RetentionRow {
@@ -52,7 +43,8 @@ export interface RetentionRow {
  * conditions on events' own columns.
  */
 function retentionSql(unit: 'visitor_id' | 'account_id', start: string, back: string): string {
-  const week = (t: string) => `${t} - (((${t} - ${MONDAY}) % ${WEEK_MS}) + ${WEEK_MS}) % ${WEEK_MS}`;
+  // utcWeek's weekOf, in SQL.
+  const week = (t: string) => `${t} - (((${t} - ${FIRST_MONDAY_MS}) % ${WEEK_MS}) + ${WEEK_MS}) % ${WEEK_MS}`;
   // First uses after the last cohort's week cannot be in a cohort; earlier ones all count for the minimum.
   return `with firsts as (
   select ${unit} as unit, min(time) as t from events

@@ -8,7 +8,8 @@
  * (vitest.postgres.config.ts runs every test/server file).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { retentionAnswer, weekOf, WEEK_MS } from '../../server/analytics/retentionQuery';
+import { retentionAnswer } from '../../server/analytics/retentionQuery';
+import { weekOf, WEEK_MS } from '../../shared/analytics/utcWeek';
 import { makeUser, type TestUser } from './users';
 import { ADMIN_HEADERS, nodeJzb, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
 
