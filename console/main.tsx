@@ -33,6 +33,7 @@ const NotFoundPage = lazy(() => import('./pages/NotFoundPage').then((m) => ({ de
 const OverviewPage = lazy(() => import('./pages/OverviewPage').then((m) => ({ default: m.OverviewPage })));
 const PagePage = lazy(() => import('./pages/RulePage').then((m) => ({ default: m.PagePage })));
 const PagesPage = lazy(() => import('./pages/RulesPage').then((m) => ({ default: m.PagesPage })));
+const RetentionPage = lazy(() => import('./pages/RetentionPage').then((m) => ({ default: m.RetentionPage })));
 const RecordingPage = lazy(() => import('./pages/RecordingPage').then((m) => ({ default: m.RecordingPage })));
 const RecordingsPage = lazy(() => import('./pages/RecordingsPage').then((m) => ({ default: m.RecordingsPage })));
 const SettingsPage = lazy(() => import('./pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
@@ -75,6 +76,7 @@ const router = createBrowserRouter(
         { path: 'apps/:apiKey/features/:id', element: <FeaturePage /> },
         { path: 'apps/:apiKey/pages', element: <PagesPage /> },
         { path: 'apps/:apiKey/pages/:id', element: <PagePage /> },
+        { path: 'apps/:apiKey/retention', element: <RetentionPage /> },
         { path: 'apps/:apiKey/recordings', element: <RecordingsPage /> },
         { path: 'apps/:apiKey/recordings/:recordingId', element: <RecordingPage /> },
         { path: 'apps/:apiKey/accounts/:accountId', element: <AccountPage /> },
