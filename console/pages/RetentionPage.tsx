@@ -11,6 +11,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { useParams } from 'react-router';
 import { weekOf } from '../../shared/analytics/utcWeek';
 import { api, ApiError, appPath } from '../api';
+import { formatPercent } from '../format';
 import { Field } from '../components/Field';
 import { Empty, QueryState } from '../components/QueryState';
 import { RangePicker } from '../components/RangePicker';
@@ -18,7 +19,7 @@ import { TimeChart } from '../components/TimeChart';
 import type { AnalyticsUnit, Feature, Page, RetentionAnswer, RetentionQuestion } from '../types';
 import { useRange } from '../useRange';
 import { useDefinitions } from './RuleActions';
-import { percent, RetentionTable, weekLabel } from './RetentionTable';
+import { RetentionTable, weekLabel } from './RetentionTable';
 import { ANY_STEP, checkDraft, stepOfDraft, StepPicker, type StepDraft, type StepKind } from './StepPicker';
 
 /** The form's fields. */
@@ -134,7 +135,7 @@ export function RetentionPage() {
 
 /** The curve's y values are percentages, 0 to 100 (stable references: the chart redraws when a prop changes). */
 const SHARE_RANGE: [number, number] = [0, 100];
-const formatShare = (value: number) => percent(value / 100);
+const formatShare = (value: number) => formatPercent(value / 100);
 
 /** The table and the curve of an answer with cohorts. */
 function RetentionResult({ answer }: { answer: RetentionAnswer }) {

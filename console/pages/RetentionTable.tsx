@@ -4,16 +4,13 @@
  * yet over for the whole cohort is blank. The first row is all cohorts together (the answer's `overall`).
  */
 import type { CSSProperties } from 'react';
-import { formatCount, formatCounted } from '../format';
+import { formatCount, formatCounted, formatPercent as percent } from '../format';
 import type { RetentionAnswer } from '../types';
 
 /** '2026-11-02': a cohort's Monday, in UTC as the server groups them. */
 export function weekLabel(week: number): string {
   return new Date(week).toISOString().slice(0, 10);
 }
-
-/** A share (0..1) as a whole percentage. */
-export const percent = (share: number) => `${Math.round(share * 100)}%`;
 
 /** One shaded cell; null: blank, the week is not over. */
 function ShareCell({ share, title }: { share: number | null; title: string }) {

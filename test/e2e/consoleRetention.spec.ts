@@ -8,32 +8,12 @@
  * Times are whole weeks before this week's Monday (UTC) plus a few ms, so which weeks are over does not depend on
  * the day the test runs: cohort A (4 weeks back) has weeks 0-3 over, cohort B (2 weeks back) weeks 0-1.
  */
-import { deflateSync } from 'node:zlib';
-import type { BrowserContext } from '@playwright/test';
 import { weekOf, WEEK_MS } from '../../shared/analytics/utcWeek';
-import { E2E_ADMIN_TOKEN } from './adminToken';
 import { shoot } from './docShots';
-import { adminFetch, expect, test, uniqueId } from './fixtures';
+import { defineRule, expect, logInAsAdmin, sendEvents, test, uniqueId } from './fixtures';
 
 const D = 86_400_000;
 const EXPORT = { tag: 'BUTTON', id: '', cls: 'export', title: null, attrs: {}, myIndex: 0, childIndex: 0, txt: 'Export' };
-
-/** Stores `events` of `apiKey` through the beacon, as an agent sends them (jzb: base64url of zlib JSON). */
-async function beacon(serverUrl: string, apiKey: string, events: object[]): Promise<void> {
-  const jzb = deflateSync(Buffer.from(JSON.stringify(events))).toString('base64url');
-  const response = await fetch(`${serverUrl}/data/ptm.gif/${apiKey}?v=1&ct=1&jzb=${jzb}`);
-  expect(response.status).toBe(200);
-}
-
-async function logIn(context: BrowserContext, serverUrl: string): Promise<void> {
-  const response = await context.request.post(`${serverUrl}/api/login`, { data: { token: E2E_ADMIN_TOKEN } });
-  expect(response.status()).toBe(204);
-}
-
-async function define(serverUrl: string, apiKey: string, kind: 'features' | 'pages', body: object): Promise<void> {
-  const made = await adminFetch(`${serverUrl}/api/apps/${apiKey}/${kind}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  expect(made.status, await made.clone().text()).toBe(201);
-}
 
 test.describe('issue #35 retention in the console', () => {
   test('cohorts by week of first use, shaded shares, the curve; by account; a start feature and a return page; no cohort', async ({ page, context, serverUrl }) => {
@@ -46,7 +26,7 @@ test.describe('issue #35 retention in the console', () => {
     const click = (t: number, visitor: string, account: string) => ({ type: 'click', browser_time: t, visitor_id: visitor, account_id: account, url: url('/home'), props: { target: EXPORT } });
     // Week A: v1 back in weeks 1 and 2 (a report), v2 on day 6 (week 0) and clicks Export in week 3, v3 never.
     // Week B: v4 clicks Export first, back in week 1; v5 never.
-    await beacon(serverUrl, apiKey, [
+    await sendEvents(serverUrl, apiKey, [
       load(A + 1, 'v1', 'acme'), load(A + 7 * D + 1, 'v1', 'acme'), load(A + 14 * D + 1, 'v1', 'acme', '/reports/1'),
       load(A + 2, 'v2', 'acme'), load(A + 6 * D, 'v2', 'acme'), click(A + 21 * D + 2, 'v2', 'acme'),
       load(A + 3, 'v3', 'globex'),
@@ -54,10 +34,10 @@ test.describe('issue #35 retention in the console', () => {
       load(B + 2, 'v5', 'initech'),
     ]);
     // Defined after the fact: they count what is stored.
-    await define(serverUrl, apiKey, 'features', { name: 'Export', rule: { selector: 'button.export' } });
-    await define(serverUrl, apiKey, 'pages', { name: 'Reports', rule: { url: '/e2e/retention/reports/:id' } });
+    await defineRule(serverUrl, apiKey, 'features', { name: 'Export', rule: { selector: 'button.export' } });
+    await defineRule(serverUrl, apiKey, 'pages', { name: 'Reports', rule: { url: '/e2e/retention/reports/:id' } });
 
-    await logIn(context, serverUrl);
+    await logInAsAdmin(context, serverUrl);
     await page.goto(`${serverUrl}/console/apps/${apiKey}`);
     await page.getByRole('link', { name: 'Retention', exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/console/apps/${apiKey}/retention$`));
