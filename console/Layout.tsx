@@ -22,6 +22,7 @@ const SECTIONS: Array<{ to: string; label: string; end?: boolean; role?: Role; o
   { to: '/accounts', label: 'Accounts' },
   { to: '/features', label: 'Features' },
   { to: '/pages', label: 'Pages' },
+  { to: '/funnels', label: 'Funnels' },
   { to: '/retention', label: 'Retention' },
   { to: '/recordings', label: 'Recordings', recordings: true },
   { to: '/guides', label: 'Guides' },

@@ -24,6 +24,7 @@ const AuditPage = lazy(() => import('./pages/AuditPage').then((m) => ({ default:
 const EventsPage = lazy(() => import('./pages/EventsPage').then((m) => ({ default: m.EventsPage })));
 const FeaturePage = lazy(() => import('./pages/RulePage').then((m) => ({ default: m.FeaturePage })));
 const FeaturesPage = lazy(() => import('./pages/RulesPage').then((m) => ({ default: m.FeaturesPage })));
+const FunnelsPage = lazy(() => import('./pages/FunnelsPage').then((m) => ({ default: m.FunnelsPage })));
 const GuideEditorPage = lazy(() => import('./pages/GuideEditorPage').then((m) => ({ default: m.GuideEditorPage })));
 const GuidePage = lazy(() => import('./pages/GuidePage').then((m) => ({ default: m.GuidePage })));
 const GuidesPage = lazy(() => import('./pages/GuidesPage').then((m) => ({ default: m.GuidesPage })));
@@ -76,6 +77,7 @@ const router = createBrowserRouter(
         { path: 'apps/:apiKey/features/:id', element: <FeaturePage /> },
         { path: 'apps/:apiKey/pages', element: <PagesPage /> },
         { path: 'apps/:apiKey/pages/:id', element: <PagePage /> },
+        { path: 'apps/:apiKey/funnels', element: <FunnelsPage /> },
         { path: 'apps/:apiKey/retention', element: <RetentionPage /> },
         { path: 'apps/:apiKey/recordings', element: <RecordingsPage /> },
         { path: 'apps/:apiKey/recordings/:recordingId', element: <RecordingPage /> },

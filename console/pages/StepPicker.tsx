@@ -82,7 +82,9 @@ export function StepPicker({ label, value, onChange, kinds, features, pages, gui
         </select>
         {(value.kind === 'feature' || value.kind === 'page' || value.kind === 'guide') && (
           <select aria-label={`${label}: ${value.kind}`} value={value.value} onChange={(e) => onChange({ ...value, value: e.target.value })}>
-            {options.length === 0 && <option value="">No {value.kind}s in this app yet</option>}
+            <option value="" disabled>
+              {options.length === 0 ? `No ${value.kind}s in this app yet` : `Pick a ${value.kind}…`}
+            </option>
             {options.map((o) => (
               <option key={o.id} value={o.id}>
                 {o.name}
