@@ -56,6 +56,7 @@ import { createRuleStore } from './analytics/createRuleStore';
 import { registerAnalyticsRoutes } from './analytics/registerAnalyticsRoutes';
 import { registerFunnelRoutes } from './analytics/funnelRoutes';
 import { registerPathsRoutes } from './analytics/pathsRoutes';
+import { registerRetentionRoutes } from './analytics/retentionRoutes';
 import { resolveAdminToken, type AdminToken } from './auth/resolveAdminToken';
 import type { ServerOptions } from './ServerOptions';
 
@@ -305,6 +306,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     registerAnalyticsRoutes(app, { rules, db });
     registerFunnelRoutes(app, { db, rules, summaries: summarizer, guideStepIds });
     registerPathsRoutes(app, { db, rules });
+    registerRetentionRoutes(app, { db, rules, guideStepIds, now: options.analyticsNow });
     registerSegmentFlagRoutes(
       app,
       createSegmentRules({ file: resolve(options.segmentRulesFile ?? resolve(repoRoot, 'server/demo/segment-rules.json')), warn }),

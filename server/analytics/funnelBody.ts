@@ -7,6 +7,7 @@
 import { HttpError } from '../HttpError';
 import { textFault } from '../ingest/textFault';
 import { DAY_MS } from '../summaries/CONSOLE_SCHEMA';
+import type { AnalyticsStep, AnalyticsUnit } from '../../shared/api/retention';
 
 /** Steps of a funnel: at least 2, at most 10 (issue #35). */
 export const MIN_FUNNEL_STEPS = 2;
@@ -26,15 +27,11 @@ const MAX_FIELD_LENGTH = 100;
 /** The largest body the route reads, bytes: ten steps with the longest ids fit many times over. */
 export const MAX_FUNNEL_BODY_BYTES = 32 * 1024;
 
-/** A step as checked: what happened, of which definition. */
-export type FunnelStep =
-  | { feature: string }
-  | { page: string }
-  | { track: string }
-  | { guide: string; event: 'seen' | 'completed' };
+/** A step as checked: what happened, of which definition (retention's steps are the same form). */
+export type FunnelStep = AnalyticsStep;
 
 /** Whom a funnel counts: visitors, or accounts over the merged timeline of their visitors. */
-export type FunnelUnit = 'visitor' | 'account';
+export type FunnelUnit = AnalyticsUnit;
 
 /** A checked funnel question. */
 export interface FunnelQuestion {

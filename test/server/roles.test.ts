@@ -86,6 +86,7 @@ const EXPECTED: Record<string, string> = {
   'DELETE /api/apps/:apiKey/pages/:id': 'editor',
   'POST /api/apps/:apiKey/funnels': 'viewer',
   'POST /api/apps/:apiKey/paths': 'viewer',
+  'POST /api/apps/:apiKey/retention': 'viewer',
 };
 
 /** Routes that end the caller's own session: called last, so the others see it alive. */
