@@ -46,7 +46,8 @@ export function FunnelResult({ apiKey, answer, names }: FunnelResultProps) {
                 </div>
                 {k > 0 && (
                   <p className="muted funnel-step-figures">
-                    {percent(step.conversion)} of step {k} · {percent(step.overall)} of step 1
+                    {percent(step.conversion)} of step {k}
+                    {k > 1 && <> · {percent(step.overall)} of step 1</>}
                     {step.medianMsFromPrevious !== null && <> · median {formatDuration(step.medianMsFromPrevious)} from step {k}</>}
                   </p>
                 )}
