@@ -228,11 +228,15 @@ describe('issue #35 paths read only the timelines of the visitors who did the st
       EVERYTHING: await make('pages', { name: 'Everything under reports', rule: { url: '/reports/**' } }, CROWD),
       EXPORT: await make('features', { name: 'Export', rule: { selector: 'button.export' } }, CROWD),
     };
-    // w1's only load under /reports/ and its only click: each read as the rule made first.
-    await beacon(FIRST, [load(0, 'w1', 'w', '/reports/9'), click(M, 'w1', 'w', '/reports/9'), load(2 * M, 'w1', 'w', '/settings')]);
+    // w1's only load under /reports/ and its clicks: each read as the rule made first that matches it (Export in
+    // settings only on the settings page).
+    await beacon(FIRST, [load(0, 'w1', 'w', '/reports/9'), click(M, 'w1', 'w', '/reports/9'), load(2 * M, 'w1', 'w', '/settings'), click(3 * M, 'w1', 'w', '/settings')]);
+    const reports = await make('pages', { name: 'Reports', rule: { url: '/reports/:id' } }, FIRST);
+    const everything = await make('pages', { name: 'Everything under reports', rule: { url: '/reports/**' } }, FIRST);
+    const settings = await make('pages', { name: 'Settings', rule: { url: '/settings' } }, FIRST);
     firstIds = {
-      REPORTS: await make('pages', { name: 'Reports', rule: { url: '/reports/:id' } }, FIRST),
-      EVERYTHING: await make('pages', { name: 'Everything under reports', rule: { url: '/reports/**' } }, FIRST),
+      REPORTS: reports, EVERYTHING: everything, SETTINGS: settings,
+      IN_SETTINGS: await make('features', { name: 'Export in settings', rule: { selector: 'button.export', page: settings } }, FIRST),
       EXPORT: await make('features', { name: 'Export', rule: { selector: 'button.export' } }, FIRST),
       BUTTONS: await make('features', { name: 'Buttons', rule: { selector: 'button' } }, FIRST),
     };
@@ -257,13 +261,18 @@ describe('issue #35 paths read only the timelines of the visitors who did the st
       .toMatchObject({ occurrences: viewed, visitors: viewed, nodes: [{ count: viewed, visitors: viewed }, { label: '/homepage', count: viewed, visitors: viewed }] });
   });
 
-  it('a load whose first matching page is another page, a click whose first matching feature is another feature: no occurrence', async () => {
+  it('a load whose first matching page is another page, a click whose first matching feature is another feature: no occurrence; a feature limited to a page', async () => {
     for (const start of [{ page: firstIds.EVERYTHING }, { feature: firstIds.BUTTONS }]) {
       expect(await paths({ start }, FIRST)).toMatchObject({ occurrences: 0, visitors: 0, nodes: [], links: [] });
     }
-    // The same events read from the rules they are: Reports, Export, /settings.
-    expect(nodesOf(await paths({ start: { page: firstIds.REPORTS } }, FIRST)))
-      .toEqual([`0/page:${firstIds.REPORTS} 1/1`, `1/feature:${firstIds.EXPORT} 1/1`, '2/url:/settings 1/1', '3/end: 1/1']);
+    // The same events read from the rules they are: Reports, Export, Settings, Export in settings.
+    expect(nodesOf(await paths({ start: { page: firstIds.REPORTS } }, FIRST))).toEqual([
+      `0/page:${firstIds.REPORTS} 1/1`, `1/feature:${firstIds.EXPORT} 1/1`, `2/page:${firstIds.SETTINGS} 1/1`, `3/feature:${firstIds.IN_SETTINGS} 1/1`,
+    ]);
+    // A feature limited to a page: only its click on that page.
+    expect(nodesOf(await paths({ start: { feature: firstIds.IN_SETTINGS }, direction: 'previous', depth: 1 }, FIRST)))
+      .toEqual([`0/feature:${firstIds.IN_SETTINGS} 1/1`, `1/page:${firstIds.SETTINGS} 1/1`]);
+    expect(await paths({ start: { feature: firstIds.EXPORT } }, FIRST)).toMatchObject({ occurrences: 1, visitors: 1 });
   });
 });
 
