@@ -18,8 +18,10 @@
  * past it, but not more than PATH_MARGIN_MS past it (a session going on longer than that reads as ended there), and
  * a run of repeats that began before `from` is one step that began before it (no occurrence).
  *
- * Later slice: per-visitor, per-day step sequences kept by the summarizer would let step 3 read far fewer rows; this
- * stays the reference they are tested against.
+ * Later slice: step 2 still scans the span's loads (or clicks) twice, however few visitors did the start (the events
+ * have no index on time: bench/RESULTS.md); per-day rollups of distinct addresses and elements kept by the
+ * summarizer would take those scans off, and per-visitor, per-day step sequences would let step 3 read far fewer
+ * rows; this stays the reference they are tested against.
  */
 import { HttpError } from '../HttpError';
 import type { Database } from '../storage/Database';
