@@ -33,8 +33,8 @@ const PAGES = ['/', '/dashboard', '/reports', '/reports/new', '/settings', '/set
   '/calendar', '/tasks', '/analytics'].map((p) => `https://app.example.com${p}`);
 const CHANNELS = ['Direct', 'Direct', 'Direct', 'Organic Search', 'Organic Search', 'Email', 'Referral', 'Paid Search', 'Organic Social', 'Other'];
 
-/** mulberry32: a small seeded PRNG, so every run seeds the same data. */
-function prng(seed: number): () => number {
+/** mulberry32: a small seeded PRNG, so every run seeds the same data (bench/pathsQuery.ts seeds with it too). */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -15,7 +15,7 @@ export const DEFAULT_PATH_DEPTH = 3;
 /** Steps kept per level, the rest folded into `(other)`: 1 to 20, 8 when not given. */
 export const MAX_PATH_TOP = 20;
 export const DEFAULT_PATH_TOP = 8;
-/** The longest span of start occurrences (`to - from`): 92 days; a question reads the span's events (pathsQuery). */
+/** The longest span of start occurrences (`to - from`): 92 days; a question reads the span's events of the start's visitors (pathsQuery). */
 export const MAX_PATH_RANGE_MS = 92 * DAY_MS;
 /** The largest body the route reads, bytes: a start with the longest id or name fits many times over. */
 export const MAX_PATHS_BODY_BYTES = 8 * 1024;

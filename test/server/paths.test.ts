@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuleStore } from '../../server/analytics/createRuleStore';
-import { MAX_PATH_EVENTS, queryPaths } from '../../server/analytics/pathsQuery';
+import { MAX_PATH_EVENTS, PATH_VISITOR_BATCH, queryPaths } from '../../server/analytics/pathsQuery';
 import type { Database } from '../../server/storage/Database';
 import { analyticsRequests } from './analyticsRequests';
 import { makeUser, type TestUser } from './users';
@@ -189,6 +189,90 @@ describe('issue #35 paths: the steps after and before a start, counted exactly',
     expect(await paths({ start: { track: 'never' } })).toMatchObject({ occurrences: 0, visitors: 0, nodes: [], links: [] });
     expect(await paths({ start: { page: ids.everything } })).toMatchObject({ start: { label: 'Everything under reports' }, occurrences: 0, nodes: [] });
     expect(await paths({ start: { track: 'x' } }, 'paths-empty-app')).toMatchObject({ occurrences: 0, nodes: [], links: [] });
+  });
+});
+
+describe('issue #35 paths read only the timelines of the visitors who did the start ("Fast at real volumes")', () => {
+  const CROWD = 'paths-crowd-app';
+  const FIRST = 'paths-first-rule-app';
+  /** An answer with the ids of `made` read as their names, so answers of two apps compare. */
+  const named = (answer: object, made: Record<string, string>) =>
+    Object.entries(made).reduce((text, [name, id]) => text.replaceAll(id, name), JSON.stringify(answer));
+  let crowdIds: Record<string, string>;
+  let firstIds: Record<string, string>;
+
+  beforeAll(async () => {
+    // The same events as KEY's, and 150 visitors who never do the start in the range: Home only 3 hours before it
+    // (past the margin) or at its end, a page no rule names, Help clicks, track events, two sessions each.
+    const crowd = Array.from({ length: 150 }, (_, n) => {
+      const v = `crowd-${n}`;
+      const t = (n % 20) * H;
+      return [
+        load(n % 3 === 0 ? -3 * H : D, v, `c${n}`, '/home'),
+        load(t, v, `d${n}`, `/reports/${n}`),
+        click(t + M, v, `d${n}`, `/reports/${n}`, HELP),
+        track(t + 2 * M, v, `d${n}`, 'report viewed'),
+        load(t + 3 * M, v, `d${n}`, '/homepage'),
+        load(t + 4 * M, v, `d${n}`, '/settings'),
+      ];
+    }).flat();
+    // 2,000 more who do `track: report viewed` then /homepage: with the 150, more visitors than one batch reads.
+    const viewers = Array.from({ length: PATH_VISITOR_BATCH }, (_, n) => [
+      track(n * 1000, `viewer-${n}`, `e${n}`, 'report viewed'), load(n * 1000 + 500, `viewer-${n}`, `e${n}`, '/homepage'),
+    ]).flat();
+    for (const events of [crowd, viewers]) for (let i = 0; i < events.length; i += 1000) await beacon(CROWD, events.slice(i, i + 1000));
+    await beacon(CROWD, EVENTS);
+    crowdIds = {
+      HOME: await make('pages', { name: 'Home', rule: { url: '/home' } }, CROWD),
+      REPORTS: await make('pages', { name: 'Reports', rule: { url: '//*/reports/:id' } }, CROWD),
+      EVERYTHING: await make('pages', { name: 'Everything under reports', rule: { url: '/reports/**' } }, CROWD),
+      EXPORT: await make('features', { name: 'Export', rule: { selector: 'button.export' } }, CROWD),
+    };
+    // w1's only load under /reports/ and its clicks: each read as the rule made first that matches it (Export in
+    // settings only on the settings page).
+    await beacon(FIRST, [load(0, 'w1', 'w', '/reports/9'), click(M, 'w1', 'w', '/reports/9'), load(2 * M, 'w1', 'w', '/settings'), click(3 * M, 'w1', 'w', '/settings')]);
+    const reports = await make('pages', { name: 'Reports', rule: { url: '/reports/:id' } }, FIRST);
+    const everything = await make('pages', { name: 'Everything under reports', rule: { url: '/reports/**' } }, FIRST);
+    const settings = await make('pages', { name: 'Settings', rule: { url: '/settings' } }, FIRST);
+    firstIds = {
+      REPORTS: reports, EVERYTHING: everything, SETTINGS: settings,
+      IN_SETTINGS: await make('features', { name: 'Export in settings', rule: { selector: 'button.export', page: settings } }, FIRST),
+      EXPORT: await make('features', { name: 'Export', rule: { selector: 'button.export' } }, FIRST),
+      BUTTONS: await make('features', { name: 'Buttons', rule: { selector: 'button' } }, FIRST),
+    };
+  }, SERVER_TIMEOUT * 2);
+
+  it('the events of 2,150 visitors who never do the start change no answer; a start done by more visitors than one batch', async () => {
+    const base = { HOME: ids.home, REPORTS: ids.reports, EVERYTHING: ids.everything, EXPORT: ids.export };
+    for (const question of [
+      { start: { page: ids.home }, crowd: { page: crowdIds.HOME } },
+      { start: { page: ids.home }, crowd: { page: crowdIds.HOME }, direction: 'previous', depth: 5, top: 2 },
+      { start: { feature: ids.export }, crowd: { feature: crowdIds.EXPORT }, direction: 'previous' },
+      { start: { track: 'report shared' }, crowd: { track: 'report shared' }, depth: 2 },
+    ]) {
+      const { start, crowd, ...rest } = question;
+      const expected = named(await paths({ start, ...rest }), base);
+      expect(expected).toMatch(/"occurrences":[1-9]/);
+      expect(named(await paths({ start: crowd, ...rest }, CROWD), crowdIds)).toBe(expected);
+    }
+    // The crowd's steps are there to be read: from a step they did, they make up the paths, over two batches.
+    const viewed = 150 + PATH_VISITOR_BATCH;
+    expect(await paths({ start: { track: 'report viewed' }, depth: 1 }, CROWD))
+      .toMatchObject({ occurrences: viewed, visitors: viewed, nodes: [{ count: viewed, visitors: viewed }, { label: '/homepage', count: viewed, visitors: viewed }] });
+  });
+
+  it('a load whose first matching page is another page, a click whose first matching feature is another feature: no occurrence; a feature limited to a page', async () => {
+    for (const start of [{ page: firstIds.EVERYTHING }, { feature: firstIds.BUTTONS }]) {
+      expect(await paths({ start }, FIRST)).toMatchObject({ occurrences: 0, visitors: 0, nodes: [], links: [] });
+    }
+    // The same events read from the rules they are: Reports, Export, Settings, Export in settings.
+    expect(nodesOf(await paths({ start: { page: firstIds.REPORTS } }, FIRST))).toEqual([
+      `0/page:${firstIds.REPORTS} 1/1`, `1/feature:${firstIds.EXPORT} 1/1`, `2/page:${firstIds.SETTINGS} 1/1`, `3/feature:${firstIds.IN_SETTINGS} 1/1`,
+    ]);
+    // A feature limited to a page: only its click on that page.
+    expect(nodesOf(await paths({ start: { feature: firstIds.IN_SETTINGS }, direction: 'previous', depth: 1 }, FIRST)))
+      .toEqual([`0/feature:${firstIds.IN_SETTINGS} 1/1`, `1/page:${firstIds.SETTINGS} 1/1`]);
+    expect(await paths({ start: { feature: firstIds.EXPORT } }, FIRST)).toMatchObject({ occurrences: 1, visitors: 1 });
   });
 });
 
