@@ -58,7 +58,7 @@ export interface FunnelAnswer {
 }
 
 /** SQL of one step's events (after `api_key = $1`), adding its parameters to `params`; null when it counts none. */
-function stepWhere(filter: StepFilter, params: unknown[]): string | null {
+export function stepWhere(filter: StepFilter, params: unknown[]): string | null {
   const p = (value: unknown) => `$${params.push(value)}`;
   switch (filter.type) {
     case 'click': {

@@ -11,5 +11,6 @@ export type * from './health';
 export type * from './range';
 export type * from './recordings';
 export type * from './rules';
+export type * from './segments';
 export type * from './settings';
 export type * from './users';
