@@ -22,6 +22,7 @@ const SECTIONS: Array<{ to: string; label: string; end?: boolean; role?: Role; o
   { to: '/accounts', label: 'Accounts' },
   { to: '/features', label: 'Features' },
   { to: '/pages', label: 'Pages' },
+  { to: '/segments', label: 'Segments' },
   { to: '/recordings', label: 'Recordings', recordings: true },
   { to: '/guides', label: 'Guides' },
   // An editor may change the guides' theme (PUT .../settings/theme) but not the rest of the settings.

@@ -1,6 +1,7 @@
 /**
- * A guide's targeting in words for the console's guide page (issues #15, #17): who it is for (its `audience`,
- * judged by the collector) and the languages it is written in (`authoredLanguage` and its `translations`).
+ * A guide's targeting in words for the console's guide page (issues #15, #17, #35): who it is for (its `audience`,
+ * judged by the collector: conditions, and a segment) and the languages it is written in (`authoredLanguage` and its
+ * `translations`).
  */
 import type { GuideBody } from './types';
 
@@ -21,6 +22,27 @@ export function audienceInWords(guide: GuideBody): string | null {
       return `${path} is ${String(condition)}`;
     })
     .join(' and ');
+}
+
+/** The segment a guide's audience names, or undefined. */
+export function audienceSegment(guide: GuideBody): string | undefined {
+  const segment = (guide.audience as { segment?: unknown } | undefined)?.segment;
+  return typeof segment === 'string' ? segment : undefined;
+}
+
+/**
+ * Who the guide is for, in a sentence: "for every visitor", "for visitors of account acme where visitor.role is
+ * admin", "for visitors in segment Pro exporters"; `segmentName` names a segment by id (its id when unknown).
+ */
+export function audienceSentence(guide: GuideBody, segmentName: (id: string) => string | undefined = () => undefined): string {
+  const words = audienceInWords(guide);
+  const segment = audienceSegment(guide);
+  const target = guide.targetAccount;
+  const accounts = target === undefined || target === null || target === '' ? [] : (Array.isArray(target) ? target : [target]).map(String);
+  const ofAccounts = accounts.length ? ` of account${accounts.length === 1 ? '' : 's'} ${accounts.join(', ')}` : '';
+  const inSegment = segment === undefined ? '' : ` in segment ${segmentName(segment) ?? segment}`;
+  if (words) return `for visitors${inSegment}${ofAccounts} where ${words}`;
+  return inSegment || ofAccounts ? `for visitors${inSegment}${ofAccounts}` : 'for every visitor';
 }
 
 /** The guide's languages, the authored one first; [] when it declares none and has no translations. */

@@ -192,6 +192,10 @@ describe('issue #35 segments: CRUD, audit, roles', () => {
     const id = await made('segments', { name: ' Pro users ', definition: { when: { 'visitor.plan': 'pro' } } });
     const list = await call('GET', `/api/apps/${KEY}/segments`);
     expect(list.json()).toEqual([expect.objectContaining({ id, name: 'Pro users', count: 2, definition: { when: { 'visitor.plan': 'pro' } } })]);
+    const names = await call('GET', `/api/apps/${KEY}/segments?counts=false`);
+    expect(names.json()).toEqual([expect.objectContaining({ id, name: 'Pro users' })]);
+    expect(names.json()[0]).not.toHaveProperty('count');
+    expect((await call('GET', `/api/apps/${KEY}/segments?counts=1`)).json().field).toBe('counts');
     expect((await call('GET', `/api/apps/${OTHER}/segments`)).json()).toEqual([]);
     expect((await call('GET', `/api/apps/${OTHER}/segments/${id}`)).statusCode).toBe(404);
 

@@ -1,6 +1,7 @@
 /**
  * Segments of an app (issue #35 "Segments, and guides that target them"), under `/api/apps/{apiKey}/segments`:
- * - `POST` `{ "name", "definition" }` -> 201 `{ "id" }`; `GET` the list, each with its live `count`;
+ * - `POST` `{ "name", "definition" }` -> 201 `{ "id" }`; `GET` the list, each with its live `count` (`?counts=false`:
+ *   the definitions only, cheap, for a picker);
  * - `GET .../{id}` -> the segment, its `count` and the `guides` whose audience it is;
  * - `GET .../{id}/members?limit&cursor` -> `{ members: [{ visitorId, accountId, lastSeen }], next }`, in visitor id
  *   order, `limit` 1..500 (default 100), `cursor` the `next` of the page before;
@@ -71,9 +72,12 @@ export function registerSegmentRoutes(app: FastifyInstance, options: SegmentRout
     return members;
   };
 
-  app.get('/api/apps/:apiKey/segments', viewer, async (request: SegmentRequest): Promise<SegmentRow[]> => {
+  app.get('/api/apps/:apiKey/segments', viewer, async (request: SegmentRequest): Promise<SegmentRow[] | Segment[]> => {
     const apiKey = request.params.apiKey;
+    const counts = queryParam(request.query, 'counts');
+    if (counts !== undefined && counts !== 'false') throw new HttpError(400, "counts may only be 'false' (the definitions without their counts, for a picker)", 'counts');
     const list = await segments.list(apiKey);
+    if (counts === 'false') return list;
     if (list.length) await summaries.flush();
     const rows: SegmentRow[] = [];
     for (const segment of list) rows.push({ ...segment, count: (await membersOf(apiKey, segment)).length });
