@@ -3,25 +3,15 @@
  * judged by the collector: conditions, and a segment) and the languages it is written in (`authoredLanguage` and its
  * `translations`).
  */
+import { conditionInWords } from './segmentWords';
 import type { GuideBody } from './types';
-
-const OPERATOR_WORDS: Record<string, string> = { equals: 'is', contains: 'contains', startsWith: 'starts with', in: 'is one of' };
 
 /** "visitor.role is admin and accountId starts with acme", or null for everyone. */
 export function audienceInWords(guide: GuideBody): string | null {
   const when = (guide.audience as { when?: Record<string, unknown> } | undefined)?.when;
   const entries = when && typeof when === 'object' ? Object.entries(when) : [];
   if (!entries.length) return null;
-  return entries
-    .map(([path, condition]) => {
-      if (condition !== null && typeof condition === 'object' && !Array.isArray(condition)) {
-        const [operator, operand] = Object.entries(condition)[0] ?? ['equals', ''];
-        const value = Array.isArray(operand) ? operand.map(String).join(', ') : String(operand);
-        return `${path} ${OPERATOR_WORDS[operator] ?? operator} ${value}`;
-      }
-      return `${path} is ${String(condition)}`;
-    })
-    .join(' and ');
+  return entries.map(([path, condition]) => conditionInWords(path, condition)).join(' and ');
 }
 
 /** The segment a guide's audience names, or undefined. */
