@@ -81,14 +81,37 @@ export function holdsSql(rules: readonly ResolvedRule[], alias: string): string 
   return rules.map((rule, i) => `coalesce(${alias}.c${i}, 0) ${rule.never ? '= 0' : `>= ${Number(rule.atLeast)}`}`).join(' and ') || 'true';
 }
 
-/** One visitor's counts of `rules`, by one statement over that visitor's events (index events_by_app_visitor). */
+/**
+ * The ids (as the extracted `el_id` column holds them: cut to 200 characters) of a click filter's kept elements;
+ * undefined when one has no id of text (its `el_id` is null or a number's text): then the id cannot narrow the read.
+ */
+function keptIds(filter: StepFilter): string[] | undefined {
+  if (filter.type !== 'click') return undefined;
+  const ids: string[] = [];
+  for (const target of filter.targets) {
+    const id = (JSON.parse(target) as { id?: unknown }).id;
+    if (typeof id !== 'string') return undefined;
+    ids.push([...id].slice(0, 200).join(''));
+  }
+  return ids;
+}
+
+/**
+ * One visitor's counts of `rules`, by one statement: a scalar count per rule, each an index range of that visitor's
+ * events of the rule's type (and, for a feature, of its elements' ids): `events_by_visitor_element` (migration 18),
+ * so a visitor's other events are not read at all.
+ */
 export async function visitorCounts(db: Database, apiKey: string, visitorId: string, rules: readonly ResolvedRule[], now: number): Promise<number[]> {
   const params: unknown[] = [apiKey, visitorId];
-  const { columns, any } = countColumns(rules, params, now);
-  if (any === null) return rules.map(() => 0);
-  const { rows } = await db.query<Record<string, string | number>>(
-    `select ${columns.join(', ')} from events where api_key = $1 and visitor_id = $2 and (${any})`,
-    params,
-  );
+  const counts = rules.map((rule, i) => {
+    const where = rule.filter && eventsWhere(rule.filter, params);
+    if (where === null) return `0 as c${i}`;
+    const ids = keptIds(rule.filter!);
+    const byId = ids ? ` and el_id = any($${params.push(ids)}::text[])` : '';
+    const window = rule.days === undefined ? '' : ` and time >= $${params.push(now - rule.days * DAY_MS)}`;
+    return `(select count(*) from events where api_key = $1 and visitor_id = $2${byId} and ${where}${window}) as c${i}`;
+  });
+  if (counts.every((c) => c.startsWith('0 as'))) return rules.map(() => 0);
+  const { rows } = await db.query<Record<string, string | number>>(`select ${counts.join(', ')}`, params);
   return rules.map((_, i) => Number(rows[0]?.[`c${i}`] ?? 0));
 }
