@@ -53,10 +53,11 @@ const BODY_FIELDS = ['steps', 'from', 'to', 'windowMs', 'by', 'breakdown'] as co
 const STEP_KINDS = ['feature', 'page', 'track', 'guide'] as const;
 const CONTROL = /[\p{Cc}\p{Cs}\u2028\u2029]/u;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A JSON object (not null, not an array). */
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The first key of `record` not in `allowed`, cut to 40 characters (an attacker's 100 KB key is not echoed). */
-function unknownKey(record: Record<string, unknown>, allowed: readonly string[]): string | undefined {
+export function unknownKey(record: Record<string, unknown>, allowed: readonly string[]): string | undefined {
   return Object.keys(record).find((key) => !allowed.includes(key))?.slice(0, 40);
 }
 
@@ -69,7 +70,7 @@ function readText(value: unknown, field: string, max: number, what: string): str
 }
 
 /** An integer of epoch ms (or a duration) in [min, max]. */
-function readInteger(value: unknown, field: string, min: number, max: number, what: string): number {
+export function readInteger(value: unknown, field: string, min: number, max: number, what: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) throw new HttpError(400, `${field} must be ${what}`, field);
   return value;
 }

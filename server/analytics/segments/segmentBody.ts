@@ -11,7 +11,7 @@ import { textFault } from '../../ingest/textFault';
 import { checkCondition, type SegmentCondition } from '../../../shared/segments/segmentConditions';
 import type { BehaviourCondition, BehaviourTarget, SegmentDefinition } from '../../../shared/api/segments';
 import { readRuleName, readRuleText } from '../checkRuleBodies';
-import { MAX_TRACK_NAME_LENGTH, type FunnelStep } from '../funnelBody';
+import { isRecord, MAX_TRACK_NAME_LENGTH, readInteger, unknownKey, type FunnelStep } from '../funnelBody';
 
 /** Conditions of one segment, metadata and behaviour together: at least 1, at most 20 (issue #35). */
 export const MAX_SEGMENT_CONDITIONS = 20;
@@ -49,24 +49,17 @@ export interface BehaviourRule {
   days?: number;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** `value` as an object of the `allowed` fields only; an unknown one is a 400 naming it (cut to 40 characters). */
 function readFields(value: unknown, at: string, allowed: readonly string[], shape: string): Record<string, unknown> {
   if (!isRecord(value)) throw new HttpError(400, `${at} must be ${shape}`, at);
-  const unknown = Object.keys(value).find((key) => !allowed.includes(key))?.slice(0, 40);
+  const unknown = unknownKey(value, allowed);
   if (unknown === undefined) return value;
   const field = at === 'body' ? unknown : `${at}.${unknown}`;
   throw new HttpError(400, `unknown field ${JSON.stringify(field)} (known: ${allowed.join(', ')})`, field);
 }
 
-/** An integer in [min, max]; a 400 naming `field` otherwise (a huge number, a string, 1.5). */
-function readInteger(value: unknown, field: string, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new HttpError(400, `${field} must be a whole number from ${min} to ${max}`, field);
-  }
-  return value;
-}
+/** A whole number in [min, max]; a 400 naming `field` otherwise (a huge number, a string, 1.5). */
+const readWhole = (value: unknown, field: string, min: number, max: number) => readInteger(value, field, min, max, `a whole number from ${min} to ${max}`);
 
 /** An id or a track name: text without control characters. */
 function readName(value: unknown, field: string, max: number, what: string): string {
@@ -100,7 +93,7 @@ function storedCondition(rule: BehaviourRule, atLeastGiven: boolean): BehaviourC
 /** One behaviour condition, checked. */
 export function readBehaviour(value: unknown, at: string): { rule: BehaviourRule; stored: BehaviourCondition } {
   const fields = readFields(value, at, [...TARGETS, 'guideSeen', 'never', 'atLeast', 'days'], '{ "feature" | "page" | "track": ..., "atLeast"?, "days"? }, { "guideSeen": guideId, "days"? } or { "never": { "feature" | "page" | "track": ... }, "days"? }');
-  const days = fields.days === undefined ? undefined : readInteger(fields.days, `${at}.days`, 1, MAX_DAYS);
+  const days = fields.days === undefined ? undefined : readWhole(fields.days, `${at}.days`, 1, MAX_DAYS);
   let rule: BehaviourRule;
   if (fields.never !== undefined) {
     const other = [...TARGETS, 'guideSeen', 'atLeast'].find((key) => fields[key] !== undefined);
@@ -110,7 +103,7 @@ export function readBehaviour(value: unknown, at: string): { rule: BehaviourRule
   } else {
     const step = readTarget(fields, at, [...TARGETS, 'guideSeen']);
     if ('guide' in step && fields.atLeast !== undefined) throw new HttpError(400, `${at}.atLeast does not go with guideSeen`, `${at}.atLeast`);
-    const atLeast = fields.atLeast === undefined ? 1 : readInteger(fields.atLeast, `${at}.atLeast`, 1, MAX_AT_LEAST);
+    const atLeast = fields.atLeast === undefined ? 1 : readWhole(fields.atLeast, `${at}.atLeast`, 1, MAX_AT_LEAST);
     rule = { step, atLeast, never: false, ...(days === undefined ? {} : { days }) };
   }
   return { rule, stored: storedCondition(rule, fields.atLeast !== undefined) };
