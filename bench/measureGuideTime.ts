@@ -86,6 +86,8 @@ export interface Quantiles {
 export interface MainThreadSummary {
   /** Longest long task per run, 0 for a run without one. */
   longestTaskMs: Quantiles;
+  /** The longest long task the agent ran a script in, per run (MainThreadWindow.agentLongestTaskMs). */
+  agentLongestTaskMs: Quantiles;
   /** The longest long task from guide.json's hand-over on, per run (MainThreadWindow.guideLongestTaskMs). */
   guideLongestTaskMs: Quantiles;
   /** Long tasks (> 50 ms) over all runs, and how many runs had one. */
@@ -93,6 +95,8 @@ export interface MainThreadSummary {
   runsWithLongTask: number;
   /** Long-animation-frame blocking time per run, summed over its window. */
   loafBlockingMs: Quantiles;
+  /** The blocking time of the long frames the agent ran a script in, per run (MainThreadWindow.agentLoafBlockingMs). */
+  agentLoafBlockingMs: Quantiles;
   /** The agent's own script time in long frames per run (its files' scripts over 5 ms). */
   agentScriptMs: Quantiles;
   /** The longest animation frame over all runs, with its scripts (its run, and when the guide showed in it, beside). */
@@ -156,10 +160,12 @@ export function summarizeMainThread(samples: GuideSample[]): MainThreadSummary {
   }
   return {
     longestTaskMs: quantiles(windows.map((w) => w.longestTaskMs)),
+    agentLongestTaskMs: quantiles(windows.map((w) => w.agentLongestTaskMs)),
     guideLongestTaskMs: quantiles(windows.map((w) => w.guideLongestTaskMs).filter(Number.isFinite)),
     longTasks: windows.reduce((n, w) => n + w.longTasksMs.length, 0),
     runsWithLongTask: windows.filter((w) => w.longTasksMs.length > 0).length,
     loafBlockingMs: quantiles(windows.map((w) => w.loafBlockingMs)),
+    agentLoafBlockingMs: quantiles(windows.map((w) => w.agentLoafBlockingMs)),
     agentScriptMs: quantiles(windows.map((w) => w.agentScriptMs)),
     longestFrame,
     longestGuideFrame,

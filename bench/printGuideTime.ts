@@ -42,10 +42,11 @@ export function guideGoals(run: GuideTimeRun): GuideGoal[] {
   const goals: GuideGoal[] = measured(run)
     .filter((c) => WAYMARK_CASES.includes(c.kind))
     .map(({ surface, kind, s }) => ({
-      name: `${surface}, ${kind}: longest task p90 / long-frame blocking median (no agent: ${task(base.longestTaskMs.p90)} / ${ms(base.loafBlockingMs.p50)} ms)`,
+      name: `${surface}, ${kind}: the agent's longest task p90 / its long-frame blocking median (a task or frame it ran a script in)`,
       target: `< ${guideLongestTaskMs} / <= ${guideLoafBlockingMs} ms`,
-      value: `${task(s.longestTaskMs.p90)} / ${ms(s.loafBlockingMs.p50)} ms (task from guide.json on: ${task(s.guideLongestTaskMs.p90)})`,
-      pass: s.longestTaskMs.p90 < guideLongestTaskMs && s.loafBlockingMs.p50 <= guideLoafBlockingMs,
+      value: `${task(s.agentLongestTaskMs.p90)} / ${ms(s.agentLoafBlockingMs.p50)} ms (any task: ${task(s.longestTaskMs.p90)}, from guide.json on ` +
+        `${task(s.guideLongestTaskMs.p90)}; all long frames ${ms(s.loafBlockingMs.p50)}; no agent: ${task(base.longestTaskMs.p90)} / ${ms(base.loafBlockingMs.p50)})`,
+      pass: s.agentLongestTaskMs.p90 < guideLongestTaskMs && s.agentLoafBlockingMs.p50 <= guideLoafBlockingMs,
     }));
   const cold = run.summary.lightbox.cold;
   const pendo = run.summary.lightbox.pendo;
@@ -80,24 +81,25 @@ export function guideTargetRows(run: GuideTimeRun): GuideGoal[] {
   if (!waymark.length) return [];
   const worst = (list: typeof cases, read: (s: GuideCaseSummary) => number) =>
     list.reduce((m, c) => (read(c.s) > read(m.s) ? c : m), list[0]!);
-  const task90 = worst(waymark, (s) => s.longestTaskMs.p90);
-  const loaf50 = worst(waymark, (s) => s.loafBlockingMs.p50);
-  const pendoTask = pendo.length ? worst(pendo, (s) => s.longestTaskMs.p90).s.longestTaskMs.p90 : NaN;
-  const pendoLoaf = pendo.length ? worst(pendo, (s) => s.loafBlockingMs.p50).s.loafBlockingMs.p50 : NaN;
+  const task90 = worst(waymark, (s) => s.agentLongestTaskMs.p90);
+  const loaf50 = worst(waymark, (s) => s.agentLoafBlockingMs.p50);
+  const pendoTask = pendo.length ? worst(pendo, (s) => s.agentLongestTaskMs.p90).s.agentLongestTaskMs.p90 : NaN;
+  const pendoLoaf = pendo.length ? worst(pendo, (s) => s.agentLoafBlockingMs.p50).s.agentLoafBlockingMs.p50 : NaN;
   const rest = guideGoals(run).filter((g) => g.name.startsWith('lightbox, cold: visible'));
   return [
     {
-      name: `guides: longest main-thread task, navigation to 2 s after the guide, p90, worst Waymark case of ${waymark.length} (Pendo's worst, no agent beside)`,
+      name: `guides: longest main-thread task the agent ran a script in, navigation to 2 s after the guide, p90, worst Waymark case of ${waymark.length} (Pendo's worst beside)`,
       target: `< ${guideLongestTaskMs} ms`,
-      value: `${task(task90.s.longestTaskMs.p90)} ms, ${task90.surface} ${task90.kind} (from its guide.json on ${task(task90.s.guideLongestTaskMs.p90)}; ` +
-        `Pendo ${task(pendoTask)}, no agent ${task(run.baseline.longestTaskMs.p90)} ms)`,
-      pass: waymark.every((c) => c.s.longestTaskMs.p90 < guideLongestTaskMs),
+      value: `${task(task90.s.agentLongestTaskMs.p90)} ms, ${task90.surface} ${task90.kind} (any task ${task(task90.s.longestTaskMs.p90)}, from its guide.json on ` +
+        `${task(task90.s.guideLongestTaskMs.p90)}; Pendo ${task(pendoTask)}; the page alone ${task(run.baseline.longestTaskMs.p90)} ms)`,
+      pass: waymark.every((c) => c.s.agentLongestTaskMs.p90 < guideLongestTaskMs),
     },
     {
-      name: 'guides: long-animation-frame blocking time over the same window, median, worst Waymark case (Pendo, no agent beside)',
+      name: "guides: blocking time of the long frames the agent ran a script in, over the same window, median, worst Waymark case (Pendo's beside)",
       target: `<= ${guideLoafBlockingMs} ms`,
-      value: `${ms(loaf50.s.loafBlockingMs.p50)} ms, ${loaf50.surface} ${loaf50.kind} (Pendo ${ms(pendoLoaf)}, no agent ${ms(run.baseline.loafBlockingMs.p50)} ms)`,
-      pass: waymark.every((c) => c.s.loafBlockingMs.p50 <= guideLoafBlockingMs),
+      value: `${ms(loaf50.s.agentLoafBlockingMs.p50)} ms, ${loaf50.surface} ${loaf50.kind} (all long frames ${ms(loaf50.s.loafBlockingMs.p50)}; Pendo ${ms(pendoLoaf)}; ` +
+        `the page alone ${ms(run.baseline.loafBlockingMs.p50)} ms)`,
+      pass: waymark.every((c) => c.s.agentLoafBlockingMs.p50 <= guideLoafBlockingMs),
     },
     ...rest.map((g) => ({ ...g, name: `guides: ${g.name}` })),
   ];
@@ -132,17 +134,18 @@ export function guideTimeText(run: GuideTimeRun): string {
 
   lines.push(
     '\nmain thread from navigation start to 2 s after the guide shows (no agent: to 2 s after load), ms: the longest task (Long Tasks API; ' +
-      '<50 = none over 50 ms; and the same from guide.json\'s hand-over on, after the page\'s own load), long tasks over all runs, long-animation-frame blocking time summed per run, the agent\'s own scripts in long frames, ' +
+      '<50 = none over 50 ms; the same from guide.json\'s hand-over on, after the page\'s own load; and of the tasks the agent ran a script over 5 ms in), ' +
+      'long tasks over all runs, long-animation-frame blocking time summed per run (all frames; the frames the agent ran a script in), the agent\'s own scripts in long frames, ' +
       "and the file of the longest script in each run's longest frame\n",
   );
   const row = (surface: string, name: string, s: MainThreadSummary & { runs: number }) => [
     surface, name, String(s.runs), task(s.longestTaskMs.p50), task(s.longestTaskMs.p90), task(s.longestTaskMs.max), task(s.guideLongestTaskMs.p90),
-    `${s.longTasks} (${s.runsWithLongTask} runs)`, s.loafSupported ? ms(s.loafBlockingMs.p50) : 'n/a', s.loafSupported ? ms(s.loafBlockingMs.p90) : 'n/a',
-    ms(s.agentScriptMs.p50), topFiles(s),
+    task(s.agentLongestTaskMs.p90), `${s.longTasks} (${s.runsWithLongTask} runs)`, s.loafSupported ? ms(s.loafBlockingMs.p50) : 'n/a',
+    s.loafSupported ? ms(s.loafBlockingMs.p90) : 'n/a', s.loafSupported ? ms(s.agentLoafBlockingMs.p50) : 'n/a', ms(s.agentScriptMs.p50), topFiles(s),
   ];
   lines.push(formatTable([
-    ['surface', 'case', 'runs', 'longest task p50', 'p90', 'max', 'from guide.json on, p90', 'long tasks', 'LoAF blocking median', 'p90', 'agent script in long frames, median',
-      "longest frame's top script, per run"],
+    ['surface', 'case', 'runs', 'longest task p50', 'p90', 'max', 'from guide.json on, p90', "the agent's (it ran a script in it), p90", 'long tasks',
+      'LoAF blocking median', 'p90', "the agent's frames' blocking, median", 'agent script in long frames, median', "longest frame's top script, per run"],
     ...(run.baseline.runs ? [row('-', 'no agent (the page alone)', run.baseline)] : []),
     ...cases.map(({ surface, kind, s }) => row(surface, GUIDE_CASE_NAMES[kind], s)),
   ]));

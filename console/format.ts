@@ -7,6 +7,11 @@ export function formatCount(n: number): string {
   return numberFormat.format(n);
 }
 
+/** A share (0..1) as a whole percentage: '33%'. */
+export function formatPercent(share: number): string {
+  return `${Math.round(share * 100)}%`;
+}
+
 /** '1 visitor', '12,345 visitors': a count with its noun, singular for one. */
 export function formatCounted(n: number, noun: string): string {
   return `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;

@@ -24,6 +24,7 @@ const AuditPage = lazy(() => import('./pages/AuditPage').then((m) => ({ default:
 const EventsPage = lazy(() => import('./pages/EventsPage').then((m) => ({ default: m.EventsPage })));
 const FeaturePage = lazy(() => import('./pages/RulePage').then((m) => ({ default: m.FeaturePage })));
 const FeaturesPage = lazy(() => import('./pages/RulesPage').then((m) => ({ default: m.FeaturesPage })));
+const FunnelsPage = lazy(() => import('./pages/FunnelsPage').then((m) => ({ default: m.FunnelsPage })));
 const GuideEditorPage = lazy(() => import('./pages/GuideEditorPage').then((m) => ({ default: m.GuideEditorPage })));
 const GuidePage = lazy(() => import('./pages/GuidePage').then((m) => ({ default: m.GuidePage })));
 const GuidesPage = lazy(() => import('./pages/GuidesPage').then((m) => ({ default: m.GuidesPage })));
@@ -32,7 +33,9 @@ const InstallPage = lazy(() => import('./pages/InstallPage').then((m) => ({ defa
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage').then((m) => ({ default: m.NotFoundPage })));
 const OverviewPage = lazy(() => import('./pages/OverviewPage').then((m) => ({ default: m.OverviewPage })));
 const PagePage = lazy(() => import('./pages/RulePage').then((m) => ({ default: m.PagePage })));
+const PathsPage = lazy(() => import('./pages/PathsPage').then((m) => ({ default: m.PathsPage })));
 const PagesPage = lazy(() => import('./pages/RulesPage').then((m) => ({ default: m.PagesPage })));
+const RetentionPage = lazy(() => import('./pages/RetentionPage').then((m) => ({ default: m.RetentionPage })));
 const RecordingPage = lazy(() => import('./pages/RecordingPage').then((m) => ({ default: m.RecordingPage })));
 const RecordingsPage = lazy(() => import('./pages/RecordingsPage').then((m) => ({ default: m.RecordingsPage })));
 const SettingsPage = lazy(() => import('./pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
@@ -77,6 +80,9 @@ const router = createBrowserRouter(
         { path: 'apps/:apiKey/features/:id', element: <FeaturePage /> },
         { path: 'apps/:apiKey/pages', element: <PagesPage /> },
         { path: 'apps/:apiKey/pages/:id', element: <PagePage /> },
+        { path: 'apps/:apiKey/paths', element: <PathsPage /> },
+        { path: 'apps/:apiKey/funnels', element: <FunnelsPage /> },
+        { path: 'apps/:apiKey/retention', element: <RetentionPage /> },
         { path: 'apps/:apiKey/segments', element: <SegmentsPage /> },
         { path: 'apps/:apiKey/segments/:id', element: <SegmentPage /> },
         { path: 'apps/:apiKey/recordings', element: <RecordingsPage /> },

@@ -19,15 +19,21 @@ export interface ChosenRange {
   to: number;
 }
 
-/** Reads the range from the URL (default: the last 7 days) and sets it. */
-export function useRange(now = Date.now()): [ChosenRange, (next: ChosenRange) => void] {
+/** A preset's key. */
+export type RangeKey = (typeof RANGE_PRESETS)[number]['key'];
+
+/**
+ * Reads the range from the URL and sets it; without one in the URL, the `fallback` preset (the last 7 days; a view
+ * of weekly cohorts starts wider).
+ */
+export function useRange(now = Date.now(), fallback: RangeKey = '7d'): [ChosenRange, (next: ChosenRange) => void] {
   const [params, setParams] = useSearchParams();
   const from = Number(params.get('from'));
   const to = Number(params.get('to'));
   let range: ChosenRange;
   if (params.get('range') === 'custom' && from > 0 && to > from) range = { key: 'custom', from, to };
   else {
-    const preset = RANGE_PRESETS.find((p) => p.key === params.get('range')) ?? RANGE_PRESETS[1];
+    const preset = RANGE_PRESETS.find((p) => p.key === params.get('range')) ?? RANGE_PRESETS.find((p) => p.key === fallback)!;
     // Rounded to the minute so the query key (and the cache) holds still between renders.
     const end = Math.ceil(now / 60_000) * 60_000;
     range = { key: preset.key, from: end - preset.ms, to: end };

@@ -3,7 +3,8 @@
  * one `layoutDir` forces; shifted to stay inside 2 % .. 98 % of the viewport's width (its caret at least 10 px from
  * its corners); hidden while the target is scrolled out of sight; following the target on scroll at most every
  * 10 ms and 50 ms after the last window resize (createRepositionScheduler), and at once when the target itself
- * changes size or moves in the layout (floating-ui's autoUpdate). The React Tooltip calls it from a layout effect,
+ * changes size or moves in the layout (floating-ui's autoUpdate), from the frame after the box is drawn (its layout,
+ * before its paint). The React Tooltip calls it from a layout effect,
  * a painted tooltip (overlay/static) when it draws. Returns the stop.
  */
 import { arrow, autoUpdate, computePosition, flip, hide, offset, shift, type Placement } from '@floating-ui/dom';
@@ -65,13 +66,39 @@ export function followTarget(target: Element, floating: HTMLElement, caret: HTML
   const listen = { capture: true, passive: true };
   win.addEventListener('scroll', scheduler.onScroll, listen);
   win.addEventListener('resize', scheduler.onResize);
-  const stopAuto = autoUpdate(target, floating, update, { ancestorScroll: false, ancestorResize: false });
+  // Issue #34: placing reads the layout. Asked for in the task that drew the box, that read is a forced layout of
+  // the whole page (10-28 ms in profiles of the bench page), on top of the box's drawing. Started instead from the
+  // box's first resize observation, it comes after the frame's own layout, which the browser does anyway, and
+  // before that frame paints: the box shows in the same frame, placed, and the agent's task stays small.
+  let stopAuto = () => {};
+  const start = () => (stopAuto = autoUpdate(target, floating, update, { ancestorScroll: false, ancestorResize: false }));
+  const stopWaiting = afterLayout(floating, start);
   return () => {
+    stopWaiting();
     stopAuto();
     scheduler.cancel();
     win.removeEventListener('scroll', scheduler.onScroll, listen);
     win.removeEventListener('resize', scheduler.onResize);
   };
+}
+
+/**
+ * Runs `then` once `element` has been laid out by the browser's own rendering (a ResizeObserver's first
+ * observation, delivered after layout and before paint), or at once where there is no ResizeObserver. Returns
+ * the cancel.
+ */
+function afterLayout(element: HTMLElement, then: () => void): () => void {
+  const Observer = element.ownerDocument.defaultView?.ResizeObserver;
+  if (!Observer) {
+    then();
+    return () => {};
+  }
+  const observer = new Observer(() => {
+    observer.disconnect();
+    then();
+  });
+  observer.observe(element);
+  return () => observer.disconnect();
 }
 
 /** The placement a tooltip step's attributes ask for (guides §3 layoutDir, arrowSize; the theme's caret). */

@@ -109,4 +109,9 @@ export interface ServerOptions {
    * made by the migrations, as on any start.
    */
   memoryTemplate?: Blob;
+  /**
+   * The clock of the analytics answers that depend on the present (issue #35: which retention weeks have passed);
+   * tests pin it. @default Date.now
+   */
+  analyticsNow?: () => number;
 }

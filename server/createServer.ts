@@ -58,6 +58,8 @@ import { registerFunnelRoutes } from './analytics/funnelRoutes';
 import { createSegmentStore } from './analytics/segments/createSegmentStore';
 import { createSegmentJudge } from './analytics/segments/createSegmentJudge';
 import { registerSegmentRoutes } from './analytics/segments/registerSegmentRoutes';
+import { registerPathsRoutes } from './analytics/pathsRoutes';
+import { registerRetentionRoutes } from './analytics/retentionRoutes';
 import { resolveAdminToken, type AdminToken } from './auth/resolveAdminToken';
 import type { ServerOptions } from './ServerOptions';
 
@@ -307,9 +309,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       },
       stepStates: (apiKey, visitorId) => store.latestStepStates(apiKey, visitorId),
     });
-    // Features, pages, funnels and segments, counted over the events already stored (issue #35).
+    // Features, pages, funnels, paths, retention and segments, counted over the events already stored (issue #35).
     registerAnalyticsRoutes(app, { rules, db, onChange: (apiKey) => segmentJudge.forget(apiKey) });
     registerFunnelRoutes(app, { db, rules, summaries: summarizer, guideStepIds });
+    registerPathsRoutes(app, { db, rules });
+    registerRetentionRoutes(app, { db, rules, guideStepIds, now: options.analyticsNow });
     registerSegmentRoutes(app, { db, segments: segmentStore, judge: segmentJudge, summaries: summarizer, rules, guideStepIds });
     registerSegmentFlagRoutes(
       app,

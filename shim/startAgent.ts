@@ -99,7 +99,8 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
       adoptionGuides: guideOptions.adoptionGuides,
       allowedOrigins: guideOptions.allowedOrigins,
       disablePrefetch: guideOptions.disablePrefetch === true,
-      renderUrl: assetUrlOf(env, 'render'),
+      // Issue #34: the worker loads it as it starts; a page with guides off never does.
+      renderUrl: guidesOff(options) ? undefined : assetUrlOf(env, 'render'),
     },
   };
   /**

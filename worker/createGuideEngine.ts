@@ -70,8 +70,11 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   const renderUrl = config.guides?.renderUrl;
   // Issue #34: only in the dedicated worker (the main-thread mode has no painter) and with the shim's URL.
   const painter = renderUrl ? ports.stepPainter?.(renderUrl, log) : undefined;
-  // Its render chunk loads when guide.json is asked for (`warm` below), not at every page's start: a page without
-  // guides never fetches it.
+  // Its render chunk loads now, as the worker starts, where guides are on (the shim gives no renderUrl otherwise):
+  // asked for beside guide.json instead, it came 40-80 ms after guide.json's answer in traces of a cold bench page,
+  // and the first step waited for it. Every page with guides on asks for guide.json anyway; the chunk is 7 KB gzip,
+  // and cached by the browser after the first page.
+  painter?.warm();
   const loader = createContentLoader({ ports, log, checkAsset, health, disablePrefetch: config.guides?.disablePrefetch, painter });
   const surfaces = createSurfaceViews({ config, clock: ports.clock, log, book, loader, checkAsset });
   const probe = createAvailabilityProbe({ config, ports, log, state, saveState });
@@ -160,9 +163,6 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
         debug: settings.debug,
         timeoutMs: settings.timeoutMs,
       });
-      // Issue #34: the render chunk loads while guide.json is on its way (its request went out above), so a cold
-      // visitor's first step is painted the moment the answer is judged.
-      painter?.warm();
       const answer = await asked;
       if (!(await reachable)) return refuse(MESSAGES.guidesBlocked, MESSAGES.guidesUnreachable);
       if (answer.kind === 'denied') {

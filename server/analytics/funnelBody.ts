@@ -7,6 +7,7 @@
 import { HttpError } from '../HttpError';
 import { textFault } from '../ingest/textFault';
 import { DAY_MS } from '../summaries/CONSOLE_SCHEMA';
+import type { AnalyticsStep, AnalyticsUnit } from '../../shared/api/retention';
 
 /** Steps of a funnel: at least 2, at most 10 (issue #35). */
 export const MIN_FUNNEL_STEPS = 2;
@@ -26,15 +27,11 @@ const MAX_FIELD_LENGTH = 100;
 /** The largest body the route reads, bytes: ten steps with the longest ids fit many times over. */
 export const MAX_FUNNEL_BODY_BYTES = 32 * 1024;
 
-/** A step as checked: what happened, of which definition. */
-export type FunnelStep =
-  | { feature: string }
-  | { page: string }
-  | { track: string }
-  | { guide: string; event: 'seen' | 'completed' };
+/** A step as checked: what happened, of which definition (retention's steps are the same form). */
+export type FunnelStep = AnalyticsStep;
 
 /** Whom a funnel counts: visitors, or accounts over the merged timeline of their visitors. */
-export type FunnelUnit = 'visitor' | 'account';
+export type FunnelUnit = AnalyticsUnit;
 
 /** A checked funnel question. */
 export interface FunnelQuestion {
@@ -50,10 +47,10 @@ export interface FunnelQuestion {
 
 const EXAMPLE = '{ "steps": [{ "page": "<page id>" }, { "feature": "<feature id>" }], "from": 1767225600000, "to": 1767830400000 }';
 const BODY_FIELDS = ['steps', 'from', 'to', 'windowMs', 'by', 'breakdown'] as const;
-const STEP_KINDS = ['feature', 'page', 'track', 'guide'] as const;
+export const STEP_KINDS = ['feature', 'page', 'track', 'guide'] as const;
 const CONTROL = /[\p{Cc}\p{Cs}\u2028\u2029]/u;
 
-/** A JSON object (not null, not an array). */
+/** Whether `value` is a JSON object (not an array, not null). */
 export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The first key of `record` not in `allowed`, cut to 40 characters (an attacker's 100 KB key is not echoed). */
@@ -62,7 +59,7 @@ export function unknownKey(record: Record<string, unknown>, allowed: readonly st
 }
 
 /** Text of 1 to `max` characters the database can compare, untrimmed (an id or a name is matched as given). */
-function readText(value: unknown, field: string, max: number, what: string): string {
+export function readText(value: unknown, field: string, max: number, what: string): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > max) throw new HttpError(400, `${field} must be ${what}: text of 1 to ${max} characters`, field);
   const fault = textFault(value);
   if (fault) throw new HttpError(400, `${field} is not valid text: it ${fault}`, field);
@@ -75,16 +72,30 @@ export function readInteger(value: unknown, field: string, min: number, max: num
   return value;
 }
 
-/** One step: an object with exactly one of feature, page, track or guide (a guide with its event). */
-function readStep(value: unknown, i: number): FunnelStep {
-  const at = `steps[${i}]`;
-  const shape = 'an object with one of feature, page, track or guide: { "feature": "<id>" }, { "page": "<id>" }, { "track": "<name>" }, { "guide": "<id>", "event": "seen" | "completed" }';
+/** The kinds of step a question may name (a path's start names no guide). */
+export type StepKind = (typeof STEP_KINDS)[number];
+
+/** The step of each kind as a body writes it, for the refusals. */
+const STEP_EXAMPLES: Record<StepKind, string> = {
+  feature: '{ "feature": "<id>" }',
+  page: '{ "page": "<id>" }',
+  track: '{ "track": "<name>" }',
+  guide: '{ "guide": "<id>", "event": "seen" | "completed" }',
+};
+
+/**
+ * One step at field `at` (`steps[2]`, `start`): an object with exactly one of `kinds` (a guide with its event).
+ * Shared by funnels and paths (pathsBody).
+ */
+export function readStep(value: unknown, at: string, kinds: readonly StepKind[] = STEP_KINDS): FunnelStep {
+  const shape = `an object with one of ${kinds.join(', ')}: ${kinds.map((kind) => STEP_EXAMPLES[kind]).join(', ')}`;
   if (!isRecord(value)) throw new HttpError(400, `${at} must be ${shape}`, at);
-  const unknown = unknownKey(value, [...STEP_KINDS, 'event']);
-  if (unknown !== undefined) throw new HttpError(400, `unknown field ${JSON.stringify(`${at}.${unknown}`)} (known: ${STEP_KINDS.join(', ')}, event)`, `${at}.${unknown}`);
-  const kinds = STEP_KINDS.filter((kind) => value[kind] !== undefined);
-  if (kinds.length !== 1) throw new HttpError(400, `${at} must be ${shape}`, at);
-  const kind = kinds[0]!;
+  const allowed = kinds.includes('guide') ? [...kinds, 'event'] : kinds;
+  const unknown = unknownKey(value, allowed);
+  if (unknown !== undefined) throw new HttpError(400, `unknown field ${JSON.stringify(`${at}.${unknown}`)} (known: ${allowed.join(', ')})`, `${at}.${unknown}`);
+  const present = kinds.filter((kind) => value[kind] !== undefined);
+  if (present.length !== 1) throw new HttpError(400, `${at} must be ${shape}`, at);
+  const kind = present[0]!;
   if (kind !== 'guide' && value.event !== undefined) throw new HttpError(400, `${at}.event is a guide step's only: a ${kind} step has none`, `${at}.event`);
   switch (kind) {
     case 'feature': return { feature: readText(value.feature, `${at}.feature`, MAX_ID_LENGTH, 'the id of one of the app\'s features') };
@@ -98,6 +109,15 @@ function readStep(value: unknown, i: number): FunnelStep {
   }
 }
 
+/** `from` and `to` of a question: epoch ms, from before to, at most `maxMs` apart (a 400 naming the field). */
+export function readSpan(body: Record<string, unknown>, maxMs: number, why: string): { from: number; to: number } {
+  const from = readInteger(body.from, 'from', 0, 8.64e15, 'epoch milliseconds (a non-negative integer)');
+  const to = readInteger(body.to, 'to', 0, 8.64e15, 'epoch milliseconds (a non-negative integer)');
+  if (from >= to) throw new HttpError(400, 'from must be before to', 'from');
+  if (to - from > maxMs) throw new HttpError(400, `to must be at most ${Math.round(maxMs / DAY_MS)} days after from: ${why}`, 'to');
+  return { from, to };
+}
+
 /** Reads a funnel's body; a 400 naming the field at fault. */
 export function readFunnelBody(body: unknown): FunnelQuestion {
   if (!isRecord(body)) throw new HttpError(400, `the body must be a JSON object: ${EXAMPLE}`, 'body');
@@ -107,11 +127,8 @@ export function readFunnelBody(body: unknown): FunnelQuestion {
   if (!Array.isArray(steps) || steps.length < MIN_FUNNEL_STEPS || steps.length > MAX_FUNNEL_STEPS) {
     throw new HttpError(400, `steps must be a list of ${MIN_FUNNEL_STEPS} to ${MAX_FUNNEL_STEPS} steps: ${EXAMPLE}`, 'steps');
   }
-  const checked = steps.map(readStep);
-  const from = readInteger(body.from, 'from', 0, 8.64e15, 'epoch milliseconds (a non-negative integer)');
-  const to = readInteger(body.to, 'to', 0, 8.64e15, 'epoch milliseconds (a non-negative integer)');
-  if (from >= to) throw new HttpError(400, 'from must be before to', 'from');
-  if (to - from > MAX_FUNNEL_RANGE_MS) throw new HttpError(400, `to must be at most 366 days after from: a funnel reads the events of its range`, 'to');
+  const checked = steps.map((step, i) => readStep(step, `steps[${i}]`));
+  const { from, to } = readSpan(body, MAX_FUNNEL_RANGE_MS, 'a funnel reads the events of its range');
   const windowMs = body.windowMs === undefined
     ? DEFAULT_FUNNEL_WINDOW_MS
     : readInteger(body.windowMs, 'windowMs', 1, MAX_FUNNEL_WINDOW_MS, `a whole number of milliseconds from 1 to ${MAX_FUNNEL_WINDOW_MS} (90 days)`);

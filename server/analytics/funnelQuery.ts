@@ -21,6 +21,7 @@
  */
 import { HttpError } from '../HttpError';
 import type { Database } from '../storage/Database';
+import type { FunnelAnswer, FunnelBreakdownValue, FunnelStepAnswer } from '../../shared/api/funnels';
 import type { FunnelQuestion, FunnelUnit } from './funnelBody';
 import { resolveSteps, type StepFilter, type StepSources } from './funnelSteps';
 import { countFunnel, droppedIds, groupByValue, walkFunnel, type FunnelStepCounts, type Occurrence, type Reached } from './funnelWalk';
@@ -30,34 +31,12 @@ export const MAX_OCCURRENCES = 500_000;
 /** The longest breakdown value kept, in characters. */
 const MAX_VALUE_LENGTH = 200;
 
-/** A step of the answer: `visitors` (or `accounts`, by account) and its ratios; `dropped` for steps after the first. */
-export interface FunnelStepAnswer extends Omit<FunnelStepCounts, 'count'> {
-  visitors?: number;
-  accounts?: number;
-  /** The first 100 ids (of visitors, or accounts), sorted, that reached the previous step and not this one. */
-  dropped?: string[];
-}
+export type { FunnelAnswer, FunnelBreakdownValue, FunnelStepAnswer };
 
-/** One value of the breakdown: its steps (without dropped lists) and overall conversion. */
-export interface FunnelBreakdownValue {
-  value: string;
-  steps: FunnelStepAnswer[];
-  overall: number;
-}
-
-/** The answer of `POST .../funnels`. */
-export interface FunnelAnswer {
-  from: number;
-  to: number;
-  windowMs: number;
-  by: FunnelUnit;
-  steps: FunnelStepAnswer[];
-  /** The last step's count over step 1's (0 when no one entered). */
-  overall: number;
-  breakdown?: { field: string; values: FunnelBreakdownValue[] };
-}
-
-/** SQL of one step's events (after `api_key = $1`), adding its parameters to `params`; null when it counts none. */
+/**
+ * SQL of one step's events (after `api_key = $1`; unqualified columns of events), adding its parameters to `params`;
+ * null when it counts none. Retention reads its steps with it too.
+ */
 export function stepWhere(filter: StepFilter, params: unknown[]): string | null {
   const p = (value: unknown) => `$${params.push(value)}`;
   switch (filter.type) {

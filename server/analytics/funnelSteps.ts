@@ -56,8 +56,14 @@ const DISTINCT = {
 const tooWide = (field: string, what: string, max: number) =>
   new HttpError(400, `${field} matches more than ${max} distinct ${what} in this range, more than a funnel counts exactly: narrow the rule or the range`, field);
 
-/** Resolves each step to its filter; a 400 naming `steps[i].feature` (page, guide) for an id that is not the app's. */
-export async function resolveSteps(db: Database, apiKey: string, steps: readonly FunnelStep[], span: EventSpan, sources: StepSources): Promise<StepFilter[]> {
+/**
+ * Resolves each step to its filter; a 400 naming `steps[i].feature` (page, guide) for an id that is not the app's.
+ * `at` names step i's field in refusals (retention's steps are `start` and `return`).
+ */
+export async function resolveSteps(
+  db: Database, apiKey: string, steps: readonly FunnelStep[], span: EventSpan, sources: StepSources,
+  at: (i: number) => string = (i) => `steps[${i}]`,
+): Promise<StepFilter[]> {
   // Each (kind of value, event type) is read once however many steps look at it.
   const distinct = new Map<string, Promise<string[]>>();
   const valuesOf = (which: keyof typeof DISTINCT, type: 'click' | 'load', field: string) => {
@@ -81,7 +87,7 @@ export async function resolveSteps(db: Database, apiKey: string, steps: readonly
   const resolved: StepFilter[] = [];
   for (const [i, step] of steps.entries()) {
     if ('feature' in step) {
-      const field = `steps[${i}].feature`;
+      const field = `${at(i)}.feature`;
       const feature = await sources.rules.getFeature(apiKey, step.feature);
       if (!feature) throw new HttpError(400, `${field} '${step.feature.slice(0, 100)}' is not a feature of this app (GET .../features)`, field);
       // The foreign key keeps a feature's page while the feature is limited to it.
@@ -97,7 +103,7 @@ export async function resolveSteps(db: Database, apiKey: string, steps: readonly
       const urls = urlRule && targets.length ? await kept('url', 'click', field, (url) => urlRule.matches(url)) : undefined;
       resolved.push({ type: 'click', targets, ...(urls ? { urls } : {}) });
     } else if ('page' in step) {
-      const field = `steps[${i}].page`;
+      const field = `${at(i)}.page`;
       const page = await sources.rules.getPage(apiKey, step.page);
       if (!page) throw new HttpError(400, `${field} '${step.page.slice(0, 100)}' is not a page of this app (GET .../pages)`, field);
       const urlRule = compileUrlRule(page.rule.url);
@@ -105,7 +111,7 @@ export async function resolveSteps(db: Database, apiKey: string, steps: readonly
     } else if ('track' in step) {
       resolved.push({ type: 'track', name: step.track });
     } else {
-      const field = `steps[${i}].guide`;
+      const field = `${at(i)}.guide`;
       const stepIds = await sources.guideStepIds(apiKey, step.guide);
       if (!stepIds) throw new HttpError(400, `${field} '${step.guide.slice(0, 100)}' is not a guide of this app`, field);
       // queryGuideStats' reading: seen is the first step's guideSeen, completed the last step advanced or dismissed.

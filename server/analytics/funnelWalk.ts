@@ -57,8 +57,8 @@ export function walkFunnel(byStep: readonly (readonly Occurrence[])[], windowMs:
   return reached;
 }
 
-/** A ratio to 4 decimals; 0 over 0 is 0. */
-const ratio = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000);
+/** A ratio to 4 decimals; 0 over 0 is 0 (retention's shares too). */
+export const ratio = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000);
 
 /** The median of whole milliseconds: the middle one, or the mean of the two middle ones rounded to a whole ms. */
 export function medianMs(values: number[]): number | null {

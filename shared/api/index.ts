@@ -5,11 +5,14 @@
  */
 export type * from './analytics';
 export type * from './audit';
+export type * from './funnels';
 export type * from './guideHistory';
 export type * from './guides';
 export type * from './health';
+export type * from './paths';
 export type * from './range';
 export type * from './recordings';
+export type * from './retention';
 export type * from './rules';
 export type * from './segments';
 export type * from './settings';

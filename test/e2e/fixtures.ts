@@ -4,8 +4,9 @@
  * uncaught error or a console error on the page.
  */
 import { readFileSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
 import { E2E_ADMIN_TOKEN } from './adminToken';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 
 export const SNIPPET = readFileSync('shim/snippet.html', 'utf8');
 
@@ -119,4 +120,26 @@ export function hostPage(options: { init: string; body?: string; head?: string; 
 /** Waits until the agent on `page` has started. */
 export async function agentReady(page: Page, globalKey = 'waymark'): Promise<void> {
   await page.waitForFunction((key) => (window as any)[key]?.isReady?.() === true, globalKey);
+}
+
+/**
+ * Stores `events` of `apiKey` through the collector's beacon (ptm.gif, jzb: base64url of zlib JSON), as an agent sends
+ * them, with the times they carry: analytics that need weeks behind them (retention) cannot wait for an agent's now.
+ */
+export async function sendEvents(serverUrl: string, apiKey: string, events: object[]): Promise<void> {
+  const jzb = deflateSync(Buffer.from(JSON.stringify(events))).toString('base64url');
+  const response = await fetch(`${serverUrl}/data/ptm.gif/${apiKey}?v=1&ct=1&jzb=${jzb}`);
+  expect(response.status).toBe(200);
+}
+
+/** Signs `context` in to the console with the admin token (its session cookie then rides every console request). */
+export async function logInAsAdmin(context: BrowserContext, serverUrl: string): Promise<void> {
+  const response = await context.request.post(`${serverUrl}/api/login`, { data: { token: E2E_ADMIN_TOKEN } });
+  expect(response.status()).toBe(204);
+}
+
+/** Makes a feature or a page of `apiKey` through the API (issue #35), as an editor would. */
+export async function defineRule(serverUrl: string, apiKey: string, kind: 'features' | 'pages', body: object): Promise<void> {
+  const made = await adminFetch(`${serverUrl}/api/apps/${apiKey}/${kind}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(made.status, await made.clone().text()).toBe(201);
 }

@@ -152,7 +152,7 @@ test.describe('issue #7 install from another origin', () => {
       const visitor = uniqueId('trusted-types');
       const csp = "require-trusted-types-for 'script'; trusted-types waymark";
       // Under Trusted Types the host loads waymark.js with a plain script tag (no script injection), after the queue stub.
-      const stub = SNIPPET_JS.slice(0, SNIPPET_JS.indexOf('var s = d.createElement')) + '})(window, document, \'waymark\');';
+      const stub = SNIPPET_JS.slice(0, SNIPPET_JS.indexOf('w.setTimeout(')) + '})(window, document, \'waymark\');';
       const html = `<!doctype html><html><head><meta charset="utf-8"><title>TT host</title>
 <script>${stub}
 waymark.initialize({ apiKey: 'e2e-install', visitor: { id: '${visitor}' } });</script>

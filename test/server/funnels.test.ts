@@ -10,8 +10,9 @@ import type { RuleStore } from '../../server/analytics/createRuleStore';
 import { MAX_DISTINCT_VALUES, MAX_MATCHED_VALUES, resolveSteps } from '../../server/analytics/funnelSteps';
 import { countFunnel, medianMs, walkFunnel } from '../../server/analytics/funnelWalk';
 import type { Database } from '../../server/storage/Database';
+import { analyticsRequests } from './analyticsRequests';
 import { makeUser, type TestUser } from './users';
-import { ADMIN_HEADERS, guideEvent, nodeJzb, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
+import { ADMIN_HEADERS, guideEvent, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
 
 const H = 3_600_000;
 const D = 24 * H;
@@ -98,17 +99,7 @@ let server: TestServer;
 let viewer: TestUser;
 let ids: { home: string; reports: string; settings: string; export: string; exportAnywhere: string };
 
-async function beacon(apiKey: string, events: unknown[], path = 'ptm.gif') {
-  const response = await server.app.inject({ method: 'GET', url: `/data/${path}/${apiKey}?v=1&ct=1&jzb=${nodeJzb(events)}` });
-  expect(response.statusCode).toBe(200);
-}
-const post = (url: string, payload: unknown, headers: Record<string, string> = ADMIN_HEADERS) =>
-  server.app.inject({ method: 'POST', url, headers, payload: payload as object });
-async function make(kind: 'features' | 'pages', body: object, apiKey = KEY): Promise<string> {
-  const response = await post(`/api/apps/${apiKey}/${kind}`, body);
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json().id;
-}
+const { beacon, post, make } = analyticsRequests(() => server, KEY);
 async function funnel(body: object, apiKey = KEY) {
   const response = await post(`/api/apps/${apiKey}/funnels`, { ...RANGE, ...body });
   expect(response.statusCode, response.body).toBe(200);

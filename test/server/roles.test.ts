@@ -91,6 +91,8 @@ const EXPECTED: Record<string, string> = {
   'GET /api/apps/:apiKey/segments/:id/members': 'viewer',
   'PATCH /api/apps/:apiKey/segments/:id': 'editor',
   'DELETE /api/apps/:apiKey/segments/:id': 'editor',
+  'POST /api/apps/:apiKey/paths': 'viewer',
+  'POST /api/apps/:apiKey/retention': 'viewer',
 };
 
 /** Routes that end the caller's own session: called last, so the others see it alive. */

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue #34: the worker paints the steps it resolves with the render chunk it loads once guide.json is asked for,
+ * Issue #34: the worker paints the steps it resolves with the render chunk it loads as its guide engine starts,
  * without waiting on it (worker/guides/loadScript.ts, tested below); a chunk that does not load or does not come in
  * time, or a render that throws, leaves `painted` absent (logged once) and never fails a step. The main-thread mode
  * (no painter) loads nothing.
@@ -80,11 +80,12 @@ describe('issue #34 steps painted in the worker', () => {
     expect(logs.filter(([level]) => level === 'warn' || level === 'error')).toEqual([]);
   });
 
-  it('loads the chunk once, as soon as the guide.json request went out', async () => {
+  it('loads the chunk once, as the engine starts, before the first guide.json request', async () => {
     const { engine, order } = setup(chunk());
+    expect(order).toEqual([`load ${RENDER_URL}`]);
     await engine.load('http://h/');
     await engine.load('http://h/2');
-    expect(order).toEqual(['request guide.json', `load ${RENDER_URL}`, 'request guide.json']);
+    expect(order).toEqual([`load ${RENDER_URL}`, 'request guide.json', 'request guide.json']);
   });
 
   it(`a chunk not there within ${RENDER_WAIT_MS} ms: the step goes unpainted (React draws it), the next is painted once it came`, async () => {

@@ -1,8 +1,8 @@
 /**
  * Issue #34: steps painted off the page. The render chunk (GuideSettings.renderUrl: the overlay's step surfaces on
- * staticReact, ~7 KB gzip) is loaded into this worker once the guide.json request went out (`warm`), without holding
- * the worker while it travels (`loadScript`: worker/guides/loadScript.ts), so guide.json's answer is judged the
- * moment it comes. Each step is then rendered to nodes here (`painted`), which the page builds without React.
+ * staticReact, ~7 KB gzip) is loaded into this worker as its guide engine starts (`warm`), without holding the
+ * worker while it travels (`loadScript`: worker/guides/loadScript.ts), so guide.json's answer is judged and painted
+ * the moment it comes. Each step is then rendered to nodes here (`painted`), which the page builds without React.
  *
  * Painting is a bonus: a chunk that does not load, does not come within RENDER_WAIT_MS, or a render that throws
  * leaves `painted` absent (logged once), and the page draws the step with React as before.

@@ -1,0 +1,115 @@
+/**
+ * Retention cohorts (issue #35 "Funnels, paths, retention"): units (visitors, or accounts) grouped by the UTC week of
+ * their first use, and how many of each cohort came back in each week after it.
+ * - First use: the unit's earliest event of the `start` step (absent: its earliest analytics event of any type) over
+ *   ALL stored time, not only the range: a visitor first seen before `from` is in no cohort.
+ * - Cohort: the UTC week (Monday 00:00 UTC) of first use; only cohorts whose week starts in [from, to) are answered.
+ * - Back in week k (1..weeks): at least one `return` event (absent: any analytics event) in
+ *   [firstUse + k * 7 d, firstUse + (k + 1) * 7 d). Week 0 is the cohort itself.
+ * - By account: an account's events are those its visitors sent with its id (non-empty account ids only), so its
+ *   first use is its earliest member's and it is back when any member is.
+ * - A count is null until its week has fully passed for every member (latest first use + (k + 1) weeks <= now);
+ *   `overall` shares sum the cohorts that have passed the week.
+ * Steps resolve to their events as a funnel's do (funnelSteps, funnelQuery's stepWhere). One SQL statement groups:
+ * the first use per unit with min(time), then the return weeks with a join of the cohorts' members to their events,
+ * each week's distinct members counted; Node only shapes the rows.
+ *
+ * Later slice (issue #35 "Fast at real volumes"): this reads every event of the app before the range's end for the
+ * first uses; a rollup of each unit's first use (kept by the summarizer) replaces that scan, and this stays the
+ * reference it is tested against.
+ */
+import type { Database } from '../storage/Database';
+import { FIRST_MONDAY_MS, WEEK_MS } from '../../shared/analytics/utcWeek';
+import type { RetentionAnswer, RetentionCohort, RetentionWeek } from '../../shared/api/retention';
+import { stepWhere } from './funnelQuery';
+import { resolveSteps, type StepFilter, type StepSources } from './funnelSteps';
+import { ratio } from './funnelWalk';
+import type { RetentionQuery } from './retentionBody';
+
+/** The earliest time a Date may hold: "all stored time" starts here. */
+const ALL_TIME = -8.64e15;
+
+/** A row of the statement: k = 0 is a cohort's size (with its latest first use), k >= 1 its members back in week k. */
+export interface RetentionRow {
+  week: number;
+  k: number;
+  n: number;
+  /** The cohort's latest first use (k = 0 only). */
+  last: number | null;
+}
+
+/**
+ * The statement. $1 api key, $2 from, $3 to, $4 weeks; the steps' parameters after. `start` and `back` are SQL
+ * conditions on events' own columns.
+ */
+function retentionSql(unit: 'visitor_id' | 'account_id', start: string, back: string): string {
+  // utcWeek's weekOf, in SQL.
+  const week = (t: string) => `${t} - (((${t} - ${FIRST_MONDAY_MS}) % ${WEEK_MS}) + ${WEEK_MS}) % ${WEEK_MS}`;
+  // First uses after the last cohort's week cannot be in a cohort; earlier ones all count for the minimum.
+  return `with firsts as (
+  select ${unit} as unit, min(time) as t from events
+  where api_key = $1 and ${unit} <> '' and time < $3::bigint + ${WEEK_MS} and (${start})
+  group by ${unit}
+),
+members as (
+  select unit, t, week from (select unit, t, ${week('t')} as week from firsts) c where week >= $2::bigint and week < $3::bigint
+)
+select week, 0 as k, count(*) as n, max(t) as last from members group by week
+union all
+select m.week, (e.time - m.t) / ${WEEK_MS} as k, count(distinct m.unit) as n, null::bigint as last
+from members m join events e on e.api_key = $1 and e.${unit} = m.unit
+where e.time >= m.t + ${WEEK_MS} and e.time < m.t + ($4::bigint + 1) * ${WEEK_MS}
+  and e.time >= $2::bigint + ${WEEK_MS} and e.time < $3::bigint + ($4::bigint + 2) * ${WEEK_MS}
+  and (${back})
+group by m.week, (e.time - m.t) / ${WEEK_MS}
+order by week, k`;
+}
+
+/** SQL of a step's events, any analytics event when there is no step, `false` when the step counts none. */
+function whereOf(filter: StepFilter | undefined, params: unknown[]): string {
+  if (!filter) return "kind = 'analytics'";
+  return stepWhere(filter, params) ?? 'false';
+}
+
+/** The answer from the statement's rows (ordered by week, k), as of `now`: counts of weeks not yet passed are null. */
+export function retentionAnswer(rows: readonly RetentionRow[], query: Pick<RetentionQuery, 'weeks' | 'by'>, now: number): RetentionAnswer {
+  const { weeks, by } = query;
+  const cohorts: RetentionCohort[] = [];
+  const lastOf = new Map<RetentionCohort, number>();
+  for (const row of rows) {
+    if (row.k === 0) {
+      const cohort: RetentionCohort = { week: row.week, size: row.n, back: [row.n] };
+      for (let k = 1; k <= weeks; k++) cohort.back.push(row.last! + (k + 1) * WEEK_MS <= now ? 0 : null);
+      cohorts.push(cohort);
+      lastOf.set(cohort, row.last!);
+    } else {
+      const cohort = cohorts[cohorts.length - 1]!;
+      if (cohort.back[row.k] !== null) cohort.back[row.k] = row.n;
+    }
+  }
+  const overall: RetentionWeek[] = [];
+  for (let k = 0; k <= weeks; k++) {
+    const passed = cohorts.filter((c) => c.back[k] !== null);
+    const size = passed.reduce((sum, c) => sum + c.size, 0);
+    const back = passed.reduce((sum, c) => sum + c.back[k]!, 0);
+    overall.push({ week: k, share: passed.length ? ratio(back, size) : null, cohorts: passed.length });
+  }
+  return { weeks, by, cohorts, overall };
+}
+
+/** Answers a checked retention question of an app, as of `now`. */
+export async function queryRetention(db: Database, apiKey: string, query: RetentionQuery, sources: StepSources, now: number): Promise<RetentionAnswer> {
+  const { from, to, weeks, by } = query;
+  const named = (['start', 'return'] as const).flatMap((field) => (query[field] ? [{ field, step: query[field]! }] : []));
+  // Distinct elements and addresses over all time up to the last event a return may be (see retentionSql).
+  const span = { from: ALL_TIME, to: to + (weeks + 2) * WEEK_MS };
+  const resolved = await resolveSteps(db, apiKey, named.map((n) => n.step), span, sources, (i) => named[i]!.field);
+  const filterOf = (field: 'start' | 'return') => resolved[named.findIndex((n) => n.field === field)];
+  const params: unknown[] = [apiKey, from, to, weeks];
+  const sql = retentionSql(by === 'visitor' ? 'visitor_id' : 'account_id', whereOf(filterOf('start'), params), whereOf(filterOf('return'), params));
+  const { rows } = await db.query<{ week: number | string; k: number | string; n: number | string; last: number | string | null }>(sql, params);
+  // pg answers bigint as text, PGlite as a number.
+  return retentionAnswer(rows.map((row) => ({
+    week: Number(row.week), k: Number(row.k), n: Number(row.n), last: row.last === null ? null : Number(row.last),
+  })), query, now);
+}
