@@ -25,6 +25,7 @@ const SECTIONS: Array<{ to: string; label: string; end?: boolean; role?: Role; o
   { to: '/paths', label: 'Paths' },
   { to: '/funnels', label: 'Funnels' },
   { to: '/retention', label: 'Retention' },
+  { to: '/segments', label: 'Segments' },
   { to: '/recordings', label: 'Recordings', recordings: true },
   { to: '/guides', label: 'Guides' },
   // An editor may change the guides' theme (PUT .../settings/theme) but not the rest of the settings.

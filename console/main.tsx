@@ -41,6 +41,8 @@ const RecordingsPage = lazy(() => import('./pages/RecordingsPage').then((m) => (
 const SettingsPage = lazy(() => import('./pages/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 const ThemePage = lazy(() => import('./pages/ThemePage').then((m) => ({ default: m.ThemePage })));
 const TranslationsPage = lazy(() => import('./pages/TranslationsPage').then((m) => ({ default: m.TranslationsPage })));
+const SegmentsPage = lazy(() => import('./pages/SegmentsPage').then((m) => ({ default: m.SegmentsPage })));
+const SegmentPage = lazy(() => import('./pages/SegmentPage').then((m) => ({ default: m.SegmentPage })));
 const VisitorPage = lazy(() => import('./pages/VisitorPage').then((m) => ({ default: m.VisitorPage })));
 const VisitorsPage = lazy(() => import('./pages/VisitorsPage').then((m) => ({ default: m.VisitorsPage })));
 const UsersPage = lazy(() => import('./pages/UsersPage').then((m) => ({ default: m.UsersPage })));
@@ -81,6 +83,8 @@ const router = createBrowserRouter(
         { path: 'apps/:apiKey/paths', element: <PathsPage /> },
         { path: 'apps/:apiKey/funnels', element: <FunnelsPage /> },
         { path: 'apps/:apiKey/retention', element: <RetentionPage /> },
+        { path: 'apps/:apiKey/segments', element: <SegmentsPage /> },
+        { path: 'apps/:apiKey/segments/:id', element: <SegmentPage /> },
         { path: 'apps/:apiKey/recordings', element: <RecordingsPage /> },
         { path: 'apps/:apiKey/recordings/:recordingId', element: <RecordingPage /> },
         { path: 'apps/:apiKey/accounts/:accountId', element: <AccountPage /> },

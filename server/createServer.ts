@@ -55,6 +55,9 @@ import { registerRecordingRoutes } from './recordings/registerRecordingRoutes';
 import { createRuleStore } from './analytics/createRuleStore';
 import { registerAnalyticsRoutes } from './analytics/registerAnalyticsRoutes';
 import { registerFunnelRoutes } from './analytics/funnelRoutes';
+import { createSegmentStore } from './analytics/segments/createSegmentStore';
+import { createSegmentJudge } from './analytics/segments/createSegmentJudge';
+import { registerSegmentRoutes } from './analytics/segments/registerSegmentRoutes';
 import { registerPathsRoutes } from './analytics/pathsRoutes';
 import { registerRetentionRoutes } from './analytics/retentionRoutes';
 import { resolveAdminToken, type AdminToken } from './auth/resolveAdminToken';
@@ -262,6 +265,15 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     registerParamCheck(app);
     // Before every /data route: with WAYMARK_APPS=known, an unknown app's requests end at its route's guard (issue #31).
     if (options.apps === 'known') registerKnownApps(app, { has: (apiKey) => settingsStore.has(apiKey) });
+    // A guide of the database, else one the app still reads from the guide folder.
+    const guideStepIds = async (apiKey: string, guideId: string) => {
+      const guide = (await guideStore.get(apiKey, guideId))?.guide ?? (await guideSource.list(apiKey)).find((g) => g.id === guideId);
+      return guide?.steps.map((s) => s.id);
+    };
+    // Features, pages and segments (issue #35); the segment judge answers guide.json's segment audiences.
+    const rules = createRuleStore(db);
+    const segmentStore = createSegmentStore(db);
+    const segmentJudge = createSegmentJudge({ db, segments: segmentStore, sources: { rules, guideStepIds } });
     const guideAssets = registerGuideAssetRoutes(app, guidesDir);
     registerDesignerPluginRoutes(app, guidesDir);
     registerDataRoutes(app, {
@@ -272,21 +284,17 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       guidelessApiKeys: new Set(options.guidelessApiKeys ?? []),
       features: readFeatures(resolve(options.featuresFile ?? resolve(repoRoot, 'server/demo/features.json')), warn),
       quotas,
+      segments: segmentJudge,
     });
     registerApiRoutes(app, store);
     const guideVersions = createGuideVersions(db);
-    registerGuideRoutes(app, { db, guides: guideStore, summaries: summarizer, versions: guideVersions });
+    registerGuideRoutes(app, { db, guides: guideStore, summaries: summarizer, versions: guideVersions, segmentExists: async (apiKey, id) => (await segmentStore.get(apiKey, id)) !== undefined });
     registerGuideHistoryRoutes(app, { guides: guideStore, versions: guideVersions });
     registerPreviewRoutes(app, { guides: guideStore, source: guideSource, assets: guideAssets });
     registerSettingsRoutes(app, settingsStore);
     registerRecordingRoutes(app, { db, settings: settingsStore, quotas });
     registerLogRoutes(app, logStore);
     registerMonitorRoutes(app, { db });
-    // A guide of the database, else one the app still reads from the guide folder.
-    const guideStepIds = async (apiKey: string, guideId: string) => {
-      const guide = (await guideStore.get(apiKey, guideId))?.guide ?? (await guideSource.list(apiKey)).find((g) => g.id === guideId);
-      return guide?.steps.map((s) => s.id);
-    };
     registerConsoleRoutes(app, {
       db,
       summaries: summarizer,
@@ -301,12 +309,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       },
       stepStates: (apiKey, visitorId) => store.latestStepStates(apiKey, visitorId),
     });
-    // Features, pages, funnels and paths, counted over the events already stored (issue #35).
-    const rules = createRuleStore(db);
-    registerAnalyticsRoutes(app, { rules, db });
+    // Features, pages, funnels, paths, retention and segments, counted over the events already stored (issue #35).
+    registerAnalyticsRoutes(app, { rules, db, onChange: (apiKey) => segmentJudge.forget(apiKey) });
     registerFunnelRoutes(app, { db, rules, summaries: summarizer, guideStepIds });
     registerPathsRoutes(app, { db, rules });
     registerRetentionRoutes(app, { db, rules, guideStepIds, now: options.analyticsNow });
+    registerSegmentRoutes(app, { db, segments: segmentStore, judge: segmentJudge, summaries: summarizer, rules, guideStepIds });
     registerSegmentFlagRoutes(
       app,
       createSegmentRules({ file: resolve(options.segmentRulesFile ?? resolve(repoRoot, 'server/demo/segment-rules.json')), warn }),

@@ -18,6 +18,8 @@ import { fromLocalInput, toLocalInput } from '../scheduleFields';
 import type { GuideBody, StoredGuide } from '../types';
 import { useCan } from '../useMe';
 import { JsonEditor, parseJson } from './JsonEditor';
+import { audienceSegment } from '../guideTargeting';
+import { useSegmentChoices } from './useSegmentPickers';
 
 /** The form's fields. */
 interface GuideForm {
@@ -28,6 +30,8 @@ interface GuideForm {
   /** guides §4 Timebox, as datetime-local values ('' for none). */
   showsAfter: string;
   expiresAfter: string;
+  /** The id of the segment the guide is for (issue #35); '' for none. */
+  segment: string;
   steps: Array<{ type: string; regexUrlRule: string; elementPathRule: string; markdown: string } & Partial<Record<TextSlot, string>>>;
 }
 
@@ -40,6 +44,7 @@ function formOf(guide: GuideBody): GuideForm {
     priority: attributes.priority === undefined ? '' : String(attributes.priority),
     showsAfter: toLocalInput(guide.showsAfter),
     expiresAfter: toLocalInput(guide.expiresAfter),
+    segment: audienceSegment(guide) ?? '',
     steps: guide.steps.map((step) => ({
       type: step.type,
       regexUrlRule: typeof step.regexUrlRule === 'string' ? step.regexUrlRule : '',
@@ -64,6 +69,11 @@ function applyForm(guide: GuideBody, form: GuideForm, isNew: boolean): GuideBody
     // A time the form shows as it was (to the minute) keeps its stored value, seconds and all.
     else if (toLocalInput(guide[key]) !== form[key]) next[key] = ms;
   }
+  // issue #35: the audience's segment; its `when` conditions (edited in the JSON) are kept.
+  const { segment: _segment, ...audience } = (guide.audience as Record<string, unknown> | undefined) ?? {};
+  if (form.segment) next.audience = { ...audience, segment: form.segment };
+  else if (Object.keys(audience).length) next.audience = audience;
+  else delete next.audience;
   next.steps = guide.steps.map((step, i) => {
     const values = form.steps[i];
     if (!values) return step;
@@ -108,6 +118,11 @@ function Editor({ apiKey, start, isNew }: { apiKey: string; start: GuideBody; is
   const guide = parsed.ok ? (parsed.value as GuideBody) : undefined;
   const form = useForm<GuideForm>({ defaultValues: formOf(start) });
   const steps = useFieldArray({ control: form.control, name: 'steps' });
+  const segments = useSegmentChoices(apiKey);
+  // The guide's own segment is an option from the first render (the list comes later): the select shows it.
+  const startSegment = audienceSegment(start);
+  const segmentOptions = (segments.data ?? []).map(({ id, name }) => ({ id, name }));
+  if (startSegment !== undefined && !segmentOptions.some((s) => s.id === startSegment)) segmentOptions.unshift({ id: startSegment, name: startSegment });
   // Form -> JSON: each change of a field writes the guide (the JSON editor follows).
   useEffect(() => {
     const sub = form.watch((values) => {
@@ -170,6 +185,16 @@ function Editor({ apiKey, start, isNew }: { apiKey: string; start: GuideBody; is
             </datalist>
           </Field>
           <Field label="Priority" hint="Lower shows first"><input type="number" {...form.register('priority')} /></Field>
+          <Field label="Audience" error={fieldError('audience.segment') ?? fieldError('audience')} hint="Everyone, or the visitors in a segment (conditions on metadata: the JSON's audience.when)">
+            <select {...form.register('segment')}>
+              <option value="">Everyone</option>
+              {segmentOptions.map((s) => (
+                <option key={s.id} value={s.id}>
+                  a segment: {s.name}
+                </option>
+              ))}
+            </select>
+          </Field>
           <div className="row">
             <Field label="Show from" hint="Your time zone; empty: as soon as it is published" error={fieldError('showsAfter')}>
               <input type="datetime-local" {...form.register('showsAfter')} />

@@ -7,7 +7,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { OpenOnPage } from './OpenOnPage';
-import { audienceInWords, languagesOfGuide } from '../guideTargeting';
+import { audienceSegment, audienceSentence, languagesOfGuide } from '../guideTargeting';
+import { useSegmentChoices } from './useSegmentPickers';
 import { api, ApiError, appPath } from '../api';
 import { QueryState } from '../components/QueryState';
 import { RangePicker } from '../components/RangePicker';
@@ -48,6 +49,9 @@ export function GuidePage() {
   const canEdit = useCan('editor');
   const path = appPath(apiKey, `/guides/${encodeURIComponent(guideId)}`);
   const guide = useQuery({ queryKey: ['guide', apiKey, guideId], queryFn: () => api<StoredGuide>(path) });
+  // A segment audience is named by the segment's name (issue #35).
+  const segments = useSegmentChoices(apiKey, guide.data !== undefined && audienceSegment(guide.data.guide) !== undefined);
+  const segmentName = (id: string) => segments.data?.find((s) => s.id === id)?.name;
   const stats = useQuery({
     queryKey: ['guide-stats', apiKey, guideId, range.from, range.to],
     queryFn: () => api<GuideStats>(`${path}/stats?from=${range.from}&to=${range.to}`),
@@ -164,7 +168,7 @@ export function GuidePage() {
                   {typeof guide.data.guide.publishedAt === 'number' && <span data-testid="guide-published"> · published {formatTime(guide.data.guide.publishedAt)}</span>}
                   {schedule && <span data-testid="guide-schedule"> · {schedule}</span>}
                   {' · '}
-                  <span data-testid="guide-audience">{audienceOf(guide.data.guide)}</span>
+                  <span data-testid="guide-audience">{audienceSentence(guide.data.guide, segmentName)}</span>
                   {languagesOfGuide(guide.data.guide).length > 1 && <span data-testid="guide-languages"> · in {languagesOfGuide(guide.data.guide).join(', ')}</span>}
                 </span>
                 <RangePicker range={range} onChange={setRange} />
@@ -227,12 +231,3 @@ export function GuidePage() {
   );
 }
 
-/** Who the guide is for, in words. */
-function audienceOf(guide: GuideBody): string {
-  const words = audienceInWords(guide);
-  const target = guide.targetAccount;
-  const accounts = target === undefined || target === null || target === '' ? [] : (Array.isArray(target) ? target : [target]).map(String);
-  const ofAccounts = accounts.length ? ` of account${accounts.length === 1 ? '' : 's'} ${accounts.join(', ')}` : '';
-  if (words) return `for visitors${ofAccounts} where ${words}`;
-  return ofAccounts ? `for visitors${ofAccounts}` : 'for every visitor';
-}

@@ -25,7 +25,7 @@ export interface RuleChange<R> {
 }
 
 /** A name: trimmed, 1 to 200 characters, no control characters. */
-function readRuleName(value: unknown): string {
+export function readRuleName(value: unknown): string {
   const refusal = `name must be text of 1 to ${MAX_RULE_NAME_LENGTH} characters without control characters or line breaks`;
   if (typeof value !== 'string' || value.length > MAX_RULE_NAME_LENGTH * 4) throw new HttpError(400, refusal, 'name');
   const name = value.trim();
@@ -49,7 +49,7 @@ function readObject(value: unknown, where: 'body' | 'rule', allowed: readonly st
 }
 
 /** Text of at most `max` characters that the database can keep, trimmed; a 400 naming `field` otherwise. */
-function readRuleText(value: unknown, field: string, max: number, what: string): string {
+export function readRuleText(value: unknown, field: string, max: number, what: string): string {
   if (typeof value !== 'string' || value.length > max * 2) throw new HttpError(400, `${field} must be ${what}: text of 1 to ${max} characters`, field);
   const text = value.trim();
   if (!text || text.length > max) throw new HttpError(400, `${field} must be ${what}: text of 1 to ${max} characters`, field);

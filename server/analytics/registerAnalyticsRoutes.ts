@@ -29,6 +29,8 @@ export interface AnalyticsRoutesOptions {
   db: Database;
   /** The clock of `createdAt`, `updatedAt` and of a range given only `from`. @default Date.now */
   now?: () => number;
+  /** Told after a feature or a page of the app changed (the segment judge drops what it resolved with it). */
+  onChange?: (apiKey: string) => void;
 }
 
 
@@ -53,7 +55,7 @@ const unknownPage = (rule: FeatureRule | undefined) =>
   new HttpError(400, `rule.page '${rule?.page ?? ''}' is not a page of this app: give the id of one of its pages (GET .../pages), or leave it out`, 'rule.page');
 
 /** Registers the feature and page routes. */
-export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, now = Date.now }: AnalyticsRoutesOptions): void {
+export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, now = Date.now, onChange = () => {} }: AnalyticsRoutesOptions): void {
   const viewer = accessOf('viewer');
   const editor = accessOf('editor');
 
@@ -65,6 +67,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, now =
     const made = await rules.createFeature(apiKey, name!, rule!, now());
     if (made === 'too many') throw tooMany('features');
     if (made === 'unknown page') throw unknownPage(rule);
+    onChange(apiKey);
     await app.audit(request, { action: 'feature.created', apiKey, target: made.id, after: made });
     return reply.code(201).send({ id: made.id });
   });
@@ -87,6 +90,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, now =
     const after = await rules.updateFeature(apiKey, id, change, now());
     if (after === 'unknown page') throw unknownPage(change.rule);
     if (!after) throw notFound('feature', id, apiKey);
+    onChange(apiKey);
     await app.audit(request, { action: 'feature.updated', apiKey, target: id, before, after });
     return after;
   });
@@ -95,6 +99,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, now =
     const { apiKey, id } = request.params;
     const before = await rules.getFeature(apiKey, id);
     if (!before || !(await rules.deleteFeature(apiKey, id))) throw notFound('feature', id, apiKey);
+    onChange(apiKey);
     await app.audit(request, { action: 'feature.deleted', apiKey, target: id, before });
     return reply.code(204).send();
   });
@@ -106,6 +111,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, now =
     const apiKey = request.params.apiKey;
     const made = await rules.createPage(apiKey, name!, rule!, now());
     if (made === 'too many') throw tooMany('pages');
+    onChange(apiKey);
     await app.audit(request, { action: 'page.created', apiKey, target: made.id, after: made });
     return reply.code(201).send({ id: made.id });
   });
@@ -125,6 +131,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, now =
     if (!before) throw notFound('page', id, apiKey);
     const after = await rules.updatePage(apiKey, id, change, now());
     if (!after) throw notFound('page', id, apiKey);
+    onChange(apiKey);
     await app.audit(request, { action: 'page.updated', apiKey, target: id, before, after });
     return after;
   });
@@ -138,6 +145,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, now =
       const names = deleted.usedBy.map((n) => `'${n}'`).join(', ');
       throw new HttpError(409, `page '${id}' is the page of feature${deleted.usedBy.length > 1 ? 's' : ''} ${names}: change or delete ${deleted.usedBy.length > 1 ? 'them' : 'it'} first`);
     }
+    onChange(apiKey);
     await app.audit(request, { action: 'page.deleted', apiKey, target: id, before });
     return reply.code(204).send();
   });

@@ -63,9 +63,8 @@ export function checkGuideBody(body: unknown, guideId: string, options: GuideChe
     return { error: `launchMethod '${body.launchMethod}' has '${unknownMethod}': use ${LAUNCH_METHODS.join(', ')}`, field: 'launchMethod' };
   }
   if (body.audience !== undefined) {
-    const audience = body.audience;
-    const problem = isObject(audience) ? checkConditions(audience.when) : 'audience must be an object {"when": {path: condition}}';
-    if (problem) return { error: `audience: ${problem}`, field: 'audience' };
+    const audienceProblem = checkAudience(body.audience);
+    if (audienceProblem) return audienceProblem;
   }
   if (body.targetAccount !== undefined && body.targetAccount !== null) {
     const ids = Array.isArray(body.targetAccount) ? body.targetAccount : [body.targetAccount];
@@ -200,6 +199,29 @@ function checkTranslations(body: Record<string, unknown>, guideId: string): Guid
       const blocks = checkBuildingBlocks(step.domJson, guideId, stepId);
       if (!blocks.ok) return { error: blocks.message, field: `${field}.domJson` };
     }
+  }
+  return null;
+}
+
+/** The longest segment id an audience may name (ids are UUIDs). */
+const MAX_SEGMENT_ID_LENGTH = 100;
+
+/**
+ * A guide's audience: `{ "when": {path: condition} }`, `{ "segment": id }` (issue #35) or both, nothing else. That
+ * the segment is the app's is the guide routes' to say.
+ */
+function checkAudience(audience: unknown): GuideProblem | null {
+  const shape = 'audience must be an object {"when"?: {path: condition}, "segment"?: "<segment id>"} with at least one of them';
+  if (!isObject(audience) || (audience.when === undefined && audience.segment === undefined)) return { error: shape, field: 'audience' };
+  const unknown = Object.keys(audience).find((key) => key !== 'when' && key !== 'segment');
+  if (unknown !== undefined) return { error: `audience has an unknown field '${unknown.slice(0, 40)}': ${shape}`, field: `audience.${unknown.slice(0, 40)}` };
+  if (audience.when !== undefined) {
+    const problem = checkConditions(audience.when);
+    if (problem) return { error: `audience: ${problem}`, field: 'audience' };
+  }
+  const segment = audience.segment;
+  if (segment !== undefined && (typeof segment !== 'string' || !/^[\w-]{1,100}$/.test(segment))) {
+    return { error: `audience.segment must be the id of one of the app's segments (letters, digits, - and _, at most ${MAX_SEGMENT_ID_LENGTH})`, field: 'audience.segment' };
   }
   return null;
 }

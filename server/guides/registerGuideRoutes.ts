@@ -26,6 +26,8 @@ export interface GuideRoutesOptions {
   summaries: Pick<Summarizer, 'flush'>;
   /** Guide history (issue #33): each save keeps a version. */
   versions: GuideVersions;
+  /** Whether the app has the segment a guide's audience names (issue #35). @default none exists */
+  segmentExists?: (apiKey: string, id: string) => Promise<boolean>;
   now?: () => number;
 }
 
@@ -39,7 +41,7 @@ export function guideAction(before: GuideState | undefined, after: GuideState, o
 }
 
 /** Registers the guide routes under /api/apps/{apiKey}/guides. */
-export function registerGuideRoutes(app: FastifyInstance, { db, guides, summaries, versions, now = Date.now }: GuideRoutesOptions): void {
+export function registerGuideRoutes(app: FastifyInstance, { db, guides, summaries, versions, segmentExists = async () => false, now = Date.now }: GuideRoutesOptions): void {
   // After a change succeeded: a version of the guide as now stored, and the audit entry with before and after.
   const kept = (request: FastifyRequest, apiKey: string, stored: StoredGuide, action: string, before: StoredGuide | undefined) =>
     keepGuideVersion(app, versions, request, { apiKey, stored, action, before });
@@ -89,6 +91,11 @@ export function registerGuideRoutes(app: FastifyInstance, { db, guides, summarie
     if (problem) throw new HttpError(400, problem.error, problem.field);
     // The state column is the one truth of a guide's state; a state in the body sets it.
     const { state: wanted, ...guide } = body as Guide;
+    // issue #35: an audience names one of this app's segments (an id of another app reads as unknown).
+    const segment = guide.audience?.segment;
+    if (segment !== undefined && !(await segmentExists(apiKey, segment))) {
+      throw new HttpError(400, `audience.segment '${segment}' is not a segment of this app (GET .../segments)`, 'audience.segment');
+    }
     if (wanted !== undefined && !GUIDE_STATES.includes(wanted as GuideState)) {
       throw new HttpError(400, `state must be one of ${GUIDE_STATES.join(', ')}`, 'state');
     }

@@ -14,5 +14,6 @@ export type * from './range';
 export type * from './recordings';
 export type * from './retention';
 export type * from './rules';
+export type * from './segments';
 export type * from './settings';
 export type * from './users';

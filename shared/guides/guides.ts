@@ -118,9 +118,14 @@ export interface GuideRedisplay {
   maxDismissals?: number;
 }
 
-/** A guide's audience: conditions of shared/segments/segmentConditions.ts over the visitor's guide.json payload. */
+/**
+ * A guide's audience: conditions of shared/segments/segmentConditions.ts over the visitor's guide.json payload
+ * (`when`), and/or the id of one of the app's segments (`segment`, issue #35: judged by the collector over the
+ * visitor's stored behaviour and metadata). Both must hold when both are given.
+ */
 export interface GuideAudience {
-  when: Record<string, SegmentCondition>;
+  when?: Record<string, SegmentCondition>;
+  segment?: string;
 }
 
 export interface Guide {

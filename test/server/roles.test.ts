@@ -85,6 +85,12 @@ const EXPECTED: Record<string, string> = {
   'PATCH /api/apps/:apiKey/pages/:id': 'editor',
   'DELETE /api/apps/:apiKey/pages/:id': 'editor',
   'POST /api/apps/:apiKey/funnels': 'viewer',
+  'GET /api/apps/:apiKey/segments': 'viewer',
+  'POST /api/apps/:apiKey/segments': 'editor',
+  'GET /api/apps/:apiKey/segments/:id': 'viewer',
+  'GET /api/apps/:apiKey/segments/:id/members': 'viewer',
+  'PATCH /api/apps/:apiKey/segments/:id': 'editor',
+  'DELETE /api/apps/:apiKey/segments/:id': 'editor',
   'POST /api/apps/:apiKey/paths': 'viewer',
   'POST /api/apps/:apiKey/retention': 'viewer',
 };

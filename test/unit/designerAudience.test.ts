@@ -46,6 +46,10 @@ describe('issue #15 designer: a guide\'s audience', () => {
     const stored = { ...toGuide(d), audience: { when: { 'visitor.role': 'admin' } } };
     // Cleared in the designer, the stored audience goes.
     expect(toGuide(d, stored)).not.toHaveProperty('audience');
+    // issue #35: a segment the console set is not the designer's to drop.
+    const aimed = { ...toGuide(d), audience: { when: { 'visitor.role': 'admin' }, segment: 'seg-1' } };
+    expect(toGuide(d, aimed).audience).toEqual({ segment: 'seg-1' });
+    expect(toGuide({ ...d, audience: [rule({ field: 'role', value: 'owner' })] }, aimed).audience).toEqual({ when: { 'visitor.role': { equals: 'owner' } }, segment: 'seg-1' });
     expect(describeAudience([])).toMatch(/^Every visitor/);
   });
 

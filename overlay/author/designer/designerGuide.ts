@@ -183,8 +183,10 @@ export function toGuide(d: DesignerGuide, base?: Guide): Guide {
   const guide: Guide = { ...base, id: d.id, name: d.name, launchMethod: d.launchMethod, isMultiStep: steps.length > 1, attributes, steps, lastUpdatedAt: Date.now() };
   if (polls.length) guide.polls = polls;
   else delete guide.polls;
-  const audience = toAudience(d.audience);
-  if (audience) guide.audience = audience;
+  // The designer edits the audience's conditions; a segment it names (issue #35, set in the console) is kept.
+  const segment = base?.audience?.segment;
+  const audience = { ...toAudience(d.audience), ...(segment !== undefined ? { segment } : {}) };
+  if (Object.keys(audience).length) guide.audience = audience;
   else delete guide.audience;
   return guide;
 }

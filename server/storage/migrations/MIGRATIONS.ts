@@ -22,6 +22,7 @@ import { AUDIT_SCHEMA } from '../../audit/createAuditLog';
 import { GUIDE_VERSIONS_SCHEMA } from '../../guides/history/createGuideVersions';
 import { SSO_SCHEMA } from '../../auth/sso/createSsoStore';
 import { ANALYTICS_SCHEMA } from '../../analytics/ANALYTICS_SCHEMA';
+import { SEGMENTS_SCHEMA } from '../../analytics/segments/SEGMENTS_SCHEMA';
 import { runMigrations, type Migration } from './runMigrations';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -56,6 +57,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, name: 'single sign-on', up: SSO_SCHEMA },
   // Features and pages a product team names (issue #35), counted over the events already stored.
   { version: 17, name: 'features and pages', up: ANALYTICS_SCHEMA },
+  // Segments of visitors (issue #35), judged over the stored events and summaries when asked.
+  { version: 18, name: 'segments', up: SEGMENTS_SCHEMA },
 ];
 
 /** Brings `db` to the current schema; answers the versions applied now. */
