@@ -17,7 +17,8 @@ import { queryFeatureUse, queryPageUse } from '../../server/analytics/queryRuleU
 import { createEventStore, type EventStore } from '../../server/ingest/createEventStore';
 import { applyRetention } from '../../server/storage/createRetention';
 import type { Database } from '../../server/storage/Database';
-import { migrateSchema } from '../../server/storage/migrations/MIGRATIONS';
+import { migrateSchema, MIGRATIONS } from '../../server/storage/migrations/MIGRATIONS';
+import { runMigrations } from '../../server/storage/migrations/runMigrations';
 import { openDatabase } from '../../server/storage/openDatabase';
 import { ensurePartitions } from '../../server/storage/partitions/eventPartitions';
 import { createSummarizer, type Summarizer } from '../../server/summaries/createSummarizer';
@@ -238,4 +239,40 @@ describe('issue #35 rollups on the database', () => {
     await applyRetention(db, 30, T0 + 21 * D);
     expect(await days()).toEqual([T0 + 20 * D]);
   });
+});
+
+describe('issue #35 migration 19 counts the events stored before it', () => {
+  it('events already summarized are filled in by the migration, queued ones by the next drain: each once', async () => {
+    const databaseUrl = await freshPostgresDatabase();
+    const db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : { memoryTemplate: await pgliteTemplate() }) });
+    try {
+      await runMigrations(db, MIGRATIONS.filter((m) => m.version < 19));
+      await ensurePartitions(db, T0);
+      const store = createEventStore(db);
+      const KEY = 'rollups-upgraded';
+      const events = (tab: string) => [
+        click(T0 + H, 'v1', 'acme', '/reports', SAVE),
+        click(T0 + D + H, 'v2', 'beta', '/reports', SAVE),
+        load(T0 + H, 'v1', 'acme', '/reports'),
+      ].map((e) => ({ ...e, tabId: tab }));
+      await store.insertBatch(KEY, 'analytics', events('before-1') as never, T0 + 2 * D);
+      // The first batch was summarized by a collector of before the rollups (its queue row gone); the second waits.
+      await db.query('delete from summary_queue where id = (select min(id) from summary_queue)');
+      await store.insertBatch(KEY, 'analytics', events('before-2') as never, T0 + 2 * D);
+      expect(await migrateSchema(db)).toEqual([19]);
+      const summarizer = createSummarizer(db, { intervalMs: 3_600_000, afterDrain: () => matchNewEntries(db) });
+      await summarizer.flush();
+      await summarizer.stop();
+      const rules = createRuleStore(db);
+      const feature = await rules.createFeature(KEY, 'Save', { selector: '.save' }, T0);
+      const page = await rules.createPage(KEY, 'Reports', { url: '/reports' }, T0);
+      if (typeof feature === 'string' || typeof page === 'string') throw new Error('not made');
+      await runBackfills(db, 'test', 10);
+      expect(await queryFeatureRollups(db, KEY, feature.id, undefined, null)).toMatchObject({ events: 4, visitors: 2, accounts: 2 });
+      expect(await queryFeatureRollups(db, KEY, feature.id, undefined, null)).toEqual(await queryFeatureUse(db, KEY, feature.rule, undefined, null));
+      expect(await queryPageRollups(db, KEY, page.id, null)).toMatchObject({ events: 2, visitors: 1, accounts: 1 });
+    } finally {
+      await db.close();
+    }
+  }, SERVER_TIMEOUT);
 });
