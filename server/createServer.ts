@@ -54,6 +54,8 @@ import { registerSettingsRoutes } from './settings/registerSettingsRoutes';
 import { registerRecordingRoutes } from './recordings/registerRecordingRoutes';
 import { createRuleStore } from './analytics/createRuleStore';
 import { registerAnalyticsRoutes } from './analytics/registerAnalyticsRoutes';
+import { createRuleBackfill } from './analytics/createRuleBackfill';
+import { matchNewEntries } from './analytics/matchNewEntries';
 import { registerFunnelRoutes } from './analytics/funnelRoutes';
 import { createSegmentStore } from './analytics/segments/createSegmentStore';
 import { createSegmentJudge } from './analytics/segments/createSegmentJudge';
@@ -185,6 +187,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       // PGlite runs one statement at a time: a beacon that arrives during a drain statement waits for all of it.
       ...(options.databaseUrl ? {} : { maxEvents: PGLITE_DRAIN_EVENTS }),
       warn,
+      // The analytics' new dictionary entries, matched against their apps' rules (issue #35).
+      afterDrain: () => matchNewEntries(db),
     });
     app.addHook('onClose', async () => {
       if (!(await summarizer.stop(SHUTDOWN_DRAIN_MS))) warn('summaries: batches left queued at shutdown, for the next collector to summarize');
@@ -310,7 +314,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       stepStates: (apiKey, visitorId) => store.latestStepStates(apiKey, visitorId),
     });
     // Features, pages, funnels, paths, retention and segments, counted over the events already stored (issue #35).
-    registerAnalyticsRoutes(app, { rules, db, onChange: (apiKey) => segmentJudge.forget(apiKey) });
+    // A rule's past use is counted by a background backfill (issue #35 "Fast at real volumes"); stopped before the
+    // database closes (onClose hooks run last-added first).
+    const ruleBackfill = createRuleBackfill(db, { warn });
+    app.addHook('onClose', () => ruleBackfill.stop());
+    registerAnalyticsRoutes(app, { rules, db, summaries: summarizer, backfill: ruleBackfill, onChange: (apiKey) => segmentJudge.forget(apiKey) });
     registerFunnelRoutes(app, { db, rules, summaries: summarizer, guideStepIds });
     registerPathsRoutes(app, { db, rules });
     registerRetentionRoutes(app, { db, rules, guideStepIds, now: options.analyticsNow });

@@ -40,10 +40,15 @@ export function useDefinitions<D extends Definition>(apiKey: string, kind: RuleK
 }
 
 /** One definition and its use over `range` (GET .../{id}?from&to), shared by the list's row and the detail view. */
+/** How often a rule still counting its past use is read again. */
+const BACKFILL_POLL_MS = 1000;
+
 export function useDefinitionUse<D extends DefinitionDetail>(apiKey: string, kind: RuleKind, id: string, range: ChosenRange) {
   return useQuery({
     queryKey: [KINDS[kind].one, apiKey, id, range.from, range.to],
     queryFn: () => api<D>(appPath(apiKey, `/${kind}/${encodeURIComponent(id)}?from=${range.from}&to=${range.to}`)),
+    // A rule whose past use is still being counted (issue #35 backfill) is read again until it is ready.
+    refetchInterval: (query) => (query.state.data?.backfill.state === 'counting' ? BACKFILL_POLL_MS : false),
   });
 }
 

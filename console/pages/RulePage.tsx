@@ -4,6 +4,7 @@
  */
 import { useMemo } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { BackfillNote } from '../components/BackfillNote';
 import { QueryState } from '../components/QueryState';
 import { RangePicker } from '../components/RangePicker';
 import { Stat } from '../components/Stat';
@@ -89,6 +90,7 @@ function RulePage({ kind }: { kind: RuleKind }) {
                 {canEdit && <RuleActions apiKey={apiKey} kind={kind} definition={data} onDeleted={() => navigate(consolePath(apiKey, kind))} />}
               </div>
             </section>
+            <BackfillNote backfill={data.backfill} />
             <section className="stats" aria-label="Totals">
               <Stat label="Visitors" value={formatCount(data.visitors)} />
               <Stat label="Accounts" value={formatCount(data.accounts)} />

@@ -17,6 +17,7 @@ import { isSelector } from '../isSelector';
 import type { Page } from '../types';
 import { useCan } from '../useMe';
 import { useRange, type ChosenRange } from '../useRange';
+import { BackfillNote } from '../components/BackfillNote';
 import { consolePath, KINDS, ruleText, RuleActions, useDefinitions, useDefinitionUse, type Definition, type RuleKind } from './RuleActions';
 
 /** The Features screen. */
@@ -114,6 +115,7 @@ function RuleRow({ apiKey, kind, definition, range, pageNames, canEdit }: RuleRo
       <td>
         <Link to={consolePath(apiKey, kind, definition.id)}>{definition.name}</Link>
         {use.error && <div className="field-error">{use.error.message}</div>}
+        <BackfillNote backfill={use.data?.backfill} />
       </td>
       <td>
         <code>{ruleText(definition)}</code>

@@ -65,6 +65,26 @@ const pageOf = (row: PageRow): Page => ({
   updatedAt: Number(row.updated_at),
 });
 
+/**
+ * SET items starting a rule's backfill again (issue #35 "Fast at real volumes", backfillRule.ts) when `changed`
+ * (SQL boolean) holds: a new generation, so keys matched for the old rule are no longer read, and the job back to
+ * its start, unclaimed.
+ */
+const restartBackfill = (changed: string) => `
+  backfill_generation = backfill_generation + case when ${changed} then 1 else 0 end,
+  backfill_cursor = case when ${changed} then null else backfill_cursor end,
+  backfill_done = case when ${changed} then 0 else backfill_done end,
+  backfill_total = case when ${changed} then null else backfill_total end,
+  backfill_owner = case when ${changed} then null else backfill_owner end,
+  backfill_lease = case when ${changed} then null else backfill_lease end,
+  backfilled_at = case when ${changed} then null else backfilled_at end`;
+
+/** Deletes a rule and its matched keys; answers its id when it was there. */
+const deleteRule = (table: string, kind: 'feature' | 'page') => `
+with gone as (delete from ${table} where api_key = $1 and id = $2 returning id),
+keys as (delete from analytics_rule_keys where api_key = $1 and rule_kind = '${kind}' and rule_id in (select id from gone))
+select id from gone`;
+
 /** 23503: a foreign key refused the write (a feature's page that is not, or no longer, the app's). */
 const isForeignKeyRefusal = (err: unknown) => (err as { code?: string }).code === '23503';
 
@@ -111,7 +131,7 @@ export function createRuleStore(db: Database): RuleStore {
              name = coalesce($3, name),
              selector = case when $4::boolean then $5 else selector end,
              page_id = case when $4::boolean then $6 else page_id end,
-             updated_at = $7
+             updated_at = $7,${restartBackfill('$4::boolean')}
            where api_key = $1 and id = $2 returning ${FEATURE_COLUMNS}`,
           [apiKey, id, change.name ?? null, rule !== undefined, rule?.selector ?? null, rule?.page ?? null, now],
         ),
@@ -121,7 +141,7 @@ export function createRuleStore(db: Database): RuleStore {
       return updated.rows[0] && featureOf(updated.rows[0]);
     },
     async deleteFeature(apiKey, id) {
-      const { rows } = await db.query('delete from analytics_features where api_key = $1 and id = $2 returning id', [apiKey, id]);
+      const { rows } = await db.query(deleteRule('analytics_features', 'feature'), [apiKey, id]);
       return rows.length > 0;
     },
 
@@ -151,7 +171,7 @@ export function createRuleStore(db: Database): RuleStore {
       let updated;
       try {
         updated = await db.query<PageRow>(
-          `update analytics_pages set name = coalesce($3, name), url_rule = coalesce($4, url_rule), updated_at = $5
+          `update analytics_pages set name = coalesce($3, name), url_rule = coalesce($4, url_rule), updated_at = $5,${restartBackfill('$4::text is not null')}
            where api_key = $1 and id = $2 returning ${PAGE_COLUMNS}`,
           [apiKey, id, change.name ?? null, change.rule?.url ?? null, now],
         );
@@ -162,7 +182,7 @@ export function createRuleStore(db: Database): RuleStore {
     },
     async deletePage(apiKey, id) {
       try {
-        const { rows } = await db.query('delete from analytics_pages where api_key = $1 and id = $2 returning id', [apiKey, id]);
+        const { rows } = await db.query(deleteRule('analytics_pages', 'page'), [apiKey, id]);
         return rows.length > 0;
       } catch (err) {
         if (!isForeignKeyRefusal(err)) throw err;

@@ -16,9 +16,8 @@
  * Accounts are distinct non-empty account ids; visitors distinct non-empty visitor ids. Days are UTC days of the
  * event's time (the agent's clock, else when it was stored: summaries/extractedColumns).
  *
- * Later slice (issue #35 "Fast at real volumes"): this reads the events of the span for each question. Per-visitor,
- * per-day rollups of each rule, kept by the summarizer (summaries/createSummarizer) exactly once, and a background
- * backfill of a new rule with its progress, replace steps 1-3 there; this stays the reference they are tested against.
+ * This reads the events of the span for each question: the routes read the rollups instead (queryRollupUse, issue
+ * #35 "Fast at real volumes"); this stays the reference they are tested against (test/server/rollups.test.ts).
  */
 import type { Database } from '../storage/Database';
 import { DAY_MS } from '../summaries/CONSOLE_SCHEMA';
@@ -67,23 +66,33 @@ async function keptValues(db: Database, which: keyof typeof DISTINCT, params: un
   return rows.map((row) => row.value).filter(keep);
 }
 
-/** Step 3; `targets` and `urls` undefined mean any, empty mean none. */
-async function countEvents(db: Database, params: unknown[], range: ConsoleRange | null, targets?: string[], urls?: string[]): Promise<RuleUse> {
-  const none: RuleUse = { range, events: 0, visitors: 0, accounts: 0, series: [] };
-  if (targets?.length === 0 || urls?.length === 0) return none;
-  // jsonb texts joined as they came (never re-serialized in JS: a number JSON.parse would round stays exact).
-  const targetsJson = targets && `[${targets.join(',')}]`;
-  const { rows } = await db.query<{ total: number | string; day: string | number | null; events: string | number; visitors: string | number; accounts: string | number }>(
-    COUNT,
-    [...params, targetsJson ?? null, urls ? JSON.stringify(urls) : null],
-  );
-  const counts = (row: (typeof rows)[number]) => ({ events: Number(row.events), visitors: Number(row.visitors), accounts: Number(row.accounts) });
+/** A row of a count by `grouping sets ((day), ())`: the total (`total` 1) or one day's. */
+export interface UseRow {
+  total: number | string;
+  day: string | number | null;
+  events: string | number | null;
+  visitors: string | number;
+  accounts: string | number;
+}
+
+/** The use a count's rows tell: the total row's counts and the days' series (pg answers bigints as strings). */
+export function useOfRows(rows: readonly UseRow[], range: ConsoleRange | null): RuleUse {
+  const counts = (row: UseRow) => ({ events: Number(row.events ?? 0), visitors: Number(row.visitors), accounts: Number(row.accounts) });
   const total = rows.find((row) => Number(row.total) === 1);
   return {
-    ...none,
-    ...(total ? counts(total) : {}),
+    range,
+    ...(total ? counts(total) : { events: 0, visitors: 0, accounts: 0 }),
     series: rows.filter((row) => Number(row.total) === 0).map((row) => ({ t: Number(row.day), ...counts(row) })),
   };
+}
+
+/** Step 3; `targets` and `urls` undefined mean any, empty mean none. */
+async function countEvents(db: Database, params: unknown[], range: ConsoleRange | null, targets?: string[], urls?: string[]): Promise<RuleUse> {
+  if (targets?.length === 0 || urls?.length === 0) return useOfRows([], range);
+  // jsonb texts joined as they came (never re-serialized in JS: a number JSON.parse would round stays exact).
+  const targetsJson = targets && `[${targets.join(',')}]`;
+  const { rows } = await db.query<UseRow>(COUNT, [...params, targetsJson ?? null, urls ? JSON.stringify(urls) : null]);
+  return useOfRows(rows, range);
 }
 
 /** The use of a feature; `page` is the rule of the page it is limited to, when it is. */

@@ -8,7 +8,9 @@
  * A feature's rule is `{ "selector", "page"? }` (a page id of the same app); a page's `{ "url" }`.
  * Viewers read; editors and admins write (auth/roles: analytics are a viewer's to read, definitions an editor's to
  * make, as guides are). Each change is recorded in the audit trail. An id of another app is a 404 like an unknown one.
- * Bodies: checkRuleBodies (400 naming the field). Counts: queryRuleUse.
+ * Bodies: checkRuleBodies (400 naming the field). Counts: the rollups (queryRollupUse, issue #35 "Fast at real
+ * volumes"), after a flush of the summaries; a saved rule's background backfill (createRuleBackfill) is started at
+ * once, and a read runs it for up to SETTLE_MS, then answers its state as `backfill` beside the counts.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { accessOf } from '../auth/routeAccess';
@@ -19,20 +21,29 @@ import type { ConsoleRange } from '../../shared/api';
 import type { Database } from '../storage/Database';
 import { readFeatureBody, readPageBody } from './checkRuleBodies';
 import { MAX_RULES_PER_APP, type Feature, type FeatureRule, type Page, type RuleStore } from './createRuleStore';
-import { queryFeatureUse, queryPageUse } from './queryRuleUse';
+import { bothStates, queryFeatureRollups, queryPageRollups, readBackfillState } from './queryRollupUse';
+import type { RuleBackfill } from './createRuleBackfill';
+import type { Summarizer } from '../summaries/createSummarizer';
 import type { FeatureDetail, PageDetail } from '../../shared/api/rules';
 
 /** What the routes read and write. */
 export interface AnalyticsRoutesOptions {
   rules: RuleStore;
-  /** The events' database, counted by queryRuleUse. */
+  /** The rollups' database, counted by queryRollupUse. */
   db: Database;
+  /** The summarizer: a read flushes it first, so the rollups hold every batch answered before it. */
+  summaries: Pick<Summarizer, 'flush'>;
+  /** The rules' background backfills: started when a rule is saved, run by a read for a bounded time. */
+  backfill: Pick<RuleBackfill, 'kick' | 'settle'>;
   /** The clock of `createdAt`, `updatedAt` and of a range given only `from`. @default Date.now */
   now?: () => number;
   /** Told after a feature or a page of the app changed (the segment judge drops what it resolved with it). */
   onChange?: (apiKey: string) => void;
 }
 
+
+/** The longest a read runs its rule's backfill before answering its progress instead. */
+export const SETTLE_MS = 1000;
 
 type RuleRequest = FastifyRequest<{ Params: { apiKey: string; id: string }; Querystring: ConsoleQuery; Body: unknown }>;
 
@@ -55,7 +66,7 @@ const unknownPage = (rule: FeatureRule | undefined) =>
   new HttpError(400, `rule.page '${rule?.page ?? ''}' is not a page of this app: give the id of one of its pages (GET .../pages), or leave it out`, 'rule.page');
 
 /** Registers the feature and page routes. */
-export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, now = Date.now, onChange = () => {} }: AnalyticsRoutesOptions): void {
+export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, summaries, backfill, now = Date.now, onChange = () => {} }: AnalyticsRoutesOptions): void {
   const viewer = accessOf('viewer');
   const editor = accessOf('editor');
 
@@ -68,6 +79,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, now =
     if (made === 'too many') throw tooMany('features');
     if (made === 'unknown page') throw unknownPage(rule);
     onChange(apiKey);
+    backfill.kick();
     await app.audit(request, { action: 'feature.created', apiKey, target: made.id, after: made });
     return reply.code(201).send({ id: made.id });
   });
@@ -77,9 +89,16 @@ export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, now =
     const range = useRange(request.query, now());
     const feature = await rules.getFeature(apiKey, id);
     if (!feature) throw notFound('feature', id, apiKey);
+    await summaries.flush();
+    await backfill.settle('feature', apiKey, id, SETTLE_MS);
     // The foreign key keeps a feature's page while the feature is limited to it.
-    const page = feature.rule.page === undefined ? undefined : await rules.getPage(apiKey, feature.rule.page);
-    return { ...feature, ...(await queryFeatureUse(db, apiKey, feature.rule, page?.rule, range)) };
+    const pageId = feature.rule.page;
+    if (pageId !== undefined) await backfill.settle('page', apiKey, pageId, SETTLE_MS);
+    const state = bothStates(
+      await readBackfillState(db, 'feature', apiKey, id),
+      pageId === undefined ? undefined : await readBackfillState(db, 'page', apiKey, pageId),
+    );
+    return { ...feature, ...(await queryFeatureRollups(db, apiKey, id, pageId, range)), backfill: state };
   });
 
   app.patch('/api/apps/:apiKey/features/:id', editor, async (request: RuleRequest): Promise<Feature> => {
@@ -91,6 +110,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, now =
     if (after === 'unknown page') throw unknownPage(change.rule);
     if (!after) throw notFound('feature', id, apiKey);
     onChange(apiKey);
+    if (change.rule) backfill.kick();
     await app.audit(request, { action: 'feature.updated', apiKey, target: id, before, after });
     return after;
   });
@@ -112,6 +132,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, now =
     const made = await rules.createPage(apiKey, name!, rule!, now());
     if (made === 'too many') throw tooMany('pages');
     onChange(apiKey);
+    backfill.kick();
     await app.audit(request, { action: 'page.created', apiKey, target: made.id, after: made });
     return reply.code(201).send({ id: made.id });
   });
@@ -121,7 +142,9 @@ export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, now =
     const range = useRange(request.query, now());
     const page = await rules.getPage(apiKey, id);
     if (!page) throw notFound('page', id, apiKey);
-    return { ...page, ...(await queryPageUse(db, apiKey, page.rule, range)) };
+    await summaries.flush();
+    await backfill.settle('page', apiKey, id, SETTLE_MS);
+    return { ...page, ...(await queryPageRollups(db, apiKey, id, range)), backfill: await readBackfillState(db, 'page', apiKey, id) };
   });
 
   app.patch('/api/apps/:apiKey/pages/:id', editor, async (request: RuleRequest): Promise<Page> => {
@@ -132,6 +155,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, now =
     const after = await rules.updatePage(apiKey, id, change, now());
     if (!after) throw notFound('page', id, apiKey);
     onChange(apiKey);
+    if (change.rule) backfill.kick();
     await app.audit(request, { action: 'page.updated', apiKey, target: id, before, after });
     return after;
   });

@@ -6,7 +6,7 @@
  * Months received wholly before the cutoff are dropped (server/storage/partitions: events are partitioned by month);
  * the rest of the older rows, in the month the cutoff falls in and in the default partition, are deleted in
  * batches; so are the exactly-once keys (event_keys) of events received before the cutoff, and the agents' health
- * reports (health_reports) received before it. Session recordings (issue #18) go whole once their last chunk was
+ * reports (health_reports) received before it, and the analytics rollups (issue #35) of days ended before it. Session recordings (issue #18) go whole once their last chunk was
  * received before the cutoff.
  *
  * At least 7 days: an agent keeps unsent events up to 6 days (its IndexedDB chunk store) and a replay must still
@@ -27,6 +27,11 @@ delete from events where (id, received_at) in (select id, received_at from event
 returning id`;
 const DELETE_KEYS_BATCH = `
 delete from event_keys where ctid in (select ctid from event_keys where received_at < $1 limit ${RETENTION_BATCH})
+returning 1`;
+// The analytics rollups (issue #35) of UTC days that ended before the cutoff: their events are gone (by received
+// time; an agent's clock may put a few at other days, which a day's rows keep until their day is past the cutoff).
+const deleteRollupsBatch = (table: string) => `
+delete from ${table} where ctid in (select ctid from ${table} where day + ${DAY_MS} <= $1 limit ${RETENTION_BATCH})
 returning 1`;
 const DELETE_HEALTH_BATCH = `
 delete from health_reports where ctid in (select ctid from health_reports where received_at < $1 limit ${RETENTION_BATCH})
@@ -56,6 +61,8 @@ export async function applyRetention(db: Database, days: number, now: number = D
   const deleted = await deleteInBatches(db, DELETE_BATCH, cutoff);
   await deleteInBatches(db, DELETE_KEYS_BATCH, cutoff);
   await deleteInBatches(db, DELETE_HEALTH_BATCH, cutoff);
+  await deleteInBatches(db, deleteRollupsBatch('analytics_click_days'), cutoff);
+  await deleteInBatches(db, deleteRollupsBatch('analytics_load_days'), cutoff);
   // Session recordings (issue #18) whose last chunk arrived before the cutoff, with their chunks.
   await createRecordingStore(db).deleteReceivedBefore(cutoff);
   return { partitions, deleted };

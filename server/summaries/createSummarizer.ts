@@ -27,6 +27,12 @@ export interface SummarizerOptions {
   maxEvents?: number;
   /** Where a failing run is reported (once until runs succeed again). @default console.warn */
   warn?: (message: string) => void;
+  /**
+   * Runs after a drain that emptied the queue, before a flush resolves: the analytics match the dictionary entries
+   * the drains added against their rules (issue #35, analytics/matchNewEntries), so a read after a flush counts
+   * a new element's clicks. @default nothing
+   */
+  afterDrain?: () => Promise<unknown>;
 }
 
 /** The summarizer of one collector process. */
@@ -44,7 +50,7 @@ export interface Summarizer {
 
 /** Starts the periodic runs on `db` (its schema migrated). */
 export function createSummarizer(db: Database, options: SummarizerOptions = {}): Summarizer {
-  const { intervalMs = 1000, burstEvents = 10_000, maxBatches = 1000, maxEvents = 10_000, warn = console.warn } = options;
+  const { intervalMs = 1000, burstEvents = 10_000, maxBatches = 1000, maxEvents = 10_000, warn = console.warn, afterDrain } = options;
   /** This process's drains, one at a time (a flush waits for a periodic run in progress, and the reverse). */
   let turn: Promise<unknown> = Promise.resolve();
   /** A flush asked for and not yet begun: callers meanwhile share it (it will cover their batches too). */
@@ -67,7 +73,10 @@ export function createSummarizer(db: Database, options: SummarizerOptions = {}):
     const upTo = wait ? await lastQueued(db) : undefined;
     for (;;) {
       const { more } = await drainSummaryQueue(db, { maxBatches, maxEvents, wait, upTo });
-      if (!more) return true;
+      if (!more) {
+        await afterDrain?.();
+        return true;
+      }
       if (Date.now() >= deadline) return false;
       // Let requests that arrived meanwhile queue their statements before the next drain statement: PGlite runs
       // in this thread, one statement at a time, and its queue is worked through promise callbacks, which would

@@ -46,5 +46,15 @@ export interface RuleUse {
   series: UseDay[];
 }
 
-export type FeatureDetail = Feature & RuleUse;
-export type PageDetail = Page & RuleUse;
+/**
+ * Where the counting of a new or changed rule's past use stands (issue #35 "Fast at real volumes"): `counting`
+ * while the rule is matched against everything the app has stored (its counts are then partial), `ready` after.
+ * `progress` 0..1. A feature limited to a page is ready once both are.
+ */
+export interface BackfillState {
+  state: 'counting' | 'ready';
+  progress: number;
+}
+
+export type FeatureDetail = Feature & RuleUse & { backfill: BackfillState };
+export type PageDetail = Page & RuleUse & { backfill: BackfillState };
