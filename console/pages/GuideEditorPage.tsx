@@ -5,12 +5,13 @@
  * checkGuideLoadResponse and checkBuildingBlocks); Save puts the guide, and a 400's field is shown where it is.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Children, cloneElement, isValidElement, useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import { checkGuideBody, LAUNCH_METHODS, STEP_TYPES } from '../../server/guides/checkGuideBody';
 import { api, ApiError, appPath } from '../api';
 import { QueryState } from '../components/QueryState';
+import { Field } from '../components/Field';
 import { useLeaveGuard } from '../components/useLeaveGuard';
 import { isSelector } from '../isSelector';
 import { newGuide, readTexts, TEXT_SLOTS, writeTexts, type TextSlot } from '../guideTemplate';
@@ -235,32 +236,5 @@ function Editor({ apiKey, start, isNew }: { apiKey: string; start: GuideBody; is
         </section>
       </div>
     </>
-  );
-}
-
-/**
- * A labelled field. Its hint or error is the control's description (aria-describedby), not part of its name: a
- * screen reader says "Page rule", then the hint, instead of one long label.
- */
-function Field({ label, error, hint, children }: { label: string; error?: string; hint?: string; children: React.ReactNode }) {
-  const noteId = useId();
-  const note = error ?? hint;
-  const described = Children.map(children, (child) =>
-    isValidElement(child) && typeof child.type === 'string' && ['input', 'select', 'textarea'].includes(child.type)
-      ? cloneElement(child as React.ReactElement<{ 'aria-describedby'?: string }>, { 'aria-describedby': note ? noteId : undefined })
-      : child,
-  );
-  return (
-    <div className={`field${error ? ' invalid' : ''}`}>
-      <label>
-        <span>{label}</span>
-        {described}
-      </label>
-      {note && (
-        <small id={noteId} className={error ? 'field-error' : 'muted'} role={error ? 'alert' : undefined}>
-          {note}
-        </small>
-      )}
-    </div>
   );
 }
