@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../../server/createServer';
-import { weekOf } from '../../shared/analytics/utcWeek';
+import { WEEK_MS, weekOf } from '../../shared/analytics/utcWeek';
 import { shoot } from './docShots';
 import { agentReady, expect, test, uniqueId, type StoredEvent } from './fixtures';
 
@@ -186,5 +186,9 @@ test.describe('issue #35 done when: a newcomer walks the demo, tags two features
     await expect(table.getByRole('row', { name: week, exact: true }).locator('td')).toHaveText([week, '3', '100%', ...blank]);
     await expect(table.getByRole('row', { name: 'All cohorts', exact: true }).locator('td')).toHaveText(['All cohorts', '3', '100%', ...blank]);
     await expect(table.getByRole('row', { name: week, exact: true }).locator('td').nth(3)).toHaveAttribute('title', 'week 1 is not over for every visitor of this cohort yet');
+    // Said in words, with the day it changes by (a first use on Sunday has its week 1 over three Mondays on), no curve.
+    const by = new Date(weekOf(Date.now()) + 3 * WEEK_MS).toISOString().slice(0, 10);
+    await expect(page.getByRole('status', { name: 'No week over yet' })).toContainText(`The oldest cohort here, ${week}, has week 1 over for all of its visitors by ${by}.`);
+    await expect(page.getByRole('img', { name: 'Retention curve' })).toHaveCount(0);
   });
 });
