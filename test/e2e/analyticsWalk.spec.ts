@@ -147,6 +147,8 @@ test.describe('issue #35 done when: a newcomer walks the demo, tags two features
     await expect(steps.locator('.funnel-step-figures')).toHaveText([`33% of step 1 · median ${gap < 1000 ? `${gap} ms` : `${Math.round(gap / 1000)} s`} from step 1`]);
     await steps.getByText('2 visitors dropped here').click();
     await expect(steps.getByRole('list', { name: 'Dropped at step 2' }).getByRole('link')).toHaveText([bob, cat].sort());
+    const bobsPage = `/console/apps/${APP}/visitors/${bob}`;
+    await expect(steps.getByRole('link', { name: bob })).toHaveAttribute('href', bobsPage);
     await shoot(page, 'docs/console/walk-funnel.png');
 
     // The demo's own guide as a step: each of them went Next on the Reports tooltip before clicking anything there.
@@ -190,5 +192,14 @@ test.describe('issue #35 done when: a newcomer walks the demo, tags two features
     const by = new Date(weekOf(Date.now()) + 3 * WEEK_MS).toISOString().slice(0, 10);
     await expect(page.getByRole('status', { name: 'No week over yet' })).toContainText(`The oldest cohort here, ${week}, has week 1 over for all of its visitors by ${by}.`);
     await expect(page.getByRole('img', { name: 'Retention curve' })).toHaveCount(0);
+
+    // Bob, who dropped, from the funnel's link: his timeline has his Create report click (by its element: the timeline
+    // does not name features) and his typed /settings, in one session.
+    await page.goto(`${server.url}${bobsPage}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Visitors / ${bob}`);
+    const sessions = page.getByRole('list', { name: 'Sessions' });
+    await expect(sessions.getByRole('listitem').filter({ hasText: /^\d\d:\d\d:\d\d click \/reports button#create-report$/ })).toHaveCount(1);
+    await expect(sessions.getByRole('listitem').filter({ hasText: /^\d\d:\d\d:\d\d load \/settings $/ })).toHaveCount(1);
+    await expect(sessions.locator('> li')).toHaveCount(1);
   });
 });
