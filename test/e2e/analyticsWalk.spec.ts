@@ -178,6 +178,15 @@ test.describe('issue #35 done when: a newcomer walks the demo, tags two features
     await expect(page.getByRole('region', { name: 'Totals' }).locator('.stat-value')).toHaveText(['3', '3']);
     await expect(flow.locator('.paths-label')).toHaveText(['Create report', 'Export CSV', '/settings', '(end)', '(end)']);
     await expect(flow.locator('.paths-count')).toHaveText(['3', '1', '1', '1', '2']);
+    // Before Export CSV: ann's Create report, then Reports and Home (the top navigation's page loads, by address);
+    // cat's Reports, then Home, then the start of his session. Ties in a level in key order (features before
+    // addresses), the session's start last.
+    await paths.getByRole('combobox', { name: /^Feature/ }).selectOption({ label: 'Export CSV' });
+    await paths.getByRole('combobox', { name: /^Direction/ }).selectOption('previous');
+    await paths.getByRole('button', { name: 'Show paths' }).click();
+    const before = page.getByRole('group', { name: 'Paths before Export CSV' });
+    await expect(before.locator('.paths-label')).toHaveText(['Export CSV', 'Create report', '/reports', '/', '/reports', '/', '(session start)']);
+    await expect(before.locator('.paths-count')).toHaveText(['2', '1', '1', '1', '1', '1', '1']);
 
     // Retention: every visitor's first use is this week, week 0 of one cohort of 3; no later week is over yet, so a
     // same-day walk shows week 0 only (the other cells blank).
