@@ -62,7 +62,12 @@ export function GuideGoalPanel({ apiKey, guide, range }: GuideGoalPanelProps) {
                 {a.control && <ArmRow name="Control group" arm={a.control} testId="goal-control" />}
               </tbody>
             </table>
-            {a.lift && <LiftChart lift={a.lift} />}
+            {a.lift && (
+              <>
+                <h3 className="goal-chart-title">Lift: the rate of those who saw it minus the control group's, with its 95% interval</h3>
+                <LiftChart lift={a.lift} />
+              </>
+            )}
             <p className={`goal-verdict verdict-${a.verdict.replace(' ', '-')}`} data-testid="goal-sentence">{a.sentence}</p>
             {a.lift && (
               <p className="muted">
