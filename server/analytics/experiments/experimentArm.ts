@@ -5,7 +5,8 @@
  * number in [0, 1); below the guide's `controlShare` is control. The same pair always hashes the same, so a visitor
  * stays in their arm on every request and every collector process; each guide hashes its own ids, so being control
  * for one guide says nothing about another. Raising the share from 0.1 to 0.2 moves only the visitors whose number
- * lies in [0.1, 0.2) from treatment to control; everyone else keeps their arm (docs/experiments.md).
+ * lies in [0.1, 0.2) from treatment to control; everyone else keeps their arm (docs/console-api.md "Guide goal
+ * and experiment").
  * Anonymous visitors (the agent's `_WM_` ids) and requests without a visitor id are not in the experiment: they are
  * served the guide as before it, and the results count neither arm's events of theirs (an anonymous id changes when
  * the visitor signs in, so neither their arm nor their goal would stay theirs).
