@@ -4,6 +4,7 @@
  * its audience held back as a control group (guides §4 Control group: the collector picks them, they never see it).
  */
 import type { UseFormReturn } from 'react-hook-form';
+import { ChoiceOptions } from '../components/ChoiceOptions';
 import { Field } from '../components/Field';
 import type { GoalFormFields } from '../guideGoal';
 import type { Feature, Page } from '../types';
@@ -47,12 +48,7 @@ export function GuideGoalFields({ apiKey, form, fieldError }: GuideGoalFieldsPro
         {(kind === 'feature' || kind === 'page') && (
           <Field label={kind === 'feature' ? 'Feature' : 'Page'} error={refError}>
             <select {...form.register('goalRef')}>
-              <option value="">Choose a {kind}</option>
-              {options.map((o) => (
-                <option key={o.id} value={o.id}>
-                  {o.name}
-                </option>
-              ))}
+              <ChoiceOptions prompt={`Choose a ${kind}`} options={options} />
             </select>
           </Field>
         )}

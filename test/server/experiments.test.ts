@@ -253,6 +253,19 @@ describe('issue #35 GET .../guides/{id}/experiment', () => {
     expect((await results('small', '', ADMIN_HEADERS, OTHER)).statusCode).toBe(404);
     expect((await results('small', '?from=x')).json().field).toBe('from');
   });
+
+  it('a goal whose feature was deleted since is a 400 naming goal.feature', async () => {
+    const gone = await make('features', { name: 'Soon gone', rule: { selector: 'button.gone' } });
+    expect((await put(guideBody('orphan', { goal: { feature: gone, withinDays: 2 } }))).statusCode).toBe(201);
+    const before = await results('orphan');
+    expect(before.statusCode, before.body).toBe(200);
+    expect(before.json().treatment).toEqual({ exposed: 0, converted: 0, rate: null });
+    const deleted = await server.app.inject({ method: 'DELETE', url: `/api/apps/${KEY}/features/${gone}`, headers: ADMIN_HEADERS });
+    expect(deleted.statusCode).toBe(204);
+    const answer = await results('orphan');
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().field).toBe('goal.feature');
+  });
 });
 
 /**

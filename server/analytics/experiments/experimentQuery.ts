@@ -28,14 +28,14 @@ function goalStep(goal: GuideGoal) {
 // $1 api key, $2 guide id, $3 from, $4 to, $5 within ms, $6 the anonymous prefix, $7 its length; then the goal's.
 const armsSql = (goalWhere: string | null) => `
 with exposure as (
-  select distinct on (visitor_id) visitor_id, type as arm, time as t from events
+  select distinct on (visitor_id) visitor_id, type as arm, time as t, time + $5::bigint as until from events
   where api_key = $1 and guide_id = $2 and kind = 'guide' and type in ('guideSeen', 'control')
     and visitor_id <> '' and left(visitor_id, $7::int) <> $6
   order by visitor_id, time, type
 )
 select e.arm, count(*) as exposed,
   count(*) filter (where ${goalWhere === null ? 'false' : `exists (
-    select 1 from events where api_key = $1 and visitor_id = e.visitor_id and time >= e.t and time <= e.t + $5::bigint and ${goalWhere})`}) as converted
+    select 1 from events where api_key = $1 and visitor_id = e.visitor_id and time >= e.t and time <= e.until and ${goalWhere})`}) as converted
 from exposure e where e.t >= $3 and e.t < $4
 group by e.arm`;
 
