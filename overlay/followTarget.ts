@@ -2,9 +2,9 @@
  * Where a tooltip step sits (guides §2, §9): beside its target with a caret, on the side with room (flip) or the
  * one `layoutDir` forces; shifted to stay inside 2 % .. 98 % of the viewport's width (its caret at least 10 px from
  * its corners); hidden while the target is scrolled out of sight; following the target on scroll at most every
- * 10 ms and 50 ms after the last window resize (createRepositionScheduler), and at once when the target itself
- * changes size or moves in the layout (floating-ui's autoUpdate), from the frame after the box is drawn (its layout,
- * before its paint). The React Tooltip calls it from a layout effect,
+ * 10 ms and 50 ms after the last window resize (createRepositionScheduler), and at once when the target or the box
+ * changes size (a ResizeObserver) or the target moves in the layout (floating-ui's autoUpdate), from the frame the
+ * box is drawn in (after its layout, before its paint). The React Tooltip calls it from a layout effect,
  * a painted tooltip (overlay/static) when it draws. Returns the stop.
  */
 import { arrow, autoUpdate, computePosition, flip, hide, offset, shift, type Placement } from '@floating-ui/dom';
@@ -70,11 +70,15 @@ export function followTarget(target: Element, floating: HTMLElement, caret: HTML
   // the whole page (10-28 ms in profiles of the bench page), on top of the box's drawing. Started instead from the
   // box's first resize observation, it comes after the frame's own layout, which the browser does anyway, and
   // before that frame paints: the box shows in the same frame, placed, and the agent's task stays small.
+  // The same observer then follows the box's and the target's size. floating-ui's own (elementResize) would place
+  // the box again on its first observation, in the same frame, just after the first placing wrote the box's
+  // transform: a second placing whose reads recomputed the page's style (11-14 ms in profiles of the bench page).
   let stopAuto = () => {};
-  const start = () => (stopAuto = autoUpdate(target, floating, update, { ancestorScroll: false, ancestorResize: false }));
-  const stopWaiting = afterLayout(floating, start);
+  const stopResizes = onResizes([target, floating], () => {
+    stopAuto = autoUpdate(target, floating, update, { ancestorScroll: false, ancestorResize: false, elementResize: false });
+  }, () => void update());
   return () => {
-    stopWaiting();
+    stopResizes();
     stopAuto();
     scheduler.cancel();
     win.removeEventListener('scroll', scheduler.onScroll, listen);
@@ -83,21 +87,23 @@ export function followTarget(target: Element, floating: HTMLElement, caret: HTML
 }
 
 /**
- * Runs `then` once `element` has been laid out by the browser's own rendering (a ResizeObserver's first
- * observation, delivered after layout and before paint), or at once where there is no ResizeObserver. Returns
- * the cancel.
+ * Runs `first` once `elements` have been laid out by the browser's own rendering (a ResizeObserver's first
+ * delivery, after layout and before paint), then `resized` each time one of them changes size; `first` at once
+ * (and never `resized`) where there is no ResizeObserver. Returns the stop.
  */
-function afterLayout(element: HTMLElement, then: () => void): () => void {
-  const Observer = element.ownerDocument.defaultView?.ResizeObserver;
+function onResizes(elements: Element[], first: () => void, resized: () => void): () => void {
+  const Observer = elements[0]!.ownerDocument.defaultView?.ResizeObserver;
   if (!Observer) {
-    then();
+    first();
     return () => {};
   }
+  let started = false;
   const observer = new Observer(() => {
-    observer.disconnect();
-    then();
+    if (started) return resized();
+    started = true;
+    first();
   });
-  observer.observe(element);
+  for (const element of elements) observer.observe(element);
   return () => observer.disconnect();
 }
 

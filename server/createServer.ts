@@ -57,6 +57,7 @@ import { registerAnalyticsRoutes } from './analytics/registerAnalyticsRoutes';
 import { createRuleBackfill } from './analytics/createRuleBackfill';
 import { matchNewEntries } from './analytics/matchNewEntries';
 import { registerFunnelRoutes } from './analytics/funnelRoutes';
+import { registerExperimentRoutes } from './analytics/experiments/experimentRoutes';
 import { createSegmentStore } from './analytics/segments/createSegmentStore';
 import { createSegmentJudge } from './analytics/segments/createSegmentJudge';
 import { registerSegmentRoutes } from './analytics/segments/registerSegmentRoutes';
@@ -270,10 +271,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     // Before every /data route: with WAYMARK_APPS=known, an unknown app's requests end at its route's guard (issue #31).
     if (options.apps === 'known') registerKnownApps(app, { has: (apiKey) => settingsStore.has(apiKey) });
     // A guide of the database, else one the app still reads from the guide folder.
-    const guideStepIds = async (apiKey: string, guideId: string) => {
-      const guide = (await guideStore.get(apiKey, guideId))?.guide ?? (await guideSource.list(apiKey)).find((g) => g.id === guideId);
-      return guide?.steps.map((s) => s.id);
-    };
+    const guideOf = async (apiKey: string, guideId: string) =>
+      (await guideStore.get(apiKey, guideId))?.guide ?? (await guideSource.list(apiKey)).find((g) => g.id === guideId);
+    const guideStepIds = async (apiKey: string, guideId: string) => (await guideOf(apiKey, guideId))?.steps.map((s) => s.id);
     // Features, pages and segments (issue #35); the segment judge answers guide.json's segment audiences.
     const rules = createRuleStore(db);
     const segmentStore = createSegmentStore(db);
@@ -292,7 +292,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     });
     registerApiRoutes(app, store);
     const guideVersions = createGuideVersions(db);
-    registerGuideRoutes(app, { db, guides: guideStore, summaries: summarizer, versions: guideVersions, segmentExists: async (apiKey, id) => (await segmentStore.get(apiKey, id)) !== undefined });
+    registerGuideRoutes(app, { db, guides: guideStore, summaries: summarizer, versions: guideVersions, segmentExists: async (apiKey, id) => (await segmentStore.get(apiKey, id)) !== undefined,
+      ruleExists: async (apiKey, kind, id) => (kind === 'feature' ? await rules.getFeature(apiKey, id) : await rules.getPage(apiKey, id)) !== undefined,
+    });
     registerGuideHistoryRoutes(app, { guides: guideStore, versions: guideVersions });
     registerPreviewRoutes(app, { guides: guideStore, source: guideSource, assets: guideAssets });
     registerSettingsRoutes(app, settingsStore);
@@ -320,6 +322,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     app.addHook('onClose', () => ruleBackfill.stop());
     registerAnalyticsRoutes(app, { rules, db, summaries: summarizer, backfill: ruleBackfill, onChange: (apiKey) => segmentJudge.forget(apiKey) });
     registerFunnelRoutes(app, { db, rules, summaries: summarizer, guideStepIds });
+    registerExperimentRoutes(app, { db, rules, guideStepIds, guideOf, now: options.analyticsNow });
     registerPathsRoutes(app, { db, rules });
     registerRetentionRoutes(app, { db, rules, guideStepIds, now: options.analyticsNow });
     registerSegmentRoutes(app, { db, segments: segmentStore, judge: segmentJudge, summaries: summarizer, rules, guideStepIds });

@@ -1,12 +1,13 @@
 /**
- * Creating and editing a guide: a form for the common fields (name, launch method, priority, schedule, and per step its
+ * Creating and editing a guide: a form for the common fields (name, launch method, priority, schedule, goal and
+ * experiment (GuideGoalFields), and per step its
  * type, page rule, target element and texts) beside a JSON editor of the whole guide. Both are checked as you
  * type with the checks the server and the agent use (server/guides/checkGuideBody: the agent's
  * checkGuideLoadResponse and checkBuildingBlocks); Save puts the guide, and a 400's field is shown where it is.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { useFieldArray, useForm } from 'react-hook-form';
+import { useFieldArray, useForm, type UseFormReturn } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import { checkGuideBody, LAUNCH_METHODS, STEP_TYPES } from '../../server/guides/checkGuideBody';
 import { api, ApiError, appPath } from '../api';
@@ -21,9 +22,11 @@ import { useCan } from '../useMe';
 import { JsonEditor, parseJson } from './JsonEditor';
 import { audienceSegment } from '../guideTargeting';
 import { useSegmentChoices } from './useSegmentPickers';
+import { applyGoalForm, goalFormOf, type GoalFormFields } from '../guideGoal';
+import { GuideGoalFields } from './GuideGoalFields';
 
 /** The form's fields. */
-interface GuideForm {
+interface GuideForm extends GoalFormFields {
   id: string;
   name: string;
   launchMethod: string;
@@ -46,6 +49,7 @@ function formOf(guide: GuideBody): GuideForm {
     showsAfter: toLocalInput(guide.showsAfter),
     expiresAfter: toLocalInput(guide.expiresAfter),
     segment: audienceSegment(guide) ?? '',
+    ...goalFormOf(guide),
     steps: guide.steps.map((step) => ({
       type: step.type,
       regexUrlRule: typeof step.regexUrlRule === 'string' ? step.regexUrlRule : '',
@@ -75,6 +79,7 @@ function applyForm(guide: GuideBody, form: GuideForm, isNew: boolean): GuideBody
   if (form.segment) next.audience = { ...audience, segment: form.segment };
   else if (Object.keys(audience).length) next.audience = audience;
   else delete next.audience;
+  applyGoalForm(next, form);
   next.steps = guide.steps.map((step, i) => {
     const values = form.steps[i];
     if (!values) return step;
@@ -204,6 +209,8 @@ function Editor({ apiKey, start, isNew }: { apiKey: string; start: GuideBody; is
               <input type="datetime-local" {...form.register('expiresAfter')} />
             </Field>
           </div>
+          {/* The goal fields are a part of this form's values: its control is theirs too (issue #35). */}
+          <GuideGoalFields apiKey={apiKey} form={form as unknown as UseFormReturn<GoalFormFields>} fieldError={fieldError} />
           {steps.fields.map((field, i) => (
             <fieldset key={field.id} className="step">
               <legend>Step {i + 1}</legend>

@@ -1,6 +1,6 @@
 /**
  * One guide: its state and the actions on it (publish, stage, disable, back to draft, edit, duplicate, delete), the funnel
- * (seen -> each step advanced -> completed, dismissed, snoozed), a timeline, poll results and NPS, and health; a
+ * (seen -> each step advanced -> completed, dismissed, snoozed), its goal and experiment (GuideGoalPanel), a timeline, poll results and NPS, and health; a
  * History tab (`?tab=history`, issue #33) with its versions, kept even once the guide is deleted.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -21,6 +21,7 @@ import type { GuideBody, GuideState, GuideStats, StoredGuide } from '../types';
 import { useRange } from '../useRange';
 import { GuideHistory } from './GuideHistory';
 import { PollResults } from './PollResults';
+import { GuideGoalPanel } from './GuideGoalPanel';
 import { useCan } from '../useMe';
 
 const ACTIONS: Array<{ state: GuideState; label: string }> = [
@@ -215,6 +216,7 @@ export function GuidePage() {
                         )}
                       </section>
                     </div>
+                    <GuideGoalPanel apiKey={apiKey} guide={guide.data.guide} range={range} />
                     <section className="card">
                       <h2>Timeline</h2>
                       <TimeChart title="Guide events over time" times={times} series={series} height={200} />

@@ -7,6 +7,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useFieldArray, useForm, type FieldPath } from 'react-hook-form';
 import { api, ApiError, appPath } from '../api';
+import { ChoiceOptions } from '../components/ChoiceOptions';
 import { Field } from '../components/Field';
 import { BEHAVIOUR_KINDS, definitionOf, fieldsOf, formFieldOf, takesAtLeast, targetList, type SegmentFields } from '../segmentFields';
 import type { Segment } from '../types';
@@ -108,12 +109,7 @@ export function SegmentForm({ apiKey, segment, onDone }: SegmentFormProps) {
                   <input autoComplete="off" {...form.register(`behaviour.${i}.target`, { required: 'A track event name, please' })} />
                 ) : (
                   <select {...form.register(`behaviour.${i}.target`, { required: 'Pick one, please' })}>
-                    <option value="">Pick…</option>
-                    {options.map((o) => (
-                      <option key={o.id} value={o.id}>
-                        {o.name}
-                      </option>
-                    ))}
+                    <ChoiceOptions prompt="Pick…" options={options} />
                   </select>
                 )}
               </Field>

@@ -4,7 +4,8 @@
  * shared/guides/checkBuildingBlocks: every step's building blocks), so a guide the console accepts is one the
  * agent renders, plus the field at fault so the console can point at it. A guide's `audience` (the server's own
  * field) is checked in the condition language of shared/segments/segmentConditions.ts, a step's `markdown` (ours too)
- * by server/markdown/checkStepMarkdown.ts.
+ * by server/markdown/checkStepMarkdown.ts, its `goal` and `experiment` (issue #35) by
+ * server/analytics/experiments/checkGuideGoal.ts.
  */
 import { checkBuildingBlocks } from '../../shared/guides/checkBuildingBlocks';
 import type { Guide, StepType } from '../../shared/guides/guides';
@@ -15,6 +16,7 @@ import { checkTheme } from '../../shared/surfaces/guideTheme';
 import { checkNotificationBubble } from '../../shared/surfaces/notificationBubble';
 import { epochMsOf } from '../../shared/eligibility/isInTimebox';
 import { checkStepMarkdown } from '../markdown/checkStepMarkdown';
+import { checkGoalFields } from '../analytics/experiments/checkGuideGoal';
 
 /** What is wrong with a guide, and where (`steps[1].domJson`); `field` is '' for the whole body. */
 export interface GuideProblem {
@@ -66,6 +68,9 @@ export function checkGuideBody(body: unknown, guideId: string, options: GuideChe
     const audienceProblem = checkAudience(body.audience);
     if (audienceProblem) return audienceProblem;
   }
+  // issue #35: the goal and the experiment (server fields, never served to the agent).
+  const goalProblem = checkGoalFields(body);
+  if (goalProblem) return goalProblem;
   if (body.targetAccount !== undefined && body.targetAccount !== null) {
     const ids = Array.isArray(body.targetAccount) ? body.targetAccount : [body.targetAccount];
     if (!ids.length || ids.some((id) => !((typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && Number.isFinite(id))))) {

@@ -15,6 +15,7 @@ import { guideListStats } from './guideListStats';
 import { integerParam, queryParam, type ConsoleQuery } from '../queries/queryParams';
 import { keepGuideVersion } from './history/keepGuideVersion';
 import type { GuideVersions } from './history/createGuideVersions';
+import { goalTarget } from '../analytics/experiments/checkGuideGoal';
 
 type GuideRequest = FastifyRequest<{ Params: { apiKey: string; guideId: string }; Body: unknown }>;
 
@@ -28,6 +29,8 @@ export interface GuideRoutesOptions {
   versions: GuideVersions;
   /** Whether the app has the segment a guide's audience names (issue #35). @default none exists */
   segmentExists?: (apiKey: string, id: string) => Promise<boolean>;
+  /** Whether the app has the feature (page) a guide's goal names (issue #35). @default none exists */
+  ruleExists?: (apiKey: string, kind: 'feature' | 'page', id: string) => Promise<boolean>;
   now?: () => number;
 }
 
@@ -41,7 +44,7 @@ export function guideAction(before: GuideState | undefined, after: GuideState, o
 }
 
 /** Registers the guide routes under /api/apps/{apiKey}/guides. */
-export function registerGuideRoutes(app: FastifyInstance, { db, guides, summaries, versions, segmentExists = async () => false, now = Date.now }: GuideRoutesOptions): void {
+export function registerGuideRoutes(app: FastifyInstance, { db, guides, summaries, versions, segmentExists = async () => false, ruleExists = async () => false, now = Date.now }: GuideRoutesOptions): void {
   // After a change succeeded: a version of the guide as now stored, and the audit entry with before and after.
   const kept = (request: FastifyRequest, apiKey: string, stored: StoredGuide, action: string, before: StoredGuide | undefined) =>
     keepGuideVersion(app, versions, request, { apiKey, stored, action, before });
@@ -95,6 +98,11 @@ export function registerGuideRoutes(app: FastifyInstance, { db, guides, summarie
     const segment = guide.audience?.segment;
     if (segment !== undefined && !(await segmentExists(apiKey, segment))) {
       throw new HttpError(400, `audience.segment '${segment}' is not a segment of this app (GET .../segments)`, 'audience.segment');
+    }
+    // issue #35: a goal names one of this app's features or pages (a track name is anyone's to choose).
+    const goal = guide.goal && goalTarget(guide.goal);
+    if (goal && goal.kind !== 'track' && !(await ruleExists(apiKey, goal.kind, goal.ref))) {
+      throw new HttpError(400, `goal.${goal.kind} '${goal.ref}' is not a ${goal.kind} of this app (GET .../${goal.kind}s)`, `goal.${goal.kind}`);
     }
     if (wanted !== undefined && !GUIDE_STATES.includes(wanted as GuideState)) {
       throw new HttpError(400, `state must be one of ${GUIDE_STATES.join(', ')}`, 'state');

@@ -21,6 +21,7 @@ import { applyTheme, launcherWithTheme } from '../guides/applyTheme';
 import type { Guide } from '../../shared/guides/guides';
 import { matchesConditions, type SegmentSubject } from '../../shared/segments/segmentConditions';
 import type { SegmentJudge } from '../analytics/segments/createSegmentJudge';
+import { withExperimentArms } from '../analytics/experiments/experimentArm';
 
 /** What the data routes use. */
 export interface DataRoutesOptions {
@@ -117,11 +118,12 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
     judging?.catch(() => undefined);
     const site = await guides.siteConfig(apiKey);
     const inSegments = (await judging) ?? new Set<string>();
-    const localized = forAudience(listed, subject, inSegments).map((g) => applyTheme(localizeGuide(g, chooseLanguage(g, wanted)), site.theme));
+    const visitor = typeof visitorId === 'string' && visitorId !== '' ? visitorId : undefined;
+    // issue #35: a guide's experiment holds its control arm back (`control: true`); goal and experiment stay here.
+    const localized = withExperimentArms(forAudience(listed, subject, inSegments), visitor).map((g) => applyTheme(localizeGuide(g, chooseLanguage(g, wanted)), site.theme));
     // issue #17 markdown plugin: steps written in markdown made into building blocks for this visitor (skipped,
     // substituted), before their seen states are applied; as plain text when the site config guideMarkdown is off.
     const all = localized.some(hasMarkdown) ? applyMarkdown(localized, subject, { enabled: site.guideMarkdown }) : localized;
-    const visitor = typeof visitorId === 'string' && visitorId !== '' ? visitorId : undefined;
     if (visitor && blockedVisitors?.has(visitor)) {
       throw new HttpError(451, `visitor ${visitor} may not be tracked (451 Unavailable For Legal Reasons)`);
     }

@@ -5,6 +5,7 @@
  */
 export type * from './analytics';
 export type * from './audit';
+export type * from './experiments';
 export type * from './funnels';
 export type * from './guideHistory';
 export type * from './guides';

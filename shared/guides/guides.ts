@@ -128,6 +128,21 @@ export interface GuideAudience {
   segment?: string;
 }
 
+/**
+ * What a guide is meant to bring about (issue #35 "Did the guide work?"): a use of one of the app's features, a
+ * visit to one of its pages, or a track event, within `withinDays` (1..90) of the visitor's first exposure to the
+ * guide. A server field: guide.json never serves it.
+ */
+export type GuideGoal = ({ feature: string } | { page: string } | { track: string }) & { withinDays: number };
+
+/**
+ * A guide's experiment (issue #35, guides §4 Control group): `controlShare` (0.01..0.5) of its audience is held
+ * back as control, chosen by the collector per visitor (server/analytics/experiments/experimentArm). A server field.
+ */
+export interface GuideExperiment {
+  controlShare: number;
+}
+
 export interface Guide {
   id: string;
   name?: string;
@@ -172,6 +187,10 @@ export interface Guide {
    * agent never sees it. Absent or `when: {}`: everyone.
    */
   audience?: GuideAudience;
+  /** The guide's goal (issue #35); the collector leaves it out of guide.json. */
+  goal?: GuideGoal;
+  /** The guide's experiment (issue #35); guide.json serves a control visitor the guide with `control: true` instead. */
+  experiment?: GuideExperiment;
   steps: GuideStep[];
   attributes?: {
     priority?: number;

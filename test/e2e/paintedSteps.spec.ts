@@ -87,3 +87,23 @@ test('a painted tooltip sits 15 px under its element', async ({ page, context, o
     .toBe(15);
   expect([...files]).not.toContain('waymark.overlay.js');
 });
+
+test('a painted tooltip stays centred under its element when the tooltip grows', async ({ page, openHostPage }) => {
+  await openHostPage(
+    '/e2e/surface-follow',
+    hostPage({ init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: '${uniqueId('painted-grow')}' } });`, body: '<div style="height: 200px"></div><button id="follow-target" style="margin-left: 400px">Follow me</button>' }),
+  );
+  const tooltip = page.locator(`${overlay} .wm-tooltip`);
+  const offCentre = async () => {
+    const target = (await page.locator('#follow-target').boundingBox())!;
+    const box = (await tooltip.boundingBox())!;
+    // || 0: -0 is 0 here.
+    return Math.round(box.x + box.width / 2 - (target.x + target.width / 2)) || 0;
+  };
+  await expect(tooltip).toContainText('I stay with my button');
+  await expect.poll(offCentre).toBe(0);
+  // What an image or a late font inside it does: the box changes size; its element does not move.
+  await tooltip.evaluate((box: HTMLElement) => void (box.style.width = '400px'));
+  await expect.poll(offCentre).toBe(0);
+  expect(Math.round((await tooltip.boundingBox())!.width)).toBe(400);
+});

@@ -85,6 +85,7 @@ const EXPECTED: Record<string, string> = {
   'PATCH /api/apps/:apiKey/pages/:id': 'editor',
   'DELETE /api/apps/:apiKey/pages/:id': 'editor',
   'POST /api/apps/:apiKey/funnels': 'viewer',
+  'GET /api/apps/:apiKey/guides/:guideId/experiment': 'viewer',
   'GET /api/apps/:apiKey/segments': 'viewer',
   'POST /api/apps/:apiKey/segments': 'editor',
   'GET /api/apps/:apiKey/segments/:id': 'viewer',
