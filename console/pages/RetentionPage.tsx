@@ -2,14 +2,14 @@
  * An app's Retention (issue #35 "Funnels, paths, retention"): visitors (or accounts) grouped by the UTC week of their
  * first use (of the app, or of a feature, a page, a track event), and the share of each cohort back in each week
  * after it (any event, or one of those), as a shaded table (RetentionTable) and a curve of all cohorts together
- * (TimeChart over weeks). The question is a form (react-hook-form), asked when applied; the range picker asks at
+ * (TimeChart over weeks), or, while no week after week 0 is over for any cohort, a note saying until when. The question is a form (react-hook-form), asked when applied; the range picker asks at
  * once. Cohorts start on Monday: the range's start is taken back to its week's Monday.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useParams } from 'react-router';
-import { weekOf } from '../../shared/analytics/utcWeek';
+import { WEEK_MS, weekOf } from '../../shared/analytics/utcWeek';
 import { api, ApiError, appPath } from '../api';
 import { formatPercent } from '../format';
 import { Field } from '../components/Field';
@@ -144,15 +144,30 @@ function RetentionResult({ answer }: { answer: RetentionAnswer }) {
     () => [{ label: 'Back, all cohorts', values: answer.overall.map((o) => (o.share === null ? null : Math.round(o.share * 1000) / 10)), color: '#4f46e5' }],
     [answer],
   );
+  // Week 0 is each cohort itself (100%): with no later week over (a walk of today, a new app) the curve would be one
+  // dot, and the blank cells would not say why or until when.
+  const anyWeekOver = answer.overall.some((o) => o.week > 0 && o.share !== null);
+  const oldest = answer.cohorts[0]!.week;
   return (
     <>
       <section className="card retention-wrap" aria-label="Cohorts">
         <RetentionTable answer={answer} />
       </section>
-      <section className="card">
-        <h2>Share back, weeks after first use (all cohorts whose week is over)</h2>
-        <TimeChart title="Retention curve" times={times} series={series} time={false} formatValue={formatShare} xLabel="Week" yRange={SHARE_RANGE} />
-      </section>
+      {anyWeekOver ? (
+        <section className="card">
+          <h2>Share back, weeks after first use (all cohorts whose week is over)</h2>
+          <TimeChart title="Retention curve" times={times} series={series} time={false} formatValue={formatShare} xLabel="Week" yRange={SHARE_RANGE} />
+        </section>
+      ) : (
+        <section className="card" role="status" aria-label="No week over yet">
+          <h2>No week after week 0 is over yet</h2>
+          <p className="muted">
+            A {answer.by}&apos;s week 1 is the week after their first use, counted once it is over: two weeks after that first use. Until then
+            week 0 is each cohort itself (100%) and there is no curve to draw. The oldest cohort here, {weekLabel(oldest)}, has week 1 over for all
+            of its {answer.by === 'visitor' ? 'visitors' : 'accounts'} by {weekLabel(oldest + 3 * WEEK_MS)}.
+          </p>
+        </section>
+      )}
     </>
   );
 }
