@@ -26,7 +26,24 @@ export interface RuleDefinition<R> {
   updatedAt: number;
 }
 
-export type Feature = RuleDefinition<FeatureRule>;
+/**
+ * One event property of a feature's clicks (analytics §3 "Event property rule: name, path, source or selector"):
+ * its name and exactly one of where the agent reads its value (shared/analytics/eventPropertyRules.ts):
+ * `selector` (the value or text of the first element it finds on the page), `path` (a dotted path into the page's
+ * globals) or `source` (an attribute of the clicked feature element).
+ */
+export interface FeatureEventProperty {
+  name: string;
+  selector?: string;
+  path?: string;
+  source?: string;
+}
+
+/**
+ * A feature: its definition, and the event properties its clicks carry when it has any (served to the agent in
+ * guide.json's `features`).
+ */
+export type Feature = RuleDefinition<FeatureRule> & { eventProperties?: FeatureEventProperty[] };
 export type Page = RuleDefinition<PageRule>;
 
 /** One UTC day with use (days without any are left out). */

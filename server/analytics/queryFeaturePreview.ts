@@ -1,0 +1,75 @@
+/**
+ * The past clicks a feature being tagged in the designer would count (issue #35 "Tagged from the designer too"):
+ * over the stored clicks of the last PREVIEW_DAYS UTC days (today included), read from the rollups without a rule
+ * saved: the app's clicked elements of those days (the dictionary analytics_elements) matched in Node by
+ * compileSelector, as a saved feature's backfill matches them, and, when the feature would be limited to a page,
+ * the addresses of their clicks matched by the page's URL rule (compileUrlRule). Then one sum over
+ * analytics_click_days.
+ *
+ * Bounded: at most MAX_PREVIEW_ENTRIES elements (and addresses) are matched, in key order; with more, the counts
+ * are of those only and the answer says `partial`.
+ */
+import type { Database } from '../storage/Database';
+import { DAY_MS } from '../summaries/CONSOLE_SCHEMA';
+import type { ElementMatcher } from './compileSelector';
+import type { UrlRule } from './compileUrlRule';
+
+/** The UTC days a preview counts, today included. */
+export const PREVIEW_DAYS = 30;
+/** The most dictionary entries (elements, then addresses) one preview matches. */
+export const MAX_PREVIEW_ENTRIES = 20_000;
+
+/** What the preview answers. */
+export interface FeaturePreview {
+  /** Clicks on a matching element (on a matching page) since `from`. */
+  clicks: number;
+  /** Distinct visitors of those clicks. */
+  visitors: number;
+  /** The first UTC day counted (epoch ms) and the present. */
+  from: number;
+  to: number;
+  /** More elements or addresses than MAX_PREVIEW_ENTRIES were clicked: the counts are of the first ones only. */
+  partial: boolean;
+}
+
+// $1 api key, $2 first day, $3 limit.
+const ELEMENTS = `
+select e.key, e.target::text as value from analytics_elements e
+where e.api_key = $1 and e.key in (select element_key from analytics_click_days where api_key = $1 and day >= $2)
+order by e.key limit $3`;
+
+// $4 the matched element keys (a JSON array).
+const ADDRESSES = `
+select a.key, a.url as value from analytics_addresses a
+where a.api_key = $1 and a.key in (
+  select address_key from analytics_click_days
+  where api_key = $1 and day >= $2 and element_key in (select jsonb_array_elements_text($4::jsonb))
+)
+order by a.key limit $3`;
+
+// $3 element keys, $4 address keys (or null: any page).
+const COUNT = `
+select coalesce(sum(events), 0) as clicks, count(distinct nullif(visitor_id, '')) as visitors from analytics_click_days
+where api_key = $1 and day >= $2 and element_key in (select jsonb_array_elements_text($3::jsonb))
+  and ($4::jsonb is null or address_key in (select jsonb_array_elements_text($4::jsonb)))`;
+
+/** Counts the clicks `selector` (on pages `url` matches, when given) would have had. */
+export async function queryFeaturePreview(db: Database, apiKey: string, selector: ElementMatcher, url: UrlRule | undefined, now: number): Promise<FeaturePreview> {
+  const from = now - (((now % DAY_MS) + DAY_MS) % DAY_MS) - (PREVIEW_DAYS - 1) * DAY_MS;
+  const answer = (clicks: number, visitors: number, partial: boolean): FeaturePreview => ({ clicks, visitors, from, to: now, partial });
+  const elements = await db.query<{ key: string; value: string }>(ELEMENTS, [apiKey, from, MAX_PREVIEW_ENTRIES + 1]);
+  let partial = elements.rows.length > MAX_PREVIEW_ENTRIES;
+  const elementKeys = elements.rows.slice(0, MAX_PREVIEW_ENTRIES).filter((row) => selector.matchesClick(JSON.parse(row.value))).map((row) => row.key);
+  if (!elementKeys.length) return answer(0, 0, partial);
+  let addressKeys: string[] | undefined;
+  if (url) {
+    const addresses = await db.query<{ key: string; value: string }>(ADDRESSES, [apiKey, from, MAX_PREVIEW_ENTRIES + 1, JSON.stringify(elementKeys)]);
+    partial ||= addresses.rows.length > MAX_PREVIEW_ENTRIES;
+    addressKeys = addresses.rows.slice(0, MAX_PREVIEW_ENTRIES).filter((row) => url.matches(row.value)).map((row) => row.key);
+    if (!addressKeys.length) return answer(0, 0, partial);
+  }
+  const { rows } = await db.query<{ clicks: string | number; visitors: string | number }>(COUNT, [
+    apiKey, from, JSON.stringify(elementKeys), addressKeys ? JSON.stringify(addressKeys) : null,
+  ]);
+  return answer(Number(rows[0]?.clicks ?? 0), Number(rows[0]?.visitors ?? 0), partial);
+}
