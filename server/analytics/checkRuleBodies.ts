@@ -13,8 +13,6 @@ import type { FeatureRule, PageRule } from './createRuleStore';
 import { readEventProperties } from './readEventProperties';
 import type { FeatureEventProperty } from '../../shared/api/rules';
 
-/** The largest body of a feature's or a page's POST or PATCH (a name, a rule, 20 event properties), in bytes. */
-export const MAX_RULE_BODY_BYTES = 64 * 1024;
 /** The longest name of a feature or a page, in characters. */
 export const MAX_RULE_NAME_LENGTH = 200;
 /** The longest page id a feature's rule may name (ids are UUIDs; the path parameter's own bound is 100). */

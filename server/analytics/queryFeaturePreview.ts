@@ -13,24 +13,14 @@ import type { Database } from '../storage/Database';
 import { DAY_MS } from '../summaries/CONSOLE_SCHEMA';
 import type { ElementMatcher } from './compileSelector';
 import type { UrlRule } from './compileUrlRule';
+import type { FeaturePreview } from '../../shared/api/rules';
 
 /** The UTC days a preview counts, today included. */
 export const PREVIEW_DAYS = 30;
 /** The most dictionary entries (elements, then addresses) one preview matches. */
 export const MAX_PREVIEW_ENTRIES = 20_000;
 
-/** What the preview answers. */
-export interface FeaturePreview {
-  /** Clicks on a matching element (on a matching page) since `from`. */
-  clicks: number;
-  /** Distinct visitors of those clicks. */
-  visitors: number;
-  /** The first UTC day counted (epoch ms) and the present. */
-  from: number;
-  to: number;
-  /** More elements or addresses than MAX_PREVIEW_ENTRIES were clicked: the counts are of the first ones only. */
-  partial: boolean;
-}
+export type { FeaturePreview };
 
 // $1 api key, $2 first day, $3 limit.
 const ELEMENTS = `

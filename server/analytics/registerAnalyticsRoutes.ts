@@ -7,7 +7,7 @@
  * - `PATCH .../{id}` `{ "name"?, "rule"? }` (a rename, a new rule, or both) -> the definition; `DELETE` -> 204.
  * A feature's rule is `{ "selector", "page"? }` (a page id of the same app); a page's `{ "url" }`.
  * A feature may carry `eventProperties` (analytics §3 event property rules: readEventProperties), which guide.json
- * serves to the agent (servedFeatures). Bodies are at most MAX_RULE_BODY_BYTES.
+ * serves to the agent (servedFeatures).
  * Viewers read; editors and admins write (auth/roles: analytics are a viewer's to read, definitions an editor's to
  * make, as guides are). A designer session of the app may list pages and make features and pages ("Tag this
  * feature" in the designer, within its author's role). Each change is recorded in the audit trail. An id of another app is a 404 like an unknown one.
@@ -22,7 +22,7 @@ import { parseRange } from '../queries/parseRange';
 import { queryParam, type ConsoleQuery } from '../queries/queryParams';
 import type { ConsoleRange } from '../../shared/api';
 import type { Database } from '../storage/Database';
-import { MAX_RULE_BODY_BYTES, readFeatureBody, readPageBody } from './checkRuleBodies';
+import { readFeatureBody, readPageBody } from './checkRuleBodies';
 import { MAX_RULES_PER_APP, type Feature, type FeatureRule, type Page, type RuleStore } from './createRuleStore';
 import { bothStates, queryFeatureRollups, queryPageRollups, readBackfillState } from './queryRollupUse';
 import type { RuleBackfill } from './createRuleBackfill';
@@ -71,10 +71,10 @@ const unknownPage = (rule: FeatureRule | undefined) =>
 /** Registers the feature and page routes. */
 export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, summaries, backfill, now = Date.now, onChange = () => {} }: AnalyticsRoutesOptions): void {
   const viewer = accessOf('viewer');
-  const editor = { ...accessOf('editor'), bodyLimit: MAX_RULE_BODY_BYTES };
+  const editor = accessOf('editor');
   // What the designer's "Tag this feature" calls (overlay/author/designer/TagFeature).
   const designerViewer = accessOf('viewer', { designer: true });
-  const designerEditor = { ...accessOf('editor', { designer: true }), bodyLimit: MAX_RULE_BODY_BYTES };
+  const designerEditor = accessOf('editor', { designer: true });
 
   app.get('/api/apps/:apiKey/features', viewer, async (request: RuleRequest) => rules.listFeatures(request.params.apiKey));
 

@@ -75,3 +75,19 @@ export interface BackfillState {
 
 export type FeatureDetail = Feature & RuleUse & { backfill: BackfillState };
 export type PageDetail = Page & RuleUse & { backfill: BackfillState };
+
+/**
+ * `POST /api/apps/{apiKey}/designer/feature-preview`'s answer: the past clicks of the last 30 UTC days a feature
+ * being tagged in the designer would count (server/analytics/queryFeaturePreview).
+ */
+export interface FeaturePreview {
+  /** Clicks on a matching element (on a matching page) since `from`. */
+  clicks: number;
+  /** Distinct visitors of those clicks. */
+  visitors: number;
+  /** The first UTC day counted (epoch ms) and the present. */
+  from: number;
+  to: number;
+  /** More elements or addresses were clicked than one preview matches: the counts are of the first ones only. */
+  partial: boolean;
+}
