@@ -9,34 +9,15 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { E2E_ADMIN_TOKEN } from './adminToken';
 import { shoot } from './docShots';
+import { clickAndClose, openClickHost } from './clickHosts';
 import { adminFetch, agentReady, expect, hostPage, test, uniqueId, waitForEvents } from './fixtures';
 
 const BODY = `<main style="padding:80px 0 0 40px"><h1>Reports</h1>
   <button class="export" data-plan="pro">Export CSV</button> <button class="share">Share</button></main>`;
 
-/** A host page at `path` for `visitor` of account acme, the agent ready and its first guide load answered. */
-async function openHost(context: BrowserContext, serverUrl: string, path: string, apiKey: string, visitor: string): Promise<Page> {
-  const host = await context.newPage();
-  const target = new URL(path, serverUrl);
-  const init = `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: '${visitor}' }, account: { id: 'acme' } });`;
-  await host.route(
-    (url) => url.pathname === target.pathname,
-    (route) => route.fulfill({ contentType: 'text/html', body: hostPage({ init, body: BODY }) }),
-  );
-  // The event property rules come with the guide load.
-  const guides = host.waitForResponse((r) => r.url().includes('/data/guide.json/'));
-  await host.goto(target.href);
-  await agentReady(host);
-  await guides;
-  return host;
-}
-
-/** Clicks Export `times` times, sends what the agent holds and closes the tab. */
-async function clickExport(host: Page, times: number): Promise<void> {
-  for (let i = 0; i < times; i++) await host.locator('button.export').click({ delay: 20 });
-  await host.evaluate(() => (window as any).waymark.flushNow());
-  await host.close();
-}
+const openHost = (context: BrowserContext, serverUrl: string, path: string, apiKey: string, visitor: string) =>
+  openClickHost(context, serverUrl, path, { apiKey, visitor, account: 'acme', body: BODY });
+const clickExport = (host: Page, times: number) => clickAndClose(host, 'button.export', times);
 
 test.describe('issue #35 tag a feature in the designer', () => {
   // The designer asks the console whether this browser is signed in: Chromium logs the 401 as a failed load.
