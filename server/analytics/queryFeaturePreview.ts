@@ -43,19 +43,29 @@ select coalesce(sum(events), 0) as clicks, count(distinct nullif(visitor_id, '')
 where api_key = $1 and day >= $2 and element_key in (select jsonb_array_elements_text($3::jsonb))
   and ($4::jsonb is null or address_key in (select jsonb_array_elements_text($4::jsonb)))`;
 
-/** Counts the clicks `selector` (on pages `url` matches, when given) would have had. */
-export async function queryFeaturePreview(db: Database, apiKey: string, selector: ElementMatcher, url: UrlRule | undefined, now: number): Promise<FeaturePreview> {
+/**
+ * Counts the clicks `selector` (on pages `url` matches, when given) would have had; `limit` the entries matched
+ * (tests lower it).
+ */
+export async function queryFeaturePreview(
+  db: Database,
+  apiKey: string,
+  selector: ElementMatcher,
+  url: UrlRule | undefined,
+  now: number,
+  limit = MAX_PREVIEW_ENTRIES,
+): Promise<FeaturePreview> {
   const from = now - (((now % DAY_MS) + DAY_MS) % DAY_MS) - (PREVIEW_DAYS - 1) * DAY_MS;
   const answer = (clicks: number, visitors: number, partial: boolean): FeaturePreview => ({ clicks, visitors, from, to: now, partial });
-  const elements = await db.query<{ key: string; value: string }>(ELEMENTS, [apiKey, from, MAX_PREVIEW_ENTRIES + 1]);
-  let partial = elements.rows.length > MAX_PREVIEW_ENTRIES;
-  const elementKeys = elements.rows.slice(0, MAX_PREVIEW_ENTRIES).filter((row) => selector.matchesClick(JSON.parse(row.value))).map((row) => row.key);
+  const elements = await db.query<{ key: string; value: string }>(ELEMENTS, [apiKey, from, limit + 1]);
+  let partial = elements.rows.length > limit;
+  const elementKeys = elements.rows.slice(0, limit).filter((row) => selector.matchesClick(JSON.parse(row.value))).map((row) => row.key);
   if (!elementKeys.length) return answer(0, 0, partial);
   let addressKeys: string[] | undefined;
   if (url) {
-    const addresses = await db.query<{ key: string; value: string }>(ADDRESSES, [apiKey, from, MAX_PREVIEW_ENTRIES + 1, JSON.stringify(elementKeys)]);
-    partial ||= addresses.rows.length > MAX_PREVIEW_ENTRIES;
-    addressKeys = addresses.rows.slice(0, MAX_PREVIEW_ENTRIES).filter((row) => url.matches(row.value)).map((row) => row.key);
+    const addresses = await db.query<{ key: string; value: string }>(ADDRESSES, [apiKey, from, limit + 1, JSON.stringify(elementKeys)]);
+    partial ||= addresses.rows.length > limit;
+    addressKeys = addresses.rows.slice(0, limit).filter((row) => url.matches(row.value)).map((row) => row.key);
     if (!addressKeys.length) return answer(0, 0, partial);
   }
   const { rows } = await db.query<{ clicks: string | number; visitors: string | number }>(COUNT, [

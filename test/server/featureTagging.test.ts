@@ -9,10 +9,17 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileSelector, type ElementMatcher } from '../../server/analytics/compileSelector';
+import { compileUrlRule, type UrlRule } from '../../server/analytics/compileUrlRule';
+import { queryFeaturePreview } from '../../server/analytics/queryFeaturePreview';
 import { MAX_EVENT_PROPERTIES } from '../../server/analytics/readEventProperties';
+import type { Database } from '../../server/storage/Database';
+import { migrateSchema } from '../../server/storage/migrations/MIGRATIONS';
+import { openDatabase } from '../../server/storage/openDatabase';
+import { pgliteTemplate } from './pgliteTemplate';
 import { analyticsRequests } from './analyticsRequests';
 import { makeUser, type TestUser } from './users';
-import { ADMIN_HEADERS, nodeJzb, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
+import { ADMIN_HEADERS, freshPostgresDatabase, nodeJzb, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
 
 const H = 3_600_000;
 const D = 24 * H;
@@ -192,6 +199,45 @@ describe('analytics §3 event property rules of console features', () => {
       expect(await load()).toEqual([...file, buyServed]);
     } finally {
       await server2.close();
+    }
+  }, SERVER_TIMEOUT);
+});
+
+describe('issue #35 designer preview: bounded to the first entries of the dictionary', () => {
+  it('matches at most `limit` elements (then addresses) in key order and says partial', async () => {
+    const databaseUrl = await freshPostgresDatabase();
+    const db: Database = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : { memoryTemplate: await pgliteTemplate() }) });
+    try {
+      await migrateSchema(db);
+      // Three elements the selector matches (k1..k3), each clicked by one visitor on its own address (a1..a3).
+      for (const i of [1, 2, 3]) {
+        await db.query(`insert into analytics_elements (api_key, key, target, first_seen) values ('b', $1, $2::jsonb, 0)`, [`k${i}`, JSON.stringify(EXPORT)]);
+        await db.query(`insert into analytics_addresses (api_key, key, url, first_seen) values ('b', $1, $2, 0)`, [`a${i}`, `http://app.test/reports/${i}`]);
+        await db.query(
+          `insert into analytics_click_days (api_key, element_key, day, address_key, visitor_id, account_id, events) values ('b', $1, $2, $3, $4, '', $5)`,
+          [`k${i}`, DAY0, `a${i}`, `v${i}`, i],
+        );
+      }
+      const selector = compileSelector('button.export') as ElementMatcher;
+      const reports = compileUrlRule('/reports/:id') as UrlRule;
+      expect(await queryFeaturePreview(db, 'b', selector, undefined, NOW, 3)).toMatchObject({ clicks: 6, visitors: 3, partial: false });
+      expect(await queryFeaturePreview(db, 'b', selector, undefined, NOW, 2)).toMatchObject({ clicks: 3, visitors: 2, partial: true });
+      expect(await queryFeaturePreview(db, 'b', selector, reports, NOW, 3)).toMatchObject({ clicks: 6, visitors: 3, partial: false });
+      // Addresses are bounded too: one element clicked on three addresses, the first two counted.
+      await db.query(`insert into analytics_elements (api_key, key, target, first_seen) values ('c', 'k1', $1::jsonb, 0)`, [JSON.stringify(EXPORT)]);
+      for (const i of [1, 2, 3]) {
+        await db.query(`insert into analytics_addresses (api_key, key, url, first_seen) values ('c', $1, $2, 0)`, [`a${i}`, `http://app.test/reports/${i}`]);
+        await db.query(
+          `insert into analytics_click_days (api_key, element_key, day, address_key, visitor_id, account_id, events) values ('c', 'k1', $1, $2, $3, '', $4)`,
+          [DAY0 + D, `a${i}`, `v${i}`, i],
+        );
+      }
+      expect(await queryFeaturePreview(db, 'c', selector, reports, NOW, 3)).toMatchObject({ clicks: 6, visitors: 3, partial: false });
+      expect(await queryFeaturePreview(db, 'c', selector, reports, NOW, 2)).toMatchObject({ clicks: 3, visitors: 2, partial: true });
+      // A day before the 30: not counted.
+      expect(await queryFeaturePreview(db, 'c', selector, reports, NOW + 30 * D, 3)).toMatchObject({ clicks: 0, partial: false });
+    } finally {
+      await db.close();
     }
   }, SERVER_TIMEOUT);
 });
