@@ -52,6 +52,8 @@ import { type AppSettings, checkSettings } from './settings/checkSettings';
 import { createSettingsStore } from './settings/createSettingsStore';
 import { registerSettingsRoutes } from './settings/registerSettingsRoutes';
 import { registerRecordingRoutes } from './recordings/registerRecordingRoutes';
+import { registerFeaturePreviewRoutes } from './analytics/featurePreviewRoutes';
+import { createServedFeatures } from './analytics/servedFeatures';
 import { createRuleStore } from './analytics/createRuleStore';
 import { registerAnalyticsRoutes } from './analytics/registerAnalyticsRoutes';
 import { createRuleBackfill } from './analytics/createRuleBackfill';
@@ -286,7 +288,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
       assets: guideAssets,
       blockedVisitors: new Set(options.blockedVisitors ?? []),
       guidelessApiKeys: new Set(options.guidelessApiKeys ?? []),
-      features: readFeatures(resolve(options.featuresFile ?? resolve(repoRoot, 'server/demo/features.json')), warn),
+      // The file's event property rules (the demo's), then the app's console features that carry some (issue #35).
+      features: createServedFeatures(db, readFeatures(resolve(options.featuresFile ?? resolve(repoRoot, 'server/demo/features.json')), warn)),
       quotas,
       segments: segmentJudge,
     });
@@ -321,6 +324,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     const ruleBackfill = createRuleBackfill(db, { warn });
     app.addHook('onClose', () => ruleBackfill.stop());
     registerAnalyticsRoutes(app, { rules, db, summaries: summarizer, backfill: ruleBackfill, onChange: (apiKey) => segmentJudge.forget(apiKey) });
+    registerFeaturePreviewRoutes(app, { db, summaries: summarizer, now: options.analyticsNow });
     registerFunnelRoutes(app, { db, rules, summaries: summarizer, guideStepIds });
     registerExperimentRoutes(app, { db, rules, guideStepIds, guideOf, now: options.analyticsNow });
     registerPathsRoutes(app, { db, rules });

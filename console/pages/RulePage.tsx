@@ -1,10 +1,12 @@
 /**
  * One feature or page (issue #35): what it matches, its visitors, accounts and events over the range picked, and
- * their series per UTC day on the overview's chart; editors rename and delete it here too.
+ * their series per UTC day on the overview's chart; editors rename and delete it here too, and set a feature's event
+ * properties (EventPropertiesEditor).
  */
 import { useMemo } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { BackfillNote } from '../components/BackfillNote';
+import { EventPropertiesEditor } from './EventPropertiesEditor';
 import { QueryState } from '../components/QueryState';
 import { RangePicker } from '../components/RangePicker';
 import { Stat } from '../components/Stat';
@@ -102,6 +104,9 @@ function RulePage({ kind }: { kind: RuleKind }) {
               </h2>
               <TimeChart title={`${data.name} per day`} times={times} series={series} />
             </section>
+            {'selector' in data.rule && (
+              <EventPropertiesEditor apiKey={apiKey} featureId={data.id} properties={('eventProperties' in data && data.eventProperties) || []} canEdit={canEdit} />
+            )}
           </>
         )}
       </QueryState>

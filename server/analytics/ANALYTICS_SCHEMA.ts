@@ -34,3 +34,13 @@ create table if not exists analytics_features (
 );
 create index if not exists analytics_features_by_page on analytics_features (api_key, page_id) where page_id is not null;
 `;
+
+/**
+ * Migration 21: the event properties a feature's clicks carry (analytics §3 event property rules), a jsonb list
+ * of `{ name, selector | path | source }` (readEventProperties), null for none; guide.json serves the features that
+ * have some (servedFeatures.ts).
+ */
+export const FEATURE_EVENT_PROPERTIES_SCHEMA = `
+alter table analytics_features add column if not exists event_properties jsonb;
+create index if not exists analytics_features_with_properties on analytics_features (api_key) where event_properties is not null;
+`;

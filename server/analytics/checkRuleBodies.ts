@@ -1,6 +1,7 @@
 /**
  * The checks of the bodies the feature and page routes read (issue #35, STYLE §9): each field's type and bound next
- * to its reader, each refusal a 400 naming the field (`name`, `rule.selector`, `rule.page`, `rule.url`). Bodies are
+ * to its reader, each refusal a 400 naming the field (`name`, `rule.selector`, `rule.page`, `rule.url`, a feature's
+ * `eventProperties[i].name`: readEventProperties). Bodies are
  * objects of known fields only. A selector must parse and be one the stored element path can answer
  * (compileSelector); a URL rule must compile (compileUrlRule). That a feature's page exists is the store's to say.
  */
@@ -9,6 +10,8 @@ import { textFault } from '../ingest/textFault';
 import { compileSelector, MAX_SELECTOR_LENGTH } from './compileSelector';
 import { compileUrlRule, MAX_URL_RULE_LENGTH } from './compileUrlRule';
 import type { FeatureRule, PageRule } from './createRuleStore';
+import { readEventProperties } from './readEventProperties';
+import type { FeatureEventProperty } from '../../shared/api/rules';
 
 /** The longest name of a feature or a page, in characters. */
 export const MAX_RULE_NAME_LENGTH = 200;
@@ -61,10 +64,18 @@ export function readRuleText(value: unknown, field: string, max: number, what: s
 const FEATURE_EXAMPLE = '{ "name": "Export", "rule": { "selector": "button.export", "page": "<a page id>" } }';
 const PAGE_EXAMPLE = '{ "name": "Reports", "rule": { "url": "//*/reports/:id" } }';
 
-/** A feature's body: all of it (`partial` false, POST) or at least one field (PATCH). */
-export function readFeatureBody(body: unknown, partial: boolean): RuleChange<FeatureRule> {
-  const fields = readObject(body, 'body', ['name', 'rule'], FEATURE_EXAMPLE);
-  const change: RuleChange<FeatureRule> = {};
+/** What a feature's POST or PATCH gives: `eventProperties` null clears them. */
+export interface FeatureChange extends RuleChange<FeatureRule> {
+  eventProperties?: FeatureEventProperty[] | null;
+}
+
+/**
+ * A feature's body: all of it (`partial` false, POST; `eventProperties` optional there too) or at least one field
+ * (PATCH).
+ */
+export function readFeatureBody(body: unknown, partial: boolean): FeatureChange {
+  const fields = readObject(body, 'body', ['name', 'rule', 'eventProperties'], FEATURE_EXAMPLE);
+  const change: FeatureChange = {};
   if (fields.name !== undefined || !partial) change.name = readRuleName(fields.name);
   if (fields.rule !== undefined || !partial) {
     const rule = readObject(fields.rule, 'rule', ['selector', 'page'], FEATURE_EXAMPLE);
@@ -75,7 +86,10 @@ export function readFeatureBody(body: unknown, partial: boolean): RuleChange<Fea
     const page = rule.page === undefined || rule.page === null ? undefined : readRuleText(rule.page, 'rule.page', MAX_PAGE_ID_LENGTH, 'the id of one of the app\'s pages');
     change.rule = { selector, ...(page === undefined ? {} : { page }) };
   }
-  if (partial && !change.name && !change.rule) throw new HttpError(400, `nothing to change: give name, rule or both: ${FEATURE_EXAMPLE}`, 'body');
+  if (fields.eventProperties !== undefined) change.eventProperties = readEventProperties(fields.eventProperties) ?? null;
+  if (partial && !change.name && !change.rule && change.eventProperties === undefined) {
+    throw new HttpError(400, `nothing to change: give name, rule, eventProperties or some of them: ${FEATURE_EXAMPLE}`, 'body');
+  }
   return change;
 }
 

@@ -9,12 +9,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../storage/Database';
 import { rethrowAsClientDataError } from '../HttpError';
-import type { Feature, FeatureRule, Page, PageRule } from '../../shared/api/rules';
+import type { Feature, FeatureEventProperty, FeatureRule, Page, PageRule } from '../../shared/api/rules';
 
 /** Features, and pages, one app may have: a bound on what a caller can make the server keep and count. */
 export const MAX_RULES_PER_APP = 1000;
 
-export type { Feature, FeatureRule, Page, PageRule };
+export type { Feature, FeatureEventProperty, FeatureRule, Page, PageRule };
+
+/** A feature's change: a new name, rule, event properties (null: none), or some of them. */
+export interface FeatureUpdate {
+  name?: string;
+  rule?: FeatureRule;
+  eventProperties?: FeatureEventProperty[] | null;
+}
 
 /** Why a write did not happen. */
 export type RuleRefusal = 'too many' | 'unknown page';
@@ -24,9 +31,9 @@ export interface RuleStore {
   /** The app's features, oldest first. */
   listFeatures(apiKey: string): Promise<Feature[]>;
   getFeature(apiKey: string, id: string): Promise<Feature | undefined>;
-  createFeature(apiKey: string, name: string, rule: FeatureRule, now: number): Promise<Feature | RuleRefusal>;
-  /** Renames and/or replaces the rule; undefined when the app has no such feature. */
-  updateFeature(apiKey: string, id: string, change: { name?: string; rule?: FeatureRule }, now: number): Promise<Feature | 'unknown page' | undefined>;
+  createFeature(apiKey: string, name: string, rule: FeatureRule, now: number, eventProperties?: FeatureEventProperty[]): Promise<Feature | RuleRefusal>;
+  /** Renames, replaces the rule and/or the event properties; undefined when the app has no such feature. */
+  updateFeature(apiKey: string, id: string, change: FeatureUpdate, now: number): Promise<Feature | 'unknown page' | undefined>;
   /** False when the app has no such feature. */
   deleteFeature(apiKey: string, id: string): Promise<boolean>;
   listPages(apiKey: string): Promise<Page[]>;
@@ -43,16 +50,17 @@ interface Row {
   created_at: string | number;
   updated_at: string | number;
 }
-type FeatureRow = Row & { selector: string; page_id: string | null };
+type FeatureRow = Row & { selector: string; page_id: string | null; event_properties: FeatureEventProperty[] | null };
 type PageRow = Row & { url_rule: string };
 
-const FEATURE_COLUMNS = 'id, name, selector, page_id, created_at, updated_at';
+const FEATURE_COLUMNS = 'id, name, selector, page_id, event_properties, created_at, updated_at';
 const PAGE_COLUMNS = 'id, name, url_rule, created_at, updated_at';
 
 const featureOf = (row: FeatureRow): Feature => ({
   id: row.id,
   name: row.name,
   rule: { selector: row.selector, ...(row.page_id === null ? {} : { page: row.page_id }) },
+  ...(row.event_properties === null ? {} : { eventProperties: row.event_properties }),
   createdAt: Number(row.created_at),
   updatedAt: Number(row.updated_at),
 });
@@ -109,14 +117,14 @@ export function createRuleStore(db: Database): RuleStore {
       const { rows } = await db.query<FeatureRow>(`select ${FEATURE_COLUMNS} from analytics_features where api_key = $1 and id = $2`, [apiKey, id]);
       return rows[0] && featureOf(rows[0]);
     },
-    async createFeature(apiKey, name, rule, now) {
+    async createFeature(apiKey, name, rule, now, eventProperties) {
       // One statement, so the count bounds what it inserts (two racing may pass it together: off by one at most).
       const made = await write(
         () => db.query<FeatureRow>(
-          `insert into analytics_features (api_key, id, name, selector, page_id, created_at, updated_at)
-           select $1, $2, $3, $4, $5, $6, $6 where (select count(*) from analytics_features where api_key = $1) < $7
+          `insert into analytics_features (api_key, id, name, selector, page_id, event_properties, created_at, updated_at)
+           select $1, $2, $3, $4, $5, $8::jsonb, $6, $6 where (select count(*) from analytics_features where api_key = $1) < $7
            returning ${FEATURE_COLUMNS}`,
-          [apiKey, randomUUID(), name, rule.selector, rule.page ?? null, now, MAX_RULES_PER_APP],
+          [apiKey, randomUUID(), name, rule.selector, rule.page ?? null, now, MAX_RULES_PER_APP, eventProperties ? JSON.stringify(eventProperties) : null],
         ),
         'the feature',
       );
@@ -131,9 +139,13 @@ export function createRuleStore(db: Database): RuleStore {
              name = coalesce($3, name),
              selector = case when $4::boolean then $5 else selector end,
              page_id = case when $4::boolean then $6 else page_id end,
+             event_properties = case when $8::boolean then $9::jsonb else event_properties end,
              updated_at = $7,${restartBackfill('$4::boolean')}
            where api_key = $1 and id = $2 returning ${FEATURE_COLUMNS}`,
-          [apiKey, id, change.name ?? null, rule !== undefined, rule?.selector ?? null, rule?.page ?? null, now],
+          [
+            apiKey, id, change.name ?? null, rule !== undefined, rule?.selector ?? null, rule?.page ?? null, now,
+            change.eventProperties !== undefined, change.eventProperties ? JSON.stringify(change.eventProperties) : null,
+          ],
         ),
         'the feature',
       );

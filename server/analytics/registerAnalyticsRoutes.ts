@@ -6,8 +6,11 @@
  *   time, or `from`/`to` (epoch ms; parseRange, widened to whole UTC days; `bucket` may only be `day`);
  * - `PATCH .../{id}` `{ "name"?, "rule"? }` (a rename, a new rule, or both) -> the definition; `DELETE` -> 204.
  * A feature's rule is `{ "selector", "page"? }` (a page id of the same app); a page's `{ "url" }`.
+ * A feature may carry `eventProperties` (analytics §3 event property rules: readEventProperties), which guide.json
+ * serves to the agent (servedFeatures).
  * Viewers read; editors and admins write (auth/roles: analytics are a viewer's to read, definitions an editor's to
- * make, as guides are). Each change is recorded in the audit trail. An id of another app is a 404 like an unknown one.
+ * make, as guides are). A designer session of the app may list pages and make features and pages ("Tag this
+ * feature" in the designer, within its author's role). Each change is recorded in the audit trail. An id of another app is a 404 like an unknown one.
  * Bodies: checkRuleBodies (400 naming the field). Counts: the rollups (queryRollupUse, issue #35 "Fast at real
  * volumes"), after a flush of the summaries; a saved rule's background backfill (createRuleBackfill) is started at
  * once, and a read runs it for up to SETTLE_MS, then answers its state as `backfill` beside the counts.
@@ -69,13 +72,16 @@ const unknownPage = (rule: FeatureRule | undefined) =>
 export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, summaries, backfill, now = Date.now, onChange = () => {} }: AnalyticsRoutesOptions): void {
   const viewer = accessOf('viewer');
   const editor = accessOf('editor');
+  // What the designer's "Tag this feature" calls (overlay/author/designer/TagFeature).
+  const designerViewer = accessOf('viewer', { designer: true });
+  const designerEditor = accessOf('editor', { designer: true });
 
   app.get('/api/apps/:apiKey/features', viewer, async (request: RuleRequest) => rules.listFeatures(request.params.apiKey));
 
-  app.post('/api/apps/:apiKey/features', editor, async (request: RuleRequest, reply) => {
-    const { name, rule } = readFeatureBody(request.body, false);
+  app.post('/api/apps/:apiKey/features', designerEditor, async (request: RuleRequest, reply) => {
+    const { name, rule, eventProperties } = readFeatureBody(request.body, false);
     const apiKey = request.params.apiKey;
-    const made = await rules.createFeature(apiKey, name!, rule!, now());
+    const made = await rules.createFeature(apiKey, name!, rule!, now(), eventProperties ?? undefined);
     if (made === 'too many') throw tooMany('features');
     if (made === 'unknown page') throw unknownPage(rule);
     onChange(apiKey);
@@ -124,9 +130,9 @@ export function registerAnalyticsRoutes(app: FastifyInstance, { rules, db, summa
     return reply.code(204).send();
   });
 
-  app.get('/api/apps/:apiKey/pages', viewer, async (request: RuleRequest) => rules.listPages(request.params.apiKey));
+  app.get('/api/apps/:apiKey/pages', designerViewer, async (request: RuleRequest) => rules.listPages(request.params.apiKey));
 
-  app.post('/api/apps/:apiKey/pages', editor, async (request: RuleRequest, reply) => {
+  app.post('/api/apps/:apiKey/pages', designerEditor, async (request: RuleRequest, reply) => {
     const { name, rule } = readPageBody(request.body, false);
     const apiKey = request.params.apiKey;
     const made = await rules.createPage(apiKey, name!, rule!, now());

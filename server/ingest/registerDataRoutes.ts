@@ -34,8 +34,11 @@ export interface DataRoutesOptions {
   assets?: GuideAssets;
   /** Api keys whose subscription lacks guides: guide.json says so and lists none (guides §5). */
   guidelessApiKeys?: ReadonlySet<string>;
-  /** The `features` of guide.json: event property rules (analytics §3). */
-  features?: () => Promise<unknown[]>;
+  /**
+   * The `features` of guide.json: event property rules (analytics §3), for the app and the page the request names
+   * (analytics/servedFeatures).
+   */
+  features?: (apiKey: string, url: string | undefined) => Promise<unknown[]>;
   /** The app's events-per-minute quota, taken before a batch is stored (issue #31). @default none */
   quotas?: QuotaStore;
   /** Judges segment audiences (issue #35); without it a guide for a segment is served to no one. */
@@ -102,6 +105,7 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
       throw new HttpError(400, 'guide.json payload must be an object {visitorId, accountId, url, oldVisitorId, metadata}');
     }
     const { visitorId, url, oldVisitorId } = payload as { visitorId?: unknown; url?: unknown; oldVisitorId?: unknown };
+    const pageUrl = typeof url === 'string' ? url : undefined;
     // issue #31: the visitor id goes into a query; text the database refuses is a 400 naming it, not a 500.
     if (typeof visitorId === 'string') storableText(visitorId, 'visitorId');
     // issue #15: a guide with an audience goes only to visitors in it, and never says who it is for.
@@ -129,7 +133,7 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
     }
     if (guidelessApiKeys?.has(apiKey)) {
       // guides §5: the agent's guide functions then answer 'This functionality is not supported by your subscription.'
-      return { ...(id !== undefined ? { id } : {}), guides: [], lastGuideStepSeen: {}, subscription: { guides: false }, features: features ? await features() : [] };
+      return { ...(id !== undefined ? { id } : {}), guides: [], lastGuideStepSeen: {}, subscription: { guides: false }, features: features ? await features(apiKey, pageUrl) : [] };
     }
     // An agent that has just identified its visitor names the anonymous one it was: its guide history carries over.
     const states = visitor ? await store.latestStepStates(apiKey, visitor, typeof oldVisitorId === 'string' ? [oldVisitorId] : []) : [];
@@ -140,8 +144,8 @@ export function registerDataRoutes(app: FastifyInstance, { store, guides, assets
       ...(id !== undefined ? { id } : {}),
       guides: list,
       lastGuideStepSeen,
-      normalizedUrl: typeof url === 'string' ? url : undefined,
-      features: features ? await features() : [],
+      normalizedUrl: pageUrl,
+      features: features ? await features(apiKey, pageUrl) : [],
       ...(assets ? await assets.urls() : {}),
       // guides §3 Launcher config; wire-protocol.md names no field for it, `launcher` is ours. The app's theme goes
       // beside it (`launcher.theme`, ours): the launcher wears it as the steps do.

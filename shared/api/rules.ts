@@ -26,7 +26,24 @@ export interface RuleDefinition<R> {
   updatedAt: number;
 }
 
-export type Feature = RuleDefinition<FeatureRule>;
+/**
+ * One event property of a feature's clicks (analytics §3 "Event property rule: name, path, source or selector"):
+ * its name and exactly one of where the agent reads its value (shared/analytics/eventPropertyRules.ts):
+ * `selector` (the value or text of the first element it finds on the page), `path` (a dotted path into the page's
+ * globals) or `source` (an attribute of the clicked feature element).
+ */
+export interface FeatureEventProperty {
+  name: string;
+  selector?: string;
+  path?: string;
+  source?: string;
+}
+
+/**
+ * A feature: its definition, and the event properties its clicks carry when it has any (served to the agent in
+ * guide.json's `features`).
+ */
+export type Feature = RuleDefinition<FeatureRule> & { eventProperties?: FeatureEventProperty[] };
 export type Page = RuleDefinition<PageRule>;
 
 /** One UTC day with use (days without any are left out). */
@@ -58,3 +75,19 @@ export interface BackfillState {
 
 export type FeatureDetail = Feature & RuleUse & { backfill: BackfillState };
 export type PageDetail = Page & RuleUse & { backfill: BackfillState };
+
+/**
+ * `POST /api/apps/{apiKey}/designer/feature-preview`'s answer: the past clicks of the last 30 UTC days a feature
+ * being tagged in the designer would count (server/analytics/queryFeaturePreview).
+ */
+export interface FeaturePreview {
+  /** Clicks on a matching element (on a matching page) since `from`. */
+  clicks: number;
+  /** Distinct visitors of those clicks. */
+  visitors: number;
+  /** The first UTC day counted (epoch ms) and the present. */
+  from: number;
+  to: number;
+  /** More elements or addresses were clicked than one preview matches: the counts are of the first ones only. */
+  partial: boolean;
+}

@@ -9,7 +9,8 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { E2E_ADMIN_TOKEN } from './adminToken';
 import { shoot } from './docShots';
-import { adminFetch, agentReady, expect, hostPage, test, uniqueId, waitForEvents } from './fixtures';
+import { clickAndClose, openClickHost } from './clickHosts';
+import { adminFetch, expect, test, uniqueId, waitForEvents } from './fixtures';
 
 /** Logs the browser context in through the API with `data` (the admin token, or an email and password). */
 async function logIn(context: BrowserContext, serverUrl: string, data: Record<string, string> = { token: E2E_ADMIN_TOKEN }): Promise<void> {
@@ -17,26 +18,10 @@ async function logIn(context: BrowserContext, serverUrl: string, data: Record<st
   expect(response.status()).toBe(204);
 }
 
-/** A host page at `path` for `visitor` of `account`, with an Export button, the agent ready (its load event sent). */
-async function openHost(context: BrowserContext, serverUrl: string, path: string, apiKey: string, visitor: string, account: string): Promise<Page> {
-  const host = await context.newPage();
-  const target = new URL(path, serverUrl);
-  const init = `waymark.initialize({ apiKey: '${apiKey}', visitor: { id: '${visitor}' }, account: { id: '${account}' } });`;
-  await host.route(
-    (url) => url.pathname === target.pathname,
-    (route) => route.fulfill({ contentType: 'text/html', body: hostPage({ init, body: '<main><button id="export-csv">Export CSV</button></main>' }) }),
-  );
-  await host.goto(target.href);
-  await agentReady(host);
-  return host;
-}
-
-/** Clicks the Export button `times` times, sends what the agent holds and closes the tab (a tab in front of the console would slow its frames). */
-async function clickExport(host: Page, times: number): Promise<void> {
-  for (let i = 0; i < times; i++) await host.locator('#export-csv').click({ delay: 20 });
-  await host.evaluate(() => (window as any).waymark.flushNow());
-  await host.close();
-}
+const BODY = '<main><button id="export-csv">Export CSV</button></main>';
+const openHost = (context: BrowserContext, serverUrl: string, path: string, apiKey: string, visitor: string, account: string) =>
+  openClickHost(context, serverUrl, path, { apiKey, visitor, account, body: BODY });
+const clickExport = (host: Page, times: number) => clickAndClose(host, '#export-csv', times);
 
 test.describe('issue #35 features and pages in the console', () => {
   // The refusals this test asks for (a bad selector, a page in use) are logged by Chromium as failed loads.

@@ -235,7 +235,7 @@ describe('issue #35 features: bad input is a 400 naming the field', () => {
     await refused('not json', 'body', 'text/plain');
     expect(await refused({ rule }, 'name')).toBe('name must be text of 1 to 200 characters without control characters or line breaks');
     for (const name of ['', '   ', 7, null, ['Export'], { en: 'Export' }, 'x'.repeat(201), 'x'.repeat(600_000), 'a\nb', 'a\u0000b', '\ud800']) await refused({ name, rule }, 'name');
-    expect(await refused({ name: 'n', rule, color: 'red' }, 'color')).toBe('unknown field "color" (known: name, rule)');
+    expect(await refused({ name: 'n', rule, color: 'red' }, 'color')).toBe('unknown field "color" (known: name, rule, eventProperties)');
     expect(await refused({ name: 'n', rule, ['k'.repeat(5000)]: 1 }, 'k'.repeat(40))).toContain(`"${'k'.repeat(40)}"`);
   });
 

@@ -2,7 +2,8 @@
  * The designer's panel (issue #15): sign-in when the console does not know this browser (as the author, by email
  * and password, or with the owner's admin token: issue #33), who is signed in and with which role, the app's guides, and
  * the guide being edited (GuideEditor) or the resource center (ResourceCenterEditor: its top-level guide and its
- * modules together). The token's guideId opens that guide at once.
+ * modules together), and "Tag a feature" (TagFeature: a feature of the element picked, issue #35). The token's
+ * guideId opens that guide at once.
  */
 import { useEffect, useState } from 'react';
 import { checkConsoleOrigin, CONSOLE_ORIGIN_CHECK } from '../../../shared/authoring/consoleOrigin';
@@ -15,6 +16,7 @@ import { GuideEditor } from './GuideEditor';
 import type { StepTemplate } from './stepTemplates';
 import { fromResourceCenterGuides, isResourceCenter, moduleIdsOf, newResourceCenter, type DesignerResourceCenter } from './designerResourceCenter';
 import { ResourceCenterEditor } from './ResourceCenterEditor';
+import { TagFeature } from './TagFeature';
 
 type View =
   | { kind: 'loading' }
@@ -22,6 +24,7 @@ type View =
   | { kind: 'list'; guides: GuideSummary[] }
   | { kind: 'edit'; guide: DesignerGuide; stored?: Guide; state?: GuideState }
   | { kind: 'rc'; rc: DesignerResourceCenter; stored: ReadonlyMap<string, Guide>; state?: GuideState }
+  | { kind: 'tag'; selector: string }
   | { kind: 'failed'; error: string };
 
 interface Props {
@@ -108,6 +111,17 @@ export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFulls
     </div>
   );
 
+  if (view.kind === 'tag') {
+    return (
+      <>
+        <header>
+          <h1>Tag this feature</h1>
+          {chrome}
+        </header>
+        <TagFeature host={host} api={api} baseUrl={baseUrl} selector={view.selector} onPick={onPick} onBack={() => void list()} />
+      </>
+    );
+  }
   if (view.kind === 'rc' || view.kind === 'edit') {
     return (
       <>
@@ -151,6 +165,9 @@ export function DesignerPanel({ host, api, baseUrl, guideId, fullscreen, onFulls
                 New resource center
               </button>
             </div>
+            <button type="button" onClick={() => onPick((selector) => setView({ kind: 'tag', selector }))}>
+              Tag a feature…
+            </button>
             {view.guides.length === 0 ? (
               <p className="muted">No guides yet for {host.apiKey}.</p>
             ) : (

@@ -6,6 +6,7 @@
  */
 import type { GuideTheme } from '../../../shared/surfaces/guideTheme';
 import type { Guide } from '../../../shared/guides/guides';
+import type { FeaturePreview, FeatureRule, Page } from '../../../shared/api/rules';
 import { authOf, isSameOrigin, readDesignerAuth, writeDesignerAuth } from './designerAuth';
 
 export type GuideState = 'draft' | 'staged' | 'public' | 'disabled';
@@ -67,10 +68,19 @@ export interface ConsoleApi {
   setState(id: string, state: GuideState): Promise<StoredGuide>;
   /** The app's guide theme (docs/guide-theme.md): the live step is drawn in it. */
   theme(): Promise<GuideTheme>;
+  /** The app's pages (issue #35): "Tag this feature" reuses the one of this page's rule. */
+  pages(): Promise<Page[]>;
+  /** Makes a page; answers its id. */
+  createPage(name: string, url: string): Promise<{ id: string }>;
+  /** Makes a feature; answers its id. */
+  createFeature(name: string, rule: FeatureRule): Promise<{ id: string }>;
+  /** The last 30 days' clicks a feature of `selector` (on pages of the URL rule `url`) would count. */
+  previewFeature(selector: string, url?: string): Promise<FeaturePreview>;
 }
 
 export function createConsoleApi(baseUrl: string, apiKey: string): ConsoleApi {
-  const app = `/api/apps/${encodeURIComponent(apiKey)}/guides`;
+  const appPath = `/api/apps/${encodeURIComponent(apiKey)}`;
+  const app = `${appPath}/guides`;
   const crossOrigin = !isSameOrigin(baseUrl);
   async function call<T>(path: string, method = 'GET', body?: unknown, bearer?: string): Promise<T> {
     let response: Response;
@@ -127,6 +137,10 @@ export function createConsoleApi(baseUrl: string, apiKey: string): ConsoleApi {
     save: (guide) => call(`${app}/${encodeURIComponent(guide.id)}`, 'PUT', guide),
     setState: (id, state) => call(`${app}/${encodeURIComponent(id)}/state`, 'POST', { state }),
     theme: () => call(`/api/apps/${encodeURIComponent(apiKey)}/settings/theme`),
+    pages: () => call(`${appPath}/pages`),
+    createPage: (name, url) => call(`${appPath}/pages`, 'POST', { name, rule: { url } }),
+    createFeature: (name, rule) => call(`${appPath}/features`, 'POST', { name, rule }),
+    previewFeature: (selector, url) => call(`${appPath}/designer/feature-preview`, 'POST', { selector, ...(url === undefined ? {} : { url }) }),
   };
   return api;
 }

@@ -21,7 +21,7 @@ import { TOKENS_SCHEMA } from '../../auth/users/createTokenStore';
 import { AUDIT_SCHEMA } from '../../audit/createAuditLog';
 import { GUIDE_VERSIONS_SCHEMA } from '../../guides/history/createGuideVersions';
 import { SSO_SCHEMA } from '../../auth/sso/createSsoStore';
-import { ANALYTICS_SCHEMA } from '../../analytics/ANALYTICS_SCHEMA';
+import { ANALYTICS_SCHEMA, FEATURE_EVENT_PROPERTIES_SCHEMA } from '../../analytics/ANALYTICS_SCHEMA';
 import { SEGMENTS_SCHEMA } from '../../analytics/segments/SEGMENTS_SCHEMA';
 import { ROLLUPS_SCHEMA } from '../../analytics/ROLLUPS_SCHEMA';
 import { FILL_ROLLUPS } from '../../analytics/rollupsSql';
@@ -71,6 +71,8 @@ export const MIGRATIONS: readonly Migration[] = [
       await db.query(FILL_ROLLUPS);
     },
   },
+  // The event properties of a feature's clicks, served to the agent in guide.json's features (issue #35).
+  { version: 21, name: 'feature event properties', up: FEATURE_EVENT_PROPERTIES_SCHEMA },
 ];
 
 /** Brings `db` to the current schema; answers the versions applied now. */
