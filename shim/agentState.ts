@@ -41,6 +41,8 @@ export interface Running {
   /** Undo functions of hooks installed in the host page (teardown, issue #7). */
   uninstall: Array<() => void>;
   workerMode: WorkerMode | null;
+  /** The designer is open on this page: the author's DOM events are not captured (shim/createCapture hostTarget). */
+  designing?: boolean;
   sessions: ReturnType<typeof sessionStore>;
   /** analytics §4 Frames: this frame's leadership and visibility; the frames chunk once loaded. */
   frame: FrameState;

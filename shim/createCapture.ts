@@ -18,6 +18,9 @@ import { secureRandom } from './loadIdentity';
 import { metadataOf, metaProps } from './metadata';
 import { postEvents, sendTail } from './sendTail';
 
+/** The attributes of the agent's own host elements on <html>: the overlay's and the authoring tools'. */
+const OWN_HOSTS = ['data-waymark-overlay', 'data-waymark-designer', 'data-waymark-preview-bar', 'data-waymark-designer-modal'];
+
 /** An event as a listener or API call makes it; time, URL and sequence are added here. */
 export type NewEvent = Omit<CapturedEvent, 'time' | 'url' | 'sequence'> & Partial<CapturedEvent>;
 
@@ -81,8 +84,11 @@ export function createCapture(getRunning: () => Running | null, isSending: () =>
     const running = getRunning();
     const target = event.target;
     if (!running || !(target instanceof Element)) return null;
-    // The overlay lives in a shadow root, so document listeners see its host element as the target.
-    if (target.parentNode === document.documentElement && target.hasAttribute('data-waymark-overlay')) return null;
+    // The author at work (issue #35): picking elements and trying the page out in the designer is not its use.
+    if (running.designing) return null;
+    // The overlay and the author's tools (designer, preview bar, launch modal) live in shadow roots of their own
+    // hosts, so document listeners see a host element as the target.
+    if (target.parentNode === document.documentElement && OWN_HOSTS.some((name) => target.hasAttribute(name))) return null;
     // Inside a host component's open shadow root the event was retargeted to its host: the element the
     // visitor used is the first of the composed path (issue #7). Closed roots stay at their host.
     if (target.shadowRoot) {

@@ -184,6 +184,9 @@ export function createGuideDisplay(options: GuideDisplayOptions): GuideDisplay |
             // Let go, the page's own guides are asked again (a preview replaced them in the worker).
             if (!held) void api.reload();
           },
+          designing(open) {
+            if (running) running.designing = open;
+          },
           showGuide: (guideId, stepId) => showGuide(guideId, stepId, 'api'),
           hideGuides: hideInEveryFrame,
           activeStep() {

@@ -22,6 +22,12 @@ export interface AuthorHost {
   query(selector: string): Element | null;
   /** Holds the visitor guide loop (true) while the designer or a preview owns the page, and lets it go (false). */
   holdGuides(held: boolean): void;
+  /**
+   * The designer opened (true) or closed (false) on this page: while it is open the author's clicks, focus, submits
+   * and changes (picking an element, the host's own controls tried out) are authoring, not the product's use, and
+   * the agent captures none of them (issue #35: they would count in the features being tagged).
+   */
+  designing(open: boolean): void;
   /** Shows a loaded guide's step as the agent would (the preview's steps), whatever its rules say. */
   showGuide(guideId: string, stepId: string | undefined): Promise<boolean>;
   /** Hides what the agent shows. */

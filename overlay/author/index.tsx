@@ -63,6 +63,7 @@ export function startAuthoring(host: AuthorHost): Authoring {
     preview = null;
     remember(sessionKey, raw);
     host.holdGuides(true);
+    host.designing(true);
     designer = openDesigner({
       host,
       token,
@@ -70,6 +71,7 @@ export function startAuthoring(host: AuthorHost): Authoring {
         // guides §3: a same-tab preview; its exit comes back to the designer.
         designer?.close();
         designer = null;
+        host.designing(false);
         const record: PreviewRecord = {
           apiKey: host.apiKey,
           installType: INSTALL_TYPE,
@@ -85,6 +87,7 @@ export function startAuthoring(host: AuthorHost): Authoring {
       onClose() {
         designer = null;
         forget(sessionKey);
+        host.designing(false);
         host.holdGuides(false);
       },
     });
