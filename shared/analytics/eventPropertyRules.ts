@@ -3,7 +3,9 @@
  * featureId"): values a host wants on the clicks of a feature, delivered in guide.json's `features`.
  *
  * The wire shape of `features` is not given by the spec; Waymark reads each feature as
- * `{ featureId, featureRules: string[] (CSS selectors), eventProperties: [{ name, selector | path | source }] }`:
+ * `{ featureId, featureRules: string[] (CSS selectors), eventProperties: [{ name, selector | path | source }] }`,
+ * and takes the guides spec's name for the selectors too (its guide load response lists `featureRule`): a
+ * `featureRule` string or list where `featureRules` is missing;
  * - `selector`: the value (inputs) or text of the first element the selector finds on the page;
  * - `path`: a dotted path into the page's globals (`app.user.plan`), kept when it is a string, number or boolean;
  * - `source`: an attribute of the clicked feature element (`data-plan`).
@@ -27,8 +29,9 @@ export function readEventPropertyRules(features: unknown): { rules: EventPropert
   if (features === undefined || features === null) return { rules, problems };
   if (!Array.isArray(features)) return { rules, problems: ['features must be an array'] };
   features.forEach((feature, i) => {
-    const f = feature as { featureId?: unknown; featureRules?: unknown; eventProperties?: unknown };
-    const featureRules = Array.isArray(f?.featureRules) ? f.featureRules.filter((r): r is string => typeof r === 'string' && r.trim() !== '') : [];
+    const f = feature as { featureId?: unknown; featureRules?: unknown; featureRule?: unknown; eventProperties?: unknown };
+    const given = f?.featureRules ?? f?.featureRule;
+    const featureRules = (Array.isArray(given) ? given : [given]).filter((r): r is string => typeof r === 'string' && r.trim() !== '');
     if (!featureRules.length || !Array.isArray(f?.eventProperties)) {
       if (f?.eventProperties !== undefined) problems.push(`feature ${i} needs featureRules (CSS selectors) and eventProperties`);
       return;

@@ -15,6 +15,16 @@ describe('analytics §3 event property rules from guide.json features', () => {
     ]);
   });
 
+  it('takes the guides spec\'s featureRule (one selector or a list) where featureRules is missing', () => {
+    const { rules, problems } = readEventPropertyRules([
+      { featureId: 'one', featureRule: '.one', eventProperties: [{ name: 'a', source: 'data-a' }] },
+      { featureId: 'list', featureRule: ['.l1', '.l2'], eventProperties: [{ name: 'b', source: 'data-b' }] },
+      { featureId: 'both', featureRules: ['.rules'], featureRule: '.rule', eventProperties: [{ name: 'c', source: 'data-c' }] },
+    ]);
+    expect(problems).toEqual([]);
+    expect(rules.map((r) => [r.featureId, r.featureRules])).toEqual([['one', ['.one']], ['list', ['.l1', '.l2']], ['both', ['.rules']]]);
+  });
+
   it('leaves malformed entries out and says why', () => {
     expect(readEventPropertyRules(undefined)).toEqual({ rules: [], problems: [] });
     expect(readEventPropertyRules({})).toEqual({ rules: [], problems: ['features must be an array'] });
