@@ -93,7 +93,7 @@ describe('issue #15 access: designer sessions for a designer on another origin',
     // The analytics, the settings, minting more sessions: refused.
     for (const [method, url] of [['GET', '/api/events?apiKey=app-a'], ['PUT', '/api/apps/app-a/settings'], ['GET', '/api/apps/app-a/settings'], ['POST', '/api/designer-sessions'], ['GET', '/api/apps/app-a/guides/d1/stats']] as const) {
       const refused = await call(method, url, token, method === 'GET' ? undefined : { apiKey: 'app-a' });
-      expect([refused.statusCode, refused.json().error], `${method} ${url}`).toEqual([403, "a designer session may only read and save its own app's guides and previews"]);
+      expect([refused.statusCode, refused.json().error], `${method} ${url}`).toEqual([403, "a designer session may only use its own app's guides, previews, pages and features"]);
     }
     // Another app, by its path or by ?apiKey (issue #31: the preview took the app from the query alone).
     const other = 'this designer session is for the app "app-a", not "app-b"';

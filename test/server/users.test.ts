@@ -154,7 +154,7 @@ describe('issue #33 designer sessions carry their author\'s role', () => {
     const guide = { id: 'd1', launchMethod: 'api', steps: [{ id: 'd1-1', type: 'lightbox', domJson: { type: 'div', props: {}, children: [] } }] };
     expect((await call('PUT', '/api/apps/app-d/guides/d1', designer, guide)).statusCode).toBe(201);
     expect((await call('PUT', '/api/apps/app-e/guides/d1', designer, guide)).statusCode).toBe(403);
-    expect((await call('GET', '/api/users', designer)).json().error).toBe("a designer session may only read and save its own app's guides and previews");
+    expect((await call('GET', '/api/users', designer)).json().error).toBe("a designer session may only use its own app's guides, previews, pages and features");
   });
 
   it('POST /api/designer-login: the author\'s email and password, no cookie; an editor\'s opens a session, a viewer\'s is 403', async () => {
