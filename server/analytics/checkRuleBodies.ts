@@ -12,14 +12,12 @@ import { compileUrlRule, MAX_URL_RULE_LENGTH } from './compileUrlRule';
 import type { FeatureRule, PageRule } from './createRuleStore';
 import { readEventProperties } from './readEventProperties';
 import type { FeatureEventProperty } from '../../shared/api/rules';
+import { CONTROL_CHARACTERS } from '../controlCharacters';
 
 /** The longest name of a feature or a page, in characters. */
 export const MAX_RULE_NAME_LENGTH = 200;
 /** The longest page id a feature's rule may name (ids are UUIDs; the path parameter's own bound is 100). */
 const MAX_PAGE_ID_LENGTH = 100;
-
-/** Control characters, lone surrogates and line breaks: never in a name shown in a list. */
-const CONTROL = /[\p{Cc}\p{Cs}\u2028\u2029]/u;
 
 /** What a POST (all fields) or a PATCH (some) gives. */
 export interface RuleChange<R> {
@@ -32,7 +30,7 @@ export function readRuleName(value: unknown): string {
   const refusal = `name must be text of 1 to ${MAX_RULE_NAME_LENGTH} characters without control characters or line breaks`;
   if (typeof value !== 'string' || value.length > MAX_RULE_NAME_LENGTH * 4) throw new HttpError(400, refusal, 'name');
   const name = value.trim();
-  if (!name || [...name].length > MAX_RULE_NAME_LENGTH || CONTROL.test(name)) throw new HttpError(400, refusal, 'name');
+  if (!name || [...name].length > MAX_RULE_NAME_LENGTH || CONTROL_CHARACTERS.test(name)) throw new HttpError(400, refusal, 'name');
   return name;
 }
 

@@ -8,6 +8,7 @@ import { HttpError } from '../HttpError';
 import { textFault } from '../ingest/textFault';
 import { DAY_MS } from '../summaries/CONSOLE_SCHEMA';
 import type { AnalyticsStep, AnalyticsUnit } from '../../shared/api/retention';
+import { CONTROL_CHARACTERS } from '../controlCharacters';
 
 /** Steps of a funnel: at least 2, at most 10 (issue #35). */
 export const MIN_FUNNEL_STEPS = 2;
@@ -48,7 +49,6 @@ export interface FunnelQuestion {
 const EXAMPLE = '{ "steps": [{ "page": "<page id>" }, { "feature": "<feature id>" }], "from": 1767225600000, "to": 1767830400000 }';
 const BODY_FIELDS = ['steps', 'from', 'to', 'windowMs', 'by', 'breakdown'] as const;
 export const STEP_KINDS = ['feature', 'page', 'track', 'guide'] as const;
-const CONTROL = /[\p{Cc}\p{Cs}\u2028\u2029]/u;
 
 /** Whether `value` is a JSON object (not an array, not null). */
 export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -137,7 +137,7 @@ export function readFunnelBody(body: unknown): FunnelQuestion {
   let breakdown: string | undefined;
   if (body.breakdown !== undefined) {
     breakdown = readText(body.breakdown, 'breakdown', MAX_FIELD_LENGTH, 'a metadata field\'s name');
-    if (CONTROL.test(breakdown)) throw new HttpError(400, 'breakdown must be a metadata field\'s name without control characters', 'breakdown');
+    if (CONTROL_CHARACTERS.test(breakdown)) throw new HttpError(400, 'breakdown must be a metadata field\'s name without control characters', 'breakdown');
   }
   return { steps: checked, from, to, windowMs, by, ...(breakdown === undefined ? {} : { breakdown }) };
 }

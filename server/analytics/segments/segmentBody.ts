@@ -12,6 +12,7 @@ import { checkCondition, type SegmentCondition } from '../../../shared/segments/
 import type { BehaviourCondition, BehaviourTarget, SegmentDefinition } from '../../../shared/api/segments';
 import { readRuleName, readRuleText } from '../checkRuleBodies';
 import { isRecord, MAX_TRACK_NAME_LENGTH, readInteger, unknownKey, type FunnelStep } from '../funnelBody';
+import { CONTROL_CHARACTERS } from '../../controlCharacters';
 
 /** Conditions of one segment, metadata and behaviour together: at least 1, at most 20 (issue #35). */
 export const MAX_SEGMENT_CONDITIONS = 20;
@@ -29,7 +30,6 @@ const MAX_VALUE_LENGTH = 1000;
 /** The most values an `in` condition lists. */
 const MAX_IN_VALUES = 100;
 
-const CONTROL = /[\p{Cc}\p{Cs}\u2028\u2029]/u;
 const EXAMPLE = '{ "name": "Exporters", "definition": { "when": { "visitor.plan": "pro" }, "behaviour": [{ "feature": "<feature id>", "atLeast": 3, "days": 30 }] } }';
 const TARGETS = ['feature', 'page', 'track'] as const;
 
@@ -64,7 +64,7 @@ const readWhole = (value: unknown, field: string, min: number, max: number) => r
 /** An id or a track name: text without control characters. */
 function readName(value: unknown, field: string, max: number, what: string): string {
   const text = readRuleText(value, field, max, what);
-  if (CONTROL.test(text)) throw new HttpError(400, `${field} must be ${what} without control characters`, field);
+  if (CONTROL_CHARACTERS.test(text)) throw new HttpError(400, `${field} must be ${what} without control characters`, field);
   return text;
 }
 
@@ -130,7 +130,7 @@ function checkValueBounds(condition: unknown, field: string): void {
 /** A metadata condition's path: visitorId, accountId, visitor.X or account.X. */
 function checkPath(path: string, field: string): void {
   const ok = path === 'visitorId' || path === 'accountId' || /^(visitor|account)(\.[^.]+)+$/.test(path);
-  if (!ok || path.length > MAX_PATH_LENGTH || CONTROL.test(path) || textFault(path)) {
+  if (!ok || path.length > MAX_PATH_LENGTH || CONTROL_CHARACTERS.test(path) || textFault(path)) {
     throw new HttpError(400, `${field}: unknown path ${JSON.stringify(path.slice(0, 40))}: use visitorId, accountId, visitor.X or account.X (at most ${MAX_PATH_LENGTH} characters)`, field);
   }
 }

@@ -6,14 +6,12 @@
 import { HttpError } from '../../HttpError';
 import { PASSWORD_MAX_LENGTH, passwordProblem } from './passwords';
 import { isRole, ROLES, type Role } from '../roles';
+import { CONTROL_CHARACTERS } from '../../controlCharacters';
 
 /** RFC 5321's longest address. */
 export const EMAIL_MAX_LENGTH = 254;
 export const NAME_MAX_LENGTH = 100;
 export const TOKEN_NAME_MAX_LENGTH = 100;
-
-/** Control characters and line breaks: never in a name shown in a list or written to a log. */
-const CONTROL = /[\p{Cc}\p{Cs}\u2028\u2029]/u;
 
 /** The body as an object of the `allowed` fields only, or a 400. */
 export function readBody(body: unknown, allowed: readonly string[], example: string): Record<string, unknown> {
@@ -32,7 +30,7 @@ export function readEmail(value: unknown, field = 'email'): string {
   const refusal = () => new HttpError(400, `${field} must be an email address such as ada@example.com (at most ${EMAIL_MAX_LENGTH} characters)`, field);
   if (typeof value !== 'string' || value.length > EMAIL_MAX_LENGTH + 100) throw refusal();
   const email = value.trim();
-  if (email.length > EMAIL_MAX_LENGTH || !/^[^@\s<>()[\]\\,;:"]+@[^@\s<>()[\]\\,;:"]+$/u.test(email) || CONTROL.test(email)) throw refusal();
+  if (email.length > EMAIL_MAX_LENGTH || !/^[^@\s<>()[\]\\,;:"]+@[^@\s<>()[\]\\,;:"]+$/u.test(email) || CONTROL_CHARACTERS.test(email)) throw refusal();
   return email;
 }
 
@@ -41,7 +39,7 @@ export function readName(value: unknown, field = 'name'): string {
   if (typeof value !== 'string' || value.length > NAME_MAX_LENGTH + 100) throw new HttpError(400, `${field} must be text of at most ${NAME_MAX_LENGTH} characters`, field);
   const name = value.trim();
   if ([...name].length > NAME_MAX_LENGTH) throw new HttpError(400, `${field} must be text of at most ${NAME_MAX_LENGTH} characters`, field);
-  if (CONTROL.test(name)) throw new HttpError(400, `${field} must not hold control characters or line breaks`, field);
+  if (CONTROL_CHARACTERS.test(name)) throw new HttpError(400, `${field} must not hold control characters or line breaks`, field);
   return name;
 }
 
@@ -61,7 +59,7 @@ export function readPassword(value: unknown, field = 'password'): string {
 /** A personal token's name: 1 to 100 characters, no control characters. */
 export function readTokenName(value: unknown, field = 'name'): string {
   const name = typeof value === 'string' && value.length <= TOKEN_NAME_MAX_LENGTH + 100 ? value.trim() : '';
-  if (!name || [...name].length > TOKEN_NAME_MAX_LENGTH || CONTROL.test(name)) {
+  if (!name || [...name].length > TOKEN_NAME_MAX_LENGTH || CONTROL_CHARACTERS.test(name)) {
     throw new HttpError(400, `${field} must be 1 to ${TOKEN_NAME_MAX_LENGTH} characters without control characters: what the token is for`, field);
   }
   return name;
