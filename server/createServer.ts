@@ -321,7 +321,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     registerAnalyticsRoutes(app, { rules, db, summaries: summarizer, backfill: ruleBackfill, onChange: (apiKey) => segmentJudge.forget(apiKey) });
     registerFunnelRoutes(app, { db, rules, summaries: summarizer, guideStepIds });
     registerPathsRoutes(app, { db, rules });
-    registerRetentionRoutes(app, { db, rules, guideStepIds, now: options.analyticsNow });
+    registerRetentionRoutes(app, { db, summaries: summarizer, rules, guideStepIds, now: options.analyticsNow });
     registerSegmentRoutes(app, { db, segments: segmentStore, judge: segmentJudge, summaries: summarizer, rules, guideStepIds });
     registerSegmentFlagRoutes(
       app,

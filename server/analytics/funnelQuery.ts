@@ -23,6 +23,7 @@ import { HttpError } from '../HttpError';
 import type { Database } from '../storage/Database';
 import type { FunnelAnswer, FunnelBreakdownValue, FunnelStepAnswer } from '../../shared/api/funnels';
 import type { FunnelQuestion, FunnelUnit } from './funnelBody';
+import { ADDRESS_KEY, ELEMENT_KEY } from './STEP_INDEXES';
 import { resolveSteps, type StepFilter, type StepSources } from './funnelSteps';
 import { countFunnel, droppedIds, groupByValue, walkFunnel, type FunnelStepCounts, type Occurrence, type Reached } from './funnelWalk';
 
@@ -41,14 +42,14 @@ export function stepWhere(filter: StepFilter, params: unknown[]): string | null 
   const p = (value: unknown) => `$${params.push(value)}`;
   switch (filter.type) {
     case 'click': {
-      if (filter.targets.length === 0 || filter.urls?.length === 0) return null;
-      // jsonb texts joined as they came (never re-serialized in JS: a number JSON.parse would round stays exact).
-      const where = `kind = 'analytics' and type = 'click' and body->'props'->'target' in (select jsonb_array_elements(${p(`[${filter.targets.join(',')}]`)}::jsonb))`;
-      return filter.urls ? `${where} and url in (select jsonb_array_elements_text(${p(JSON.stringify(filter.urls))}::jsonb))` : where;
+      if (filter.keys.length === 0 || filter.addressKeys?.length === 0) return null;
+      // The key expressions and the predicate as STEP_INDEXES writes them, so its indexes answer.
+      const where = `kind = 'analytics' and type = 'click' and ${ELEMENT_KEY} in (select jsonb_array_elements_text(${p(JSON.stringify(filter.keys))}::jsonb))`;
+      return filter.addressKeys ? `${where} and ${ADDRESS_KEY} in (select jsonb_array_elements_text(${p(JSON.stringify(filter.addressKeys))}::jsonb))` : where;
     }
     case 'load':
-      if (filter.urls.length === 0) return null;
-      return `kind = 'analytics' and type = 'load' and url in (select jsonb_array_elements_text(${p(JSON.stringify(filter.urls))}::jsonb))`;
+      if (filter.addressKeys.length === 0) return null;
+      return `kind = 'analytics' and type = 'load' and ${ADDRESS_KEY} in (select jsonb_array_elements_text(${p(JSON.stringify(filter.addressKeys))}::jsonb))`;
     case 'track': {
       // `name` is the indexed copy, cut to 200 characters (extractedColumns); the body's name is the exact one.
       const name = p(filter.name);
