@@ -10,13 +10,14 @@
  *   first use is its earliest member's and it is back when any member is.
  * - A count is null until its week has fully passed for every member (latest first use + (k + 1) weeks <= now);
  *   `overall` shares sum the cohorts that have passed the week.
- * Steps resolve to their events as a funnel's do (funnelSteps, funnelQuery's stepWhere). One SQL statement groups:
- * the first use per unit with min(time), then the return weeks with a join of the cohorts' members to their events,
- * each week's distinct members counted; Node only shapes the rows.
- *
- * Later slice (issue #35 "Fast at real volumes"): this reads every event of the app before the range's end for the
- * first uses; a rollup of each unit's first use (kept by the summarizer) replaces that scan, and this stays the
- * reference it is tested against.
+ * Steps resolve to their events as a funnel's do (funnelSteps, funnelQuery's stepWhere: read by the steps' indexes).
+ * One SQL statement groups: the first use per unit with min(time), then the return weeks with a join of the cohorts'
+ * members to their events, each week's distinct members counted; Node only shapes the rows.
+ * Without a step (any analytics event), first uses and returns read the units' weeks instead of the events
+ * (unitWeeksSql.ts: each unit's first and last event per UTC week, kept by the summarizer's drain), with the same
+ * answer: a unit's first use is its least first time, and its week k is decided by the two UTC weeks it straddles.
+ * One difference once the server's retention deletes old events: the weeks keep a unit's first use, so a visitor
+ * whose first events were deleted stays in its first cohort instead of joining a later one.
  */
 import type { Database } from '../storage/Database';
 import { WEEK_MS } from '../../shared/analytics/utcWeek';
