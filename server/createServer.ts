@@ -320,7 +320,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     app.addHook('onClose', () => ruleBackfill.stop());
     registerAnalyticsRoutes(app, { rules, db, summaries: summarizer, backfill: ruleBackfill, onChange: (apiKey) => segmentJudge.forget(apiKey) });
     registerFunnelRoutes(app, { db, rules, summaries: summarizer, guideStepIds });
-    registerPathsRoutes(app, { db, rules });
+    registerPathsRoutes(app, { db, rules, summaries: summarizer });
     registerRetentionRoutes(app, { db, summaries: summarizer, rules, guideStepIds, now: options.analyticsNow });
     registerSegmentRoutes(app, { db, segments: segmentStore, judge: segmentJudge, summaries: summarizer, rules, guideStepIds });
     registerSegmentFlagRoutes(

@@ -2,7 +2,8 @@
  * issue #35 "Fast at real volumes": funnels and retention read their steps' events by key. A backfilled rule's steps
  * come from its rule keys (readRuleEntries), a rule not backfilled yet from the scan of the span's events
  * (funnelSteps): both must answer the same, exactly, on known data; an element first clicked after the backfill
- * counts, whether the drain's matching has stored its rule keys or the entry still waits to be matched. Retention
+ * counts, whether the drain's matching has stored its rule keys or the entry still waits to be matched; paths' start
+ * visitors likewise. Retention
  * without steps reads the units' weeks (unitWeeksSql.ts): its rows equal the reference scan of the events, with
  * events on the week boundaries' last and first milliseconds. Stored with the ingest statement, drained by the real
  * summarizer. PGlite here, PostgreSQL with vitest.postgres.config.ts.
@@ -14,6 +15,8 @@ import { readFunnelBody } from '../../server/analytics/funnelBody';
 import { queryFunnel } from '../../server/analytics/funnelQuery';
 import { resolveSteps } from '../../server/analytics/funnelSteps';
 import { matchNewEntries } from '../../server/analytics/matchNewEntries';
+import { readPathsBody } from '../../server/analytics/pathsBody';
+import { queryPaths } from '../../server/analytics/pathsQuery';
 import { readRuleEntries } from '../../server/analytics/readRuleEntries';
 import { readRetentionBody } from '../../server/analytics/retentionBody';
 import { queryRetention, retentionSql } from '../../server/analytics/retentionQuery';
@@ -103,7 +106,8 @@ describe('issue #35 funnel steps from rule keys, and from the scan while a rule 
     const reports = await rules.createPage(KEY, 'Reports', { url: '/reports/:id' }, T0);
     if (typeof home === 'string' || typeof reports === 'string') throw new Error(String(home));
     const saveOnReports = await rules.createFeature(KEY, 'Save a report', { selector: 'button.save', page: reports.id }, T0);
-    const button = await rules.createFeature(KEY, 'Any button', { selector: 'button' }, T0);
+    // Made after: paths read a click as the first feature that matches it (createStepReader).
+    const button = await rules.createFeature(KEY, 'Any button', { selector: 'button' }, T0 + 1);
     if (typeof saveOnReports === 'string' || typeof button === 'string') throw new Error(String(saveOnReports));
     await runBackfills(db, 'test', 100);
     ids = { home: home.id, reports: reports.id, saveOnReports: saveOnReports.id, button: button.id };
@@ -128,6 +132,21 @@ describe('issue #35 funnel steps from rule keys, and from the scan while a rule 
       expect(await funnel(main())).toEqual([3, 1, 1]);
       expect(await funnel([{ page: ids.home }, { feature: ids.button }])).toEqual([3, 3]);
       expect(await retention()).toEqual(cohorts);
+    } finally {
+      await setBackfilled(true);
+    }
+  });
+
+  it('paths from a backfilled start and from the same start not yet backfilled answer the same', async () => {
+    const paths = async (start: object) => queryPaths(db, rules, KEY, readPathsBody({ start, direction: 'next', depth: 2, from: T0, to: T0 + 10 * D }));
+    const fromHome = await paths({ page: ids.home });
+    const fromSave = await paths({ feature: ids.saveOnReports });
+    // v1, v2, v3 load home; v1 and v4 save on a report page (v2 saves on /settings).
+    expect([fromHome.visitors, fromSave.visitors]).toEqual([3, 2]);
+    await setBackfilled(false);
+    try {
+      expect(await paths({ page: ids.home })).toEqual(fromHome);
+      expect(await paths({ feature: ids.saveOnReports })).toEqual(fromSave);
     } finally {
       await setBackfilled(true);
     }
