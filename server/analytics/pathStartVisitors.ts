@@ -42,10 +42,9 @@ const VISITORS = {
 // By key: $5 the element (a load: address) keys; a click $6, the address keys of a page-limited feature (or null).
 const VISITORS_BY_KEY = {
   load: `select distinct visitor_id as visitor from events where ${SPAN} and visitor_id <> '' and type = 'load'
-    and ${ADDRESS_KEY} in (select jsonb_array_elements_text($5::jsonb)) limit $4`,
+    and ${ADDRESS_KEY} = any($5::text[]) limit $4`,
   click: `select distinct visitor_id as visitor from events where ${SPAN} and visitor_id <> '' and type = 'click'
-    and ${ELEMENT_KEY} in (select jsonb_array_elements_text($5::jsonb))
-    and ($6::jsonb is null or ${ADDRESS_KEY} in (select jsonb_array_elements_text($6::jsonb))) limit $4`,
+    and ${ELEMENT_KEY} = any($5::text[]) and ($6::text[] is null or ${ADDRESS_KEY} = any($6::text[])) limit $4`,
 } as const;
 
 /** A backfilled rule's dictionary entries (readRuleEntries); undefined while it is not (then the span is scanned). */
@@ -65,7 +64,7 @@ export async function pathStartVisitors(budget: RowBudget, span: BudgetSpan, sta
   const visitors = (sql: string, params: unknown[]) => budget.read<{ visitor: string }>(sql, span, params)
     .then((rows) => rows.map((row) => row.visitor).sort());
   if ('track' in start) return visitors(VISITORS.track, [start.track]);
-  const keys = (entries: DictionaryEntry[]) => JSON.stringify(entries.map((entry) => entry.key));
+  const keys = (entries: DictionaryEntry[]) => entries.map((entry) => entry.key);
   if (!('feature' in start)) {
     const entries = await entriesOf('page', start.page.id);
     if (entries) return entries.length ? visitors(VISITORS_BY_KEY.load, [keys(entries)]) : [];

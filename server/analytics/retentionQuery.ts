@@ -75,10 +75,15 @@ function backSql(unit: 'visitor_id' | 'account_id', back: string | undefined): s
   cross join lateral (values (${d}, u.last_time >= m.t + ${d} * ${WEEK_MS}), (${d} - 1, u.first_time < m.t + ${d} * ${WEEK_MS})) b(k, hit)
   where b.hit and b.k >= 1 and b.k <= $4::bigint`;
   }
-  return `select m.week, (e.time - m.t) / ${WEEK_MS} as k, m.unit from members m join events e on e.api_key = $1 and e.${unit} = m.unit
-  where e.time >= m.t + ${WEEK_MS} and e.time < m.t + ($4::bigint + 1) * ${WEEK_MS}
-    and e.time >= $2::bigint + ${WEEK_MS} and e.time < $3::bigint + ($4::bigint + 2) * ${WEEK_MS}
-    and (${back})`;
+  // The step's events of the span a return may be in, read by its index first (`offset 0`: not flattened into a
+  // join that read each member's every event by visitor), then joined to the members.
+  return `select m.week, (e.time - m.t) / ${WEEK_MS} as k, m.unit from (
+    select ${unit} as unit, time from events
+    where api_key = $1 and ${unit} <> '' and time >= $2::bigint + ${WEEK_MS} and time < $3::bigint + ($4::bigint + 2) * ${WEEK_MS}
+      and (${back})
+    offset 0
+  ) e join members m on m.unit = e.unit
+  where e.time >= m.t + ${WEEK_MS} and e.time < m.t + ($4::bigint + 1) * ${WEEK_MS}`;
 }
 
 const unitKind = (unit: 'visitor_id' | 'account_id') => (unit === 'visitor_id' ? 'visitor' : 'account');
