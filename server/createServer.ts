@@ -326,9 +326,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Fastify
     registerAnalyticsRoutes(app, { rules, db, summaries: summarizer, backfill: ruleBackfill, onChange: (apiKey) => segmentJudge.forget(apiKey) });
     registerFeaturePreviewRoutes(app, { db, summaries: summarizer, now: options.analyticsNow });
     registerFunnelRoutes(app, { db, rules, summaries: summarizer, guideStepIds });
-    registerExperimentRoutes(app, { db, rules, guideStepIds, guideOf, now: options.analyticsNow });
-    registerPathsRoutes(app, { db, rules });
-    registerRetentionRoutes(app, { db, rules, guideStepIds, now: options.analyticsNow });
+    registerExperimentRoutes(app, { db, summaries: summarizer, rules, guideStepIds, guideOf, now: options.analyticsNow });
+    registerPathsRoutes(app, { db, rules, summaries: summarizer });
+    registerRetentionRoutes(app, { db, summaries: summarizer, rules, guideStepIds, now: options.analyticsNow });
     registerSegmentRoutes(app, { db, segments: segmentStore, judge: segmentJudge, summaries: summarizer, rules, guideStepIds });
     registerSegmentFlagRoutes(
       app,

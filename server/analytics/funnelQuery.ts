@@ -2,8 +2,8 @@
  * A funnel's answer (issue #35 "Funnels", `POST /api/apps/{apiKey}/funnels`): visitors (or accounts) per step,
  * conversion from the previous step and from step 1, the median time from the previous step, who dropped at each
  * step, and the same counts per value of a metadata field. Exact, over the stored events:
- * 1. funnelSteps resolves each step to the events it counts (kept elements and addresses, a track name, a guide's
- *    step and event types);
+ * 1. funnelSteps resolves each step to the events it counts (the keys of its elements and addresses, a track name, a
+ *    guide's step and event types);
  * 2. one SQL statement answers, per unit (a visitor id, or an account id: the account's visitors' events merged
  *    into one timeline), its earliest step-1 occurrence in [from, to) and the later steps' occurrences within
  *    `windowMs` of it: only what the walk can use;
@@ -14,15 +14,15 @@
  * accounts console_accounts.metadata): the field's value as text (`->>`: numbers and booleans as written, objects
  * as JSON), cut to 200 characters; a unit without it is "(none)".
  *
- * Later slice (issue #35 "Fast at real volumes"): this reads the events of the range for each question, bounded by
- * MAX_OCCURRENCES. Per-visitor, per-day rollups of each rule (kept by the summarizer) let step 2 read the units'
- * first occurrence per day instead, and an exact pass only for the days where order within a day decides; this
- * stays the reference they are tested against.
+ * Fast at real volumes (issue #35): step 1 resolves a backfilled rule from its rule keys, and each step's SQL
+ * (stepWhere) is answered by an index of its kind of step (STEP_INDEXES.ts: element key, address key or track name,
+ * then time), so a funnel reads its steps' events of the span and no others, bounded by MAX_OCCURRENCES.
  */
 import { HttpError } from '../HttpError';
 import type { Database } from '../storage/Database';
 import type { FunnelAnswer, FunnelBreakdownValue, FunnelStepAnswer } from '../../shared/api/funnels';
 import type { FunnelQuestion, FunnelUnit } from './funnelBody';
+import { ADDRESS_KEY, ELEMENT_KEY } from './STEP_INDEXES';
 import { resolveSteps, type StepFilter, type StepSources } from './funnelSteps';
 import { countFunnel, droppedIds, groupByValue, walkFunnel, type FunnelStepCounts, type Occurrence, type Reached } from './funnelWalk';
 
@@ -41,14 +41,15 @@ export function stepWhere(filter: StepFilter, params: unknown[]): string | null 
   const p = (value: unknown) => `$${params.push(value)}`;
   switch (filter.type) {
     case 'click': {
-      if (filter.targets.length === 0 || filter.urls?.length === 0) return null;
-      // jsonb texts joined as they came (never re-serialized in JS: a number JSON.parse would round stays exact).
-      const where = `kind = 'analytics' and type = 'click' and body->'props'->'target' in (select jsonb_array_elements(${p(`[${filter.targets.join(',')}]`)}::jsonb))`;
-      return filter.urls ? `${where} and url in (select jsonb_array_elements_text(${p(JSON.stringify(filter.urls))}::jsonb))` : where;
+      if (filter.keys.length === 0 || filter.addressKeys?.length === 0) return null;
+      // The key expressions and the predicate as STEP_INDEXES writes them, and the keys as an array (`= any`), so
+      // its indexes answer with the keys in the index condition (an `in (select ...)` became a hash join over a scan).
+      const where = `kind = 'analytics' and type = 'click' and ${ELEMENT_KEY} = any(${p(filter.keys)}::text[])`;
+      return filter.addressKeys ? `${where} and ${ADDRESS_KEY} = any(${p(filter.addressKeys)}::text[])` : where;
     }
     case 'load':
-      if (filter.urls.length === 0) return null;
-      return `kind = 'analytics' and type = 'load' and url in (select jsonb_array_elements_text(${p(JSON.stringify(filter.urls))}::jsonb))`;
+      if (filter.addressKeys.length === 0) return null;
+      return `kind = 'analytics' and type = 'load' and ${ADDRESS_KEY} = any(${p(filter.addressKeys)}::text[])`;
     case 'track': {
       // `name` is the indexed copy, cut to 200 characters (extractedColumns); the body's name is the exact one.
       const name = p(filter.name);

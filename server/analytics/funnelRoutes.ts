@@ -18,8 +18,9 @@ export interface FunnelRoutesOptions extends StepSources {
   /** The events' database. */
   db: Database;
   /**
-   * The summarizer: a breakdown reads the visitors' (accounts') latest metadata from the summaries, so it flushes
-   * first and counts every batch answered 2xx before the question.
+   * The summarizer, flushed before each question so it counts every batch answered 2xx before it: steps resolve from
+   * the dictionaries' entries and their rule keys, which the drain (and the matching after it) keeps (funnelSteps),
+   * and a breakdown reads the visitors' (accounts') latest metadata from the summaries.
    */
   summaries: Pick<Summarizer, 'flush'>;
 }
@@ -30,7 +31,7 @@ type FunnelRequest = FastifyRequest<{ Params: { apiKey: string }; Body: unknown 
 export function registerFunnelRoutes(app: FastifyInstance, { db, summaries, rules, guideStepIds }: FunnelRoutesOptions): void {
   app.post('/api/apps/:apiKey/funnels', { ...accessOf('viewer'), bodyLimit: MAX_FUNNEL_BODY_BYTES }, async (request: FunnelRequest): Promise<FunnelAnswer> => {
     const question = readFunnelBody(request.body);
-    if (question.breakdown !== undefined) await summaries.flush();
+    await summaries.flush();
     return queryFunnel(db, request.params.apiKey, question, { rules, guideStepIds });
   });
 }

@@ -4,8 +4,8 @@
  * visitors who did the start (issue #35 "Fast at real volumes"):
  * 1. the start is checked to be the app's (a page or feature of another app reads as unknown: a 400 naming
  *    `start.page` or `start.feature`), and the app's features and pages are compiled once (createStepReader);
- * 2. SQL answers the visitors who may have done the start in [from, to) (pathStartVisitors: matched in Node,
- *    counted by equality in SQL; more visitors than did it, never fewer);
+ * 2. SQL answers the visitors who may have done the start in [from, to) (pathStartVisitors: a backfilled rule's keys,
+ *    or the span's distinct values matched in Node; more visitors than did it, never fewer);
  * 3. their timelines are read PATH_VISITOR_BATCH visitors at a time (`visitor_id = any(...)`, served by the events'
  *    index on (api_key, kind, visitor_id)): their `load`, `click` and `track` events of the span, only the columns a
  *    step needs, in (visitor, time, id) order; Node reads each event as a step (distinct elements and addresses
@@ -18,10 +18,9 @@
  * past it, but not more than PATH_MARGIN_MS past it (a session going on longer than that reads as ended there), and
  * a run of repeats that began before `from` is one step that began before it (no occurrence).
  *
- * Later slice: step 2 still scans the span's loads (or clicks) twice, however few visitors did the start (the events
- * have no index on time: bench/RESULTS.md); per-day rollups of distinct addresses and elements kept by the
- * summarizer would take those scans off, and per-visitor, per-day step sequences would let step 3 read far fewer
- * rows; this stays the reference they are tested against.
+ * Fast at real volumes: step 2 reads a backfilled start's visitors by its rule keys and the steps' indexes
+ * (STEP_INDEXES.ts), and scans the span's loads (or clicks) only while the rule is not backfilled. Per-visitor,
+ * per-day step sequences would let step 3 read far fewer rows; this stays the reference they would be tested against.
  */
 import { HttpError } from '../HttpError';
 import type { Database } from '../storage/Database';
@@ -31,7 +30,9 @@ import { createRowBudget } from './createRowBudget';
 import { createStepReader, featureStep, pageStep, trackStep, type StepReader, type StepSource } from './createStepReader';
 import { foldPaths, pathsOf, type PathWalk, type Step, type TimelineEvent, type VisitorPath } from './foldPaths';
 import type { PathsQuestion } from './pathsBody';
-import { pathStartVisitors, type StartRule } from './pathStartVisitors';
+import { MAX_DISTINCT_VALUES, MAX_MATCHED_VALUES } from './funnelSteps';
+import { pathStartVisitors, type RuleEntries, type StartRule } from './pathStartVisitors';
+import { readRuleEntries } from './readRuleEntries';
 
 /** Rows one question reads from events, all its statements together (createRowBudget); more is a 400 naming `to`. */
 export const MAX_PATH_EVENTS = 500_000;
@@ -95,7 +96,10 @@ export async function queryPaths(db: Database, rules: RuleStore, apiKey: string,
   const start = await readStart(rules, apiKey, question.start);
   const readStep = createStepReader(await rules.listFeatures(apiKey), await rules.listPages(apiKey));
   const budget = createRowBudget(db, MAX_PATH_EVENTS);
-  const starters = await pathStartVisitors(budget, { apiKey, from, to }, start.rule);
+  const entriesOf: RuleEntries = (kind, id) => readRuleEntries(db, kind, apiKey, id, MAX_MATCHED_VALUES, MAX_DISTINCT_VALUES)
+    // Past funnelSteps' bound over all stored time: the span's distinct values instead (the row budget bounds them).
+    .then((entries) => (entries && entries.length <= MAX_MATCHED_VALUES ? entries : undefined));
+  const starters = await pathStartVisitors(budget, { apiKey, from, to }, start.rule, entriesOf);
   const walk = { startKey: start.step.key, direction, depth, from, to };
   const paths: VisitorPath[] = [];
   let visitors = 0;

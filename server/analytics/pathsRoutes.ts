@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { accessOf } from '../auth/routeAccess';
 import type { Database } from '../storage/Database';
+import type { Summarizer } from '../summaries/createSummarizer';
 import type { PathsAnswer } from '../../shared/api/paths';
 import type { RuleStore } from './createRuleStore';
 import { MAX_PATHS_BODY_BYTES, readPathsBody } from './pathsBody';
@@ -17,12 +18,20 @@ import { queryPaths } from './pathsQuery';
 export interface PathsRoutesOptions {
   db: Database;
   rules: RuleStore;
+  /**
+   * The summarizer, flushed before each question so it counts every batch answered 2xx before it: a backfilled
+   * start's entries are the dictionaries', which the drain keeps (pathStartVisitors).
+   */
+  summaries: Pick<Summarizer, 'flush'>;
 }
 
 type PathsRequest = FastifyRequest<{ Params: { apiKey: string }; Body: unknown }>;
 
 /** Registers `POST /api/apps/{apiKey}/paths`. */
-export function registerPathsRoutes(app: FastifyInstance, { db, rules }: PathsRoutesOptions): void {
-  app.post('/api/apps/:apiKey/paths', { ...accessOf('viewer'), bodyLimit: MAX_PATHS_BODY_BYTES }, async (request: PathsRequest): Promise<PathsAnswer> =>
-    queryPaths(db, rules, request.params.apiKey, readPathsBody(request.body)));
+export function registerPathsRoutes(app: FastifyInstance, { db, rules, summaries }: PathsRoutesOptions): void {
+  app.post('/api/apps/:apiKey/paths', { ...accessOf('viewer'), bodyLimit: MAX_PATHS_BODY_BYTES }, async (request: PathsRequest): Promise<PathsAnswer> => {
+    const question = readPathsBody(request.body);
+    await summaries.flush();
+    return queryPaths(db, rules, request.params.apiKey, question);
+  });
 }

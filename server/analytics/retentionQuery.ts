@@ -10,21 +10,23 @@
  *   first use is its earliest member's and it is back when any member is.
  * - A count is null until its week has fully passed for every member (latest first use + (k + 1) weeks <= now);
  *   `overall` shares sum the cohorts that have passed the week.
- * Steps resolve to their events as a funnel's do (funnelSteps, funnelQuery's stepWhere). One SQL statement groups:
- * the first use per unit with min(time), then the return weeks with a join of the cohorts' members to their events,
- * each week's distinct members counted; Node only shapes the rows.
- *
- * Later slice (issue #35 "Fast at real volumes"): this reads every event of the app before the range's end for the
- * first uses; a rollup of each unit's first use (kept by the summarizer) replaces that scan, and this stays the
- * reference it is tested against.
+ * Steps resolve to their events as a funnel's do (funnelSteps, funnelQuery's stepWhere: read by the steps' indexes).
+ * One SQL statement groups: the first use per unit with min(time), then the return weeks with a join of the cohorts'
+ * members to their events, each week's distinct members counted; Node only shapes the rows.
+ * Without a step (any analytics event), first uses and returns read the units' weeks instead of the events
+ * (unitWeeksSql.ts: each unit's first and last event per UTC week, kept by the summarizer's drain), with the same
+ * answer: a unit's first use is its least first time, and its week k is decided by the two UTC weeks it straddles.
+ * One difference once the server's retention deletes old events: the weeks keep a unit's first use, so a visitor
+ * whose first events were deleted stays in its first cohort instead of joining a later one.
  */
 import type { Database } from '../storage/Database';
-import { FIRST_MONDAY_MS, WEEK_MS } from '../../shared/analytics/utcWeek';
+import { WEEK_MS } from '../../shared/analytics/utcWeek';
 import type { RetentionAnswer, RetentionCohort, RetentionWeek } from '../../shared/api/retention';
 import { stepWhere } from './funnelQuery';
 import { resolveSteps, type StepFilter, type StepSources } from './funnelSteps';
 import { ratio } from './funnelWalk';
 import type { RetentionQuery } from './retentionBody';
+import { weekOfSql } from './unitWeeksSql';
 
 /** The earliest time a Date may hold: "all stored time" starts here. */
 const ALL_TIME = -8.64e15;
@@ -38,36 +40,74 @@ export interface RetentionRow {
   last: number | null;
 }
 
-/**
- * The statement. $1 api key, $2 from, $3 to, $4 weeks; the steps' parameters after. `start` and `back` are SQL
- * conditions on events' own columns.
- */
-function retentionSql(unit: 'visitor_id' | 'account_id', start: string, back: string): string {
-  // utcWeek's weekOf, in SQL.
-  const week = (t: string) => `${t} - (((${t} - ${FIRST_MONDAY_MS}) % ${WEEK_MS}) + ${WEEK_MS}) % ${WEEK_MS}`;
-  // First uses after the last cohort's week cannot be in a cohort; earlier ones all count for the minimum.
-  return `with firsts as (
-  select ${unit} as unit, min(time) as t from events
+/** How a retention statement reads first uses and returns: a step's events, or (no step) the units' weeks. */
+export interface RetentionSources {
+  /** SQL condition on events' own columns of the start step; undefined: any analytics event. */
+  start?: string;
+  /** The same for the return step. */
+  back?: string;
+}
+
+/** `firsts`: (unit, t) each unit's first use before the last cohort's week could end. */
+function firstsSql(unit: 'visitor_id' | 'account_id', start: string | undefined): string {
+  // First uses after the last cohort's week cannot be in a cohort; earlier ones all count for the minimum (and a
+  // unit's least week before that bound holds its least time).
+  if (start === undefined) {
+    return `select unit_id as unit, min(first_time) as t from analytics_unit_weeks
+  where api_key = $1 and unit_kind = '${unitKind(unit)}' and week < $3::bigint + ${WEEK_MS}
+  group by unit_id`;
+  }
+  return `select ${unit} as unit, min(time) as t from events
   where api_key = $1 and ${unit} <> '' and time < $3::bigint + ${WEEK_MS} and (${start})
-  group by ${unit}
+  group by ${unit}`;
+}
+
+/** `back`: (week, k, unit) for each member back in week k, 1 <= k <= weeks (a member once per week or more). */
+function backSql(unit: 'visitor_id' | 'account_id', back: string | undefined): string {
+  if (back === undefined) {
+    // Row u of week u.week is d = (u.week - weekOf(t)) / 7 d weeks after the first use's own week. Week k's interval
+    // [t + k W, t + (k + 1) W) straddles weekOf(t) + k W and the week after: row d holds week d's events from
+    // t + d W on (last_time >= t + d W) and week d - 1's before t + d W (first_time < t + d W).
+    const d = `((u.week - ${weekOfSql('m.t')}) / ${WEEK_MS})`;
+    return `select m.week, b.k, m.unit from members m
+  join analytics_unit_weeks u on u.api_key = $1 and u.unit_kind = '${unitKind(unit)}' and u.unit_id = m.unit
+    and u.week >= ${weekOfSql('m.t')} + ${WEEK_MS} and u.week <= ${weekOfSql('m.t')} + ($4::bigint + 1) * ${WEEK_MS}
+  cross join lateral (values (${d}, u.last_time >= m.t + ${d} * ${WEEK_MS}), (${d} - 1, u.first_time < m.t + ${d} * ${WEEK_MS})) b(k, hit)
+  where b.hit and b.k >= 1 and b.k <= $4::bigint`;
+  }
+  // The step's events of the span a return may be in, read by its index first (`offset 0`: not flattened into a
+  // join that read each member's every event by visitor), then joined to the members.
+  return `select m.week, (e.time - m.t) / ${WEEK_MS} as k, m.unit from (
+    select ${unit} as unit, time from events
+    where api_key = $1 and ${unit} <> '' and time >= $2::bigint + ${WEEK_MS} and time < $3::bigint + ($4::bigint + 2) * ${WEEK_MS}
+      and (${back})
+    offset 0
+  ) e join members m on m.unit = e.unit
+  where e.time >= m.t + ${WEEK_MS} and e.time < m.t + ($4::bigint + 1) * ${WEEK_MS}`;
+}
+
+const unitKind = (unit: 'visitor_id' | 'account_id') => (unit === 'visitor_id' ? 'visitor' : 'account');
+
+/** The statement. $1 api key, $2 from, $3 to, $4 weeks; the steps' parameters after. */
+export function retentionSql(unit: 'visitor_id' | 'account_id', { start, back }: RetentionSources): string {
+  return `with firsts as (
+  ${firstsSql(unit, start)}
 ),
 members as (
-  select unit, t, week from (select unit, t, ${week('t')} as week from firsts) c where week >= $2::bigint and week < $3::bigint
+  select unit, t, week from (select unit, t, ${weekOfSql('t')} as week from firsts) c where week >= $2::bigint and week < $3::bigint
+),
+back as (
+  ${backSql(unit, back)}
 )
 select week, 0 as k, count(*) as n, max(t) as last from members group by week
 union all
-select m.week, (e.time - m.t) / ${WEEK_MS} as k, count(distinct m.unit) as n, null::bigint as last
-from members m join events e on e.api_key = $1 and e.${unit} = m.unit
-where e.time >= m.t + ${WEEK_MS} and e.time < m.t + ($4::bigint + 1) * ${WEEK_MS}
-  and e.time >= $2::bigint + ${WEEK_MS} and e.time < $3::bigint + ($4::bigint + 2) * ${WEEK_MS}
-  and (${back})
-group by m.week, (e.time - m.t) / ${WEEK_MS}
+select week, k, count(distinct unit) as n, null::bigint as last from back group by week, k
 order by week, k`;
 }
 
-/** SQL of a step's events, any analytics event when there is no step, `false` when the step counts none. */
-function whereOf(filter: StepFilter | undefined, params: unknown[]): string {
-  if (!filter) return "kind = 'analytics'";
+/** SQL of a step's events, undefined (any analytics event) when there is no step, `false` when the step counts none. */
+function whereOf(filter: StepFilter | undefined, params: unknown[]): string | undefined {
+  if (!filter) return undefined;
   return stepWhere(filter, params) ?? 'false';
 }
 
@@ -106,7 +146,7 @@ export async function queryRetention(db: Database, apiKey: string, query: Retent
   const resolved = await resolveSteps(db, apiKey, named.map((n) => n.step), span, sources, (i) => named[i]!.field);
   const filterOf = (field: 'start' | 'return') => resolved[named.findIndex((n) => n.field === field)];
   const params: unknown[] = [apiKey, from, to, weeks];
-  const sql = retentionSql(by === 'visitor' ? 'visitor_id' : 'account_id', whereOf(filterOf('start'), params), whereOf(filterOf('return'), params));
+  const sql = retentionSql(by === 'visitor' ? 'visitor_id' : 'account_id', { start: whereOf(filterOf('start'), params), back: whereOf(filterOf('return'), params) });
   const { rows } = await db.query<{ week: number | string; k: number | string; n: number | string; last: number | string | null }>(sql, params);
   // pg answers bigint as text, PGlite as a number.
   return retentionAnswer(rows.map((row) => ({

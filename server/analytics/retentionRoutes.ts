@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { accessOf } from '../auth/routeAccess';
 import type { Database } from '../storage/Database';
+import type { Summarizer } from '../summaries/createSummarizer';
 import type { RetentionAnswer } from '../../shared/api/retention';
 import type { StepSources } from './funnelSteps';
 import { MAX_RETENTION_BODY_BYTES, readRetentionBody } from './retentionBody';
@@ -17,6 +18,12 @@ import { queryRetention } from './retentionQuery';
 export interface RetentionRoutesOptions extends StepSources {
   /** The events' database. */
   db: Database;
+  /**
+   * The summarizer, flushed before each question so it counts every batch answered 2xx before it: steps resolve from
+   * the dictionaries' entries (funnelSteps), and first uses and returns of any event read the units' weeks, both kept
+   * by the drain.
+   */
+  summaries: Pick<Summarizer, 'flush'>;
   /** The clock that says which weeks have passed (tests pin it). @default Date.now */
   now?: () => number;
 }
@@ -24,9 +31,10 @@ export interface RetentionRoutesOptions extends StepSources {
 type RetentionRequest = FastifyRequest<{ Params: { apiKey: string }; Body: unknown }>;
 
 /** Registers `POST /api/apps/{apiKey}/retention`. */
-export function registerRetentionRoutes(app: FastifyInstance, { db, rules, guideStepIds, now = Date.now }: RetentionRoutesOptions): void {
+export function registerRetentionRoutes(app: FastifyInstance, { db, summaries, rules, guideStepIds, now = Date.now }: RetentionRoutesOptions): void {
   app.post('/api/apps/:apiKey/retention', { ...accessOf('viewer'), bodyLimit: MAX_RETENTION_BODY_BYTES }, async (request: RetentionRequest): Promise<RetentionAnswer> => {
     const question = readRetentionBody(request.body);
+    await summaries.flush();
     return queryRetention(db, request.params.apiKey, question, { rules, guideStepIds }, now());
   });
 }

@@ -367,8 +367,11 @@ describe('issue #35 funnelWalk: which occurrence counts', () => {
 });
 
 describe('issue #35 funnelSteps: bounds of the values matched', () => {
-  // A database whose every distinct read answers `values`, and one feature, `button` anywhere.
-  const dbOf = (values: string[]) => ({ query: async () => ({ rows: values.map((value) => ({ value })) }) }) as unknown as Database;
+  // A database whose every distinct read answers `values` (keyed by their place), and one feature, `button`
+  // anywhere, not backfilled yet (readRuleEntries finds no ready rule): the scan's bounds.
+  const dbOf = (values: string[]) => ({
+    query: async (sql: string) => ({ rows: sql.includes('backfilled_at is not null') ? [] : values.map((value, i) => ({ value, key: String(i) })) }),
+  }) as unknown as Database;
   const rules = {
     getFeature: async () => ({ id: 'f', name: 'Buttons', rule: { selector: 'button' }, createdAt: 0, updatedAt: 0 }),
     getPage: async () => undefined,

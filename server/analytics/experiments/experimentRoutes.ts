@@ -10,6 +10,7 @@ import { accessOf } from '../../auth/routeAccess';
 import { HttpError } from '../../HttpError';
 import type { ConsoleQuery } from '../../queries/queryParams';
 import type { Database } from '../../storage/Database';
+import type { Summarizer } from '../../summaries/createSummarizer';
 import type { ExperimentAnswer } from '../../../shared/api/experiments';
 import type { Guide, GuideGoal } from '../../../shared/guides/guides';
 import type { StepSources } from '../funnelSteps';
@@ -19,6 +20,11 @@ import { queryExperiment } from './experimentQuery';
 /** What the route reads. */
 export interface ExperimentRoutesOptions extends StepSources {
   db: Database;
+  /**
+   * Flushed before each read, as the funnels' route is: the goal's feature or page resolves from the dictionaries'
+   * entries and their rule keys, which only drained batches are in (funnelSteps).
+   */
+  summaries: Pick<Summarizer, 'flush'>;
   /** The app's guide of that id (the database's, else the guide folder's); undefined when it has none. */
   guideOf(apiKey: string, guideId: string): Promise<Guide | undefined>;
   /** The clock of an all-time read's end. @default Date.now */
@@ -28,7 +34,7 @@ export interface ExperimentRoutesOptions extends StepSources {
 type ExperimentRequest = FastifyRequest<{ Params: { apiKey: string; guideId: string }; Querystring: ConsoleQuery }>;
 
 /** Registers `GET /api/apps/{apiKey}/guides/{guideId}/experiment`. */
-export function registerExperimentRoutes(app: FastifyInstance, { db, guideOf, rules, guideStepIds, now = Date.now }: ExperimentRoutesOptions): void {
+export function registerExperimentRoutes(app: FastifyInstance, { db, summaries, guideOf, rules, guideStepIds, now = Date.now }: ExperimentRoutesOptions): void {
   app.get('/api/apps/:apiKey/guides/:guideId/experiment', accessOf('viewer'), async (request: ExperimentRequest): Promise<ExperimentAnswer> => {
     const { apiKey, guideId } = request.params;
     const clock = now();
@@ -37,6 +43,7 @@ export function registerExperimentRoutes(app: FastifyInstance, { db, guideOf, ru
     if (!guide) throw new HttpError(404, `guide '${guideId.slice(0, 100)}' not found in app '${apiKey}'`);
     if (!guide.goal) throw new HttpError(409, `guide '${guideId.slice(0, 100)}' has no goal: set one in the guide editor (goal, withinDays) to measure it`);
     const span = range ? { from: range.from, to: range.to } : { from: 0, to: clock + 1 };
+    await summaries.flush();
     return queryExperiment(db, apiKey, guide as Guide & { goal: GuideGoal }, span, { rules, guideStepIds });
   });
 }

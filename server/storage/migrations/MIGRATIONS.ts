@@ -25,6 +25,8 @@ import { ANALYTICS_SCHEMA, FEATURE_EVENT_PROPERTIES_SCHEMA } from '../../analyti
 import { SEGMENTS_SCHEMA } from '../../analytics/segments/SEGMENTS_SCHEMA';
 import { ROLLUPS_SCHEMA } from '../../analytics/ROLLUPS_SCHEMA';
 import { FILL_ROLLUPS } from '../../analytics/rollupsSql';
+import { STEP_INDEXES } from '../../analytics/STEP_INDEXES';
+import { FILL_UNIT_WEEKS, UNIT_WEEKS_SCHEMA } from '../../analytics/unitWeeksSql';
 import { runMigrations, type Migration } from './runMigrations';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -69,6 +71,16 @@ export const MIGRATIONS: readonly Migration[] = [
     up: async (db) => {
       await db.exec(ROLLUPS_SCHEMA);
       await db.query(FILL_ROLLUPS);
+    },
+  },
+  // Funnels and retention read their steps' events by key (issue #35 "Fast at real volumes"): partial expression
+  // indexes of events per kind of step, and each unit's first and last event per UTC week, filled from the events.
+  {
+    version: 20,
+    name: 'step indexes and unit weeks',
+    up: async (db) => {
+      await db.exec(STEP_INDEXES + UNIT_WEEKS_SCHEMA);
+      await db.query(FILL_UNIT_WEEKS);
     },
   },
   // The event properties of a feature's clicks, served to the agent in guide.json's features (issue #35).
