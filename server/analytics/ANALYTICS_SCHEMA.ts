@@ -8,8 +8,8 @@
  * - `analytics_features`: a named CSS selector over clicked elements, optionally limited to one page of the same
  *   app; the foreign key refuses an unknown page and the deletion of a page a feature is limited to.
  *
- * Later slice (issue #35 "Fast at real volumes"): the per-visitor, per-day rollups of each rule, kept by the
- * summarizer, and the state of a new rule's background backfill, go beside these tables in a migration of their own.
+ * The per-visitor, per-day rollups that count them, and the state of a new rule's background backfill, are migration
+ * 19's (ROLLUPS_SCHEMA.ts).
  */
 export const ANALYTICS_SCHEMA = `
 create table if not exists analytics_pages (

@@ -6,8 +6,8 @@
  * metadata satisfy every `when` condition (judged in Node, shared/segments/segmentConditions.ts, as guide.json's
  * payload is). Exact at the moment of the read; the caller flushes the summarizer first.
  *
- * Later slice (issue #35 "Fast at real volumes"): this reads the app's matching events and visitors per question;
- * the per-visitor, per-day rollups let it read those instead.
+ * Not yet read from the rollups (issue #35 "Fast at real volumes"): this reads the app's matching events (their rules
+ * resolved by key, behaviourCounts) and visitors per question, bounded by MAX_JUDGED_VISITORS.
  */
 import type { Database } from '../../storage/Database';
 import type { Segment, SegmentMember } from '../../../shared/api/segments';
