@@ -4,7 +4,7 @@
  */
 import { MESSAGES } from '../../shared/messages';
 import type { Page } from '@playwright/test';
-import { expect, test, uniqueId } from './fixtures';
+import { agentReady, expect, test, uniqueId } from './fixtures';
 import { badge, bubble, panel, resourceCenter, rcPage, box, shot, removeWrittenGuides } from './resourceCenterPages';
 
 test.afterEach(removeWrittenGuides);
@@ -17,7 +17,7 @@ test.describe('guides §4 Resource center launch methods: badge, dom, api', () =
   test('launched by api: no badge; openResourceCenter opens the panel in the badge corner with the introduction above the modules; close and toggle', async ({ page, openHostPage }, testInfo) => {
     const uid = uniqueId('rc-api');
     await openHostPage(resourceCenter(uid, ['guideList', 'announcements'], {}, '', { guide: { launchMethod: 'api' }, step: { domJson: intro } }), rcPage(uniqueId('e2e-rc'), uniqueId('rc-visitor')));
-    await expect.poll(() => page.evaluate(() => (window as any).waymark.isReady())).toBe(true);
+    await agentReady(page);
     await page.waitForTimeout(800);
     await expect(page.locator(badge)).toHaveCount(0);
     await expect(page.locator(panel)).toHaveCount(0);
@@ -44,7 +44,7 @@ test.describe('guides §4 Resource center launch methods: badge, dom, api', () =
     const path = resourceCenter(uid, ['guideList'], {}, '', { guide: { launchMethod: 'dom', attributes: { activation: { event: 'click', selector: '#help-link' } } } });
     const html = rcPage(uniqueId('e2e-rc'), uniqueId('rc-visitor')).replace('<h1>Resource center host</h1>', '<h1>Resource center host</h1><button id="help-link">Help</button>');
     await openHostPage(path, html);
-    await expect.poll(() => page.evaluate(() => (window as any).waymark.isReady())).toBe(true);
+    await agentReady(page);
     await page.waitForTimeout(800);
     await expect(page.locator(badge)).toHaveCount(0);
     await page.click('#help-link');
@@ -59,7 +59,7 @@ test.describe('guides §4 Resource center launch methods: badge, dom, api', () =
     const uid = uniqueId('rc-late');
     const path = resourceCenter(uid, ['guideList'], {}, '', { guide: { launchMethod: 'dom', attributes: { activation: { event: 'click', selector: '.help-button' } } } });
     await openHostPage(path, rcPage(uniqueId('e2e-rc'), uniqueId('rc-visitor')));
-    await expect.poll(() => page.evaluate(() => (window as any).waymark.isReady())).toBe(true);
+    await agentReady(page);
     await page.waitForTimeout(800);
     // The app's toolbar arrives with its data, after guide.json.
     await page.evaluate(`(() => {
