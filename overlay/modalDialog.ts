@@ -5,6 +5,7 @@
  * hidden from assistive technology (aria-hidden) and from focus and clicks (inert) while it is open.
  */
 import { AUTOFOCUS_RETRIES, AUTOFOCUS_RETRY_MS } from '../shared/constants';
+import { AUTHOR_TOOL_HOSTS, hostSelector } from '../shared/authoring/ownHosts';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -115,7 +116,7 @@ export function tabbables(container: Element): HTMLElement[] {
 }
 
 /** The authoring chunk's elements on <html> (overlay/author). */
-const AUTHOR_TOOLS = '[data-waymark-designer], [data-waymark-preview-bar], [data-waymark-designer-modal]';
+const AUTHOR_TOOLS = hostSelector(AUTHOR_TOOL_HOSTS);
 
 /**
  * Hides the page beside our overlay's host element: each rendered sibling of it (the host hangs on <html>,

@@ -17,9 +17,10 @@ import { matchSelectors, type EventPropertyCollector } from './collectEventPrope
 import { secureRandom } from './loadIdentity';
 import { metadataOf, metaProps } from './metadata';
 import { postEvents, sendTail } from './sendTail';
+import { AUTHOR_TOOL_HOSTS, OVERLAY_HOST } from '../shared/authoring/ownHosts';
 
 /** The attributes of the agent's own host elements on <html>: the overlay's and the authoring tools'. */
-const OWN_HOSTS = ['data-waymark-overlay', 'data-waymark-designer', 'data-waymark-preview-bar', 'data-waymark-designer-modal'];
+const OWN_HOSTS = [OVERLAY_HOST, ...AUTHOR_TOOL_HOSTS];
 
 /** An event as a listener or API call makes it; time, URL and sequence are added here. */
 export type NewEvent = Omit<CapturedEvent, 'time' | 'url' | 'sequence'> & Partial<CapturedEvent>;

@@ -6,6 +6,7 @@
  * agent's `host >>> inner` syntax across shadow roots.
  */
 import { checkRule, proposeRule, STABLE_ATTRIBUTES, type ElementFacts, type RuleProposal } from './proposeRule';
+import { AUTHOR_TOOL_HOSTS, hostSelector, OVERLAY_HOST } from '../../../shared/authoring/ownHosts';
 
 export interface Pick {
   element: Element;
@@ -19,7 +20,7 @@ export interface Picker {
 }
 
 /** Elements of the designer and the agent's overlay: never picked. */
-const OWN = '[data-waymark-designer], [data-waymark-overlay], [data-waymark-preview-bar], [data-waymark-designer-modal]';
+const OWN = hostSelector([OVERLAY_HOST, ...AUTHOR_TOOL_HOSTS]);
 
 export function pickElement(box: HTMLElement, onPick: (pick: Pick) => void, onStop: () => void): Picker {
   const docs = [document, ...sameOriginFrames()];
