@@ -36,7 +36,16 @@ import { resolve } from 'node:path';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 
 const root = import.meta.dirname;
-const production = { 'process.env.NODE_ENV': JSON.stringify('production') };
+const assetVersion = process.env.WAYMARK_ASSET_VERSION;
+/**
+ * What every build defines: production React, and the build's version of the agent's files, which waymark.js (and
+ * its staging copy) ask for as `?v=` (shim/loadChunk.ts). scripts/build.mjs computes it from those files, built
+ * before the snippet's script, and passes it in WAYMARK_ASSET_VERSION; '' where a build has none.
+ */
+const production = {
+  'process.env.NODE_ENV': JSON.stringify('production'),
+  __WAYMARK_ASSET_QUERY__: JSON.stringify(assetVersion ? `?v=${assetVersion}` : ''),
+};
 
 /**
  * V8's explicit compile hint (https://v8.dev/blog/explicit-compile-hints), the file's first line: every function

@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
  * fuzz properties (test/fuzz) with their fixed seed and short runs (`npm run fuzz` runs them long).
  */
 export default defineConfig({
+  // shim/loadChunk.ts: no build version under test (vite.config.ts defines it for the agent's builds).
+  define: { __WAYMARK_ASSET_QUERY__: JSON.stringify('') },
   test: {
     include: ['test/unit/**/*.test.ts', 'test/server/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
     // On the real PostgreSQL only (vitest.postgres.config.ts).

@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
  * PGlite folder) and those without a database (copyAgent).
  */
 export default defineConfig({
+  // shim/loadChunk.ts: no build version under test (vite.config.ts defines it for the agent's builds).
+  define: { __WAYMARK_ASSET_QUERY__: JSON.stringify('') },
   test: {
     include: ['test/server/**/*.test.ts'],
     exclude: ['test/server/storage.test.ts', 'test/server/consoleMigration.test.ts', 'test/server/copyAgent.test.ts'],

@@ -2,13 +2,15 @@
 // public API's type declarations (dist/types), and checks each bundle against its gzip size budget
 // (STYLE §7: size is a feature; the build fails over budget).
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 
 const only = process.argv.slice(2);
-const targets = only.length ? only : ['shim', 'staging', 'worker', 'inpage', 'overlay', 'privacy', 'prompts', 'guides', 'frames', 'author', 'tools', 'forms', 'record', 'steps', 'render', 'esm', 'react', 'types', 'demo', 'console'];
+// The snippet's script names the other agent files by their build's version (below), so it is built after them.
+const targets = only.length ? only : ['worker', 'inpage', 'overlay', 'privacy', 'prompts', 'guides', 'frames', 'author', 'tools', 'forms', 'record', 'steps', 'render', 'shim', 'staging', 'esm', 'react', 'types', 'demo', 'console'];
 
 /** The agent's files the npm entry references with `new URL('./file', import.meta.url)` (shim/esm.ts). */
 const NPM_ENTRY_FILES = ['waymark.worker.js', 'waymark.inpage.js', 'waymark.guides.js', 'waymark.overlay.js', 'waymark.privacy.js', 'waymark.prompts.js', 'waymark.frames.js', 'waymark.author.js', 'waymark.tools.js', 'waymark.forms.js', 'waymark.record.js', 'waymark.steps.js', 'waymark.render.js'];
@@ -80,9 +82,35 @@ export const BUDGETS = {
   'dist/react/waymark-react.js': 3 * 1024,
 };
 
+/** The files waymark.js itself loads, which never name one another: everything else of the agent's build. */
+const INITIAL_SCRIPTS = new Set(['shim', 'staging']);
+const AGENT_CHUNKS = new Set(['worker', 'inpage', 'overlay', 'privacy', 'prompts', 'guides', 'frames', 'author', 'tools', 'forms', 'record', 'steps', 'render']);
+
+/**
+ * The version of the agent's other files (issue #34): 12 hex digits of a SHA-256 over each file's name and contents.
+ * waymark.js asks for them as `?v=VERSION` and the server answers those as immutable, so a returning visitor's browser
+ * reuses them without a revalidation each (a 304 costs a round trip to a server busy with the page's own requests).
+ * Written to dist/agent/.version (a dotfile: never served) for the server to compare with.
+ */
+function writeAssetVersion() {
+  const hash = createHash('sha256');
+  for (const name of readdirSync('dist/agent').filter((f) => /^waymark\.[\w-]+\.js$/.test(f)).sort()) {
+    if (name === 'waymark.staging.js') continue;
+    hash.update(`${name}\0`).update(readFileSync(`dist/agent/${name}`)).update('\0');
+  }
+  const version = hash.digest('hex').slice(0, 12);
+  writeFileSync('dist/agent/.version', version);
+  return version;
+}
+
 if (!only.length) rmSync('dist', { recursive: true, force: true });
+// Until the new version is written, nothing is served as immutable (server/createStaticHandler.ts).
+rmSync('dist/agent/.version', { force: true });
+// A chunk built alone changes the version: the snippet's script (and its staging copy) is built again after it.
+if (only.some((t) => AGENT_CHUNKS.has(t))) for (const t of INITIAL_SCRIPTS) if (!targets.includes(t)) targets.push(t);
 for (const mode of targets) {
   if (mode === 'types') continue;
+  if (INITIAL_SCRIPTS.has(mode) && !process.env.WAYMARK_ASSET_VERSION) process.env.WAYMARK_ASSET_VERSION = writeAssetVersion();
   await build({ configFile: 'vite.config.ts', mode, logLevel: 'warn' });
 }
 if (targets.includes('esm')) {

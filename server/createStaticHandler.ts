@@ -68,10 +68,13 @@ export function createStaticHandler(options: StaticHandlerOptions) {
       // The overlay is a module imported by the shim: cross-origin module loads need CORS, and a host under
       // cross-origin isolation (COEP) needs CORP to load any of the agent's files.
       reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
+      // The host's own measurements (Resource Timing: sizes, and whether its browser's cache served a file) see
+      // what the agent costs it, as they would for a file of its own origin.
+      reply.header('timing-allow-origin', '*');
       // A cross-origin isolated host (COOP + COEP require-corp) starts a dedicated worker only from a script that
       // says require-corp itself (issue #16); without it the agent falls back to the main thread.
       if (segments.at(-1) === 'waymark.worker.js') reply.header('cross-origin-embedder-policy', 'require-corp');
-      return sendFile(request, reply, agentFile);
+      return sendFile(request, reply, agentFile, (await isCurrentVersion(options.agentDir, request.url)) ? IMMUTABLE : undefined);
     }
     if (segments.length === 1 && AGENT_FILE.test(segments[0]) && !(await isDirectory(options.agentDir))) {
       return reply.code(503).send({ error: `The Waymark agent is not built: ${options.agentDir} is missing. ${NOT_BUILT}` });
@@ -112,6 +115,25 @@ export function createStaticHandler(options: StaticHandlerOptions) {
     // Vite names the files under assets/ by their content hash: they never change under one name.
     if (rest[0] === 'assets' && file) return sendFile(request, reply, page, 'public, max-age=31536000, immutable');
     return sendFile(request, reply, page);
+  }
+}
+
+/** For files whose URL changes with their contents: a year, never revalidated. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * Whether `url` asks for the agent build's own version of a file (`?v=`, the hash scripts/build.mjs writes to
+ * the agent folder's .version and into waymark.js): then what is served under it never changes. Read per request,
+ * not kept: a rebuild in place (which removes the file first) must never have new contents cached under an old
+ * version. Any other `v`, or none, is revalidated as before.
+ */
+async function isCurrentVersion(agentDir: string, url: string): Promise<boolean> {
+  const asked = new URLSearchParams(splitQuery(url)[1]).get('v');
+  if (!asked) return false;
+  try {
+    return asked === (await readFile(join(agentDir, '.version'), 'utf8')).trim();
+  } catch {
+    return false;
   }
 }
 

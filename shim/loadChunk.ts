@@ -7,9 +7,16 @@ import type { AgentAsset, AgentEnvironment } from './agentOptions';
 import { importChunk } from './importChunk';
 import type { LogLevel } from '../shared/protocol';
 
-/** The URL of one of the agent's files: the bundler's name for it, or `waymark.{name}.js` beside waymark.js. */
+/** `?v=` and the build's version of the agent's other files (vite.config.ts, from scripts/build.mjs), or ''. */
+declare const __WAYMARK_ASSET_QUERY__: string;
+
+/**
+ * The URL of one of the agent's files: the bundler's name for it, or `waymark.{name}.js` beside waymark.js, with the
+ * build's version (`?v=`: a server that has that build answers it as immutable, so a returning visitor's browser
+ * uses its copy without asking again).
+ */
 export function assetUrlOf(env: AgentEnvironment, name: AgentAsset): string {
-  return env.assets?.[name] ?? new URL(`waymark.${name}.js`, env.assetBase).href;
+  return env.assets?.[name] ?? new URL(`waymark.${name}.js${__WAYMARK_ASSET_QUERY__}`, env.assetBase).href;
 }
 
 /** Imports the chunk `name` and hands it to `use`; null when it cannot load (logged, with `consequence`). */

@@ -194,8 +194,8 @@ test.describe('guides §5 content hashes', () => {
     // The render chunk does not load (issue #34), so the step is drawn with React: the React overlay is fetched when
     // the step renders, after the worker judged it, and the SPA moves to another page meanwhile. (A painted step
     // leaves no such window to hold open: nothing is fetched between the worker's answer and the draw.)
-    await page.route('**/waymark.render.js', (route) => route.abort('failed'));
-    await page.route('**/waymark.overlay.js', async (route) => {
+    await page.route('**/waymark.render.js*', (route) => route.abort('failed'));
+    await page.route('**/waymark.overlay.js*', async (route) => {
       await page.evaluate(() => history.pushState(null, '', '/e2e/elsewhere-in-app'));
       await route.continue();
     });

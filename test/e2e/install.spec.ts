@@ -192,19 +192,58 @@ test.describe('issue #7 a lazy chunk whose fetch fails once', () => {
   test('the guides and steps chunks are asked again under a retry URL, and the guide shows', async ({ page, serverUrl, openHostPage, consoleLines }) => {
     const visitor = uniqueId('chunk-retry');
     const asked: string[] = [];
+    const versions = new Set<string | null>();
     for (const name of ['guides', 'steps']) {
       await page.route(new RegExp(`/waymark\\.${name}\\.js(\\?.*)?$`), (route) => {
         const url = new URL(route.request().url());
-        asked.push(`${url.pathname}${url.search}`);
-        return url.search ? route.continue() : route.abort('connectionreset');
+        const retry = url.searchParams.get('waymark_retry');
+        versions.add(url.searchParams.get('v'));
+        asked.push(`${url.pathname}${retry ? `?waymark_retry=${retry}` : ''}`);
+        return retry ? route.continue() : route.abort('connectionreset');
       });
     }
     await openHostPage('/e2e/banner', hostPage({ init: `waymark.initialize({ apiKey: 'e2e-install', visitor: { id: '${visitor}' } });`, body: '<p>Host</p>' }));
     await expect(page.locator('[data-waymark-overlay] .wm-banner')).toContainText('Scheduled maintenance on Sunday');
     expect(asked).toEqual(['/waymark.guides.js', '/waymark.guides.js?waymark_retry=1', '/waymark.steps.js', '/waymark.steps.js?waymark_retry=1']);
+    // Each try keeps the build's version beside its marker (issue #34: a returning visitor's copy is immutable).
+    expect([...versions]).toEqual([readFileSync('dist/agent/.version', 'utf8')]);
     expect(consoleLines.filter((l) => /did not load/.test(l))).toEqual([]);
     await page.evaluate(() => (window as any).waymark.flushNow());
     await waitForEvents(serverUrl, { apiKey: 'e2e-install', visitorId: visitor }, (e) => e.some((x) => x.type === 'guideSeen'));
+  });
+});
+
+test.describe("issue #34 a returning visitor's copies of the agent's files", () => {
+  test('the chunks carry the build version and come from the browser cache on the next page; waymark.js is revalidated', async ({ page, serverUrl }) => {
+    // A new visitor on each page, so that the banner shows on both (the browser's cache is the browser's).
+    const body = hostPage({ scriptUrl: `${serverUrl}/waymark.js`, init: `waymark.initialize({ apiKey: 'e2e', visitor: { id: new URLSearchParams(location.search).get('visitor') } });`, body: '<p>Host</p>' });
+    // Served by a host server of its own: a routed page would turn the browser's HTTP cache off.
+    const origin = await openForeignPage(page, `/e2e/banner?visitor=${uniqueId('returning')}`, { '/e2e/banner': { type: html, body } });
+    const banner = page.locator('[data-waymark-overlay] .wm-banner');
+    await expect(banner).toContainText('Scheduled maintenance on Sunday');
+    const version = readFileSync('dist/agent/.version', 'utf8');
+    /** This page's loads of the agent's files: the file, its `v`, and whether the server sent anything for it. */
+    const agentFiles = () =>
+      page.evaluate(() =>
+        (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+          .map((e) => ({ url: new URL(e.name), transferSize: e.transferSize }))
+          .filter(({ url }) => url.pathname.split('/').pop()!.startsWith('waymark.'))
+          .map(({ url, transferSize }) => ({ file: url.pathname.split('/').pop()!, v: url.searchParams.get('v'), fromServer: transferSize > 0 })),
+      );
+    const first = await agentFiles();
+    expect(first.filter((f) => f.file !== 'waymark.js').map((f) => f.file).sort()).toEqual(['waymark.guides.js', 'waymark.steps.js']);
+    for (const f of first) expect(f, f.file).toMatchObject({ v: f.file === 'waymark.js' ? null : version, fromServer: true });
+    const answered = await page.request.get(`${serverUrl}/waymark.steps.js?v=${version}`);
+    expect(answered.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+
+    await page.goto(`${origin}/e2e/banner?visitor=${uniqueId('returning')}`);
+    await expect(banner).toContainText('Scheduled maintenance on Sunday');
+    const again = await agentFiles();
+    // waymark.js is asked again (a 304 at most: a new release must reach the page); the chunks never are.
+    expect(again).toEqual(expect.arrayContaining([{ file: 'waymark.js', v: null, fromServer: true }]));
+    expect(again.filter((f) => f.file !== 'waymark.js')).toEqual(
+      expect.arrayContaining([{ file: 'waymark.guides.js', v: version, fromServer: false }, { file: 'waymark.steps.js', v: version, fromServer: false }]),
+    );
   });
 });
 
@@ -219,7 +258,7 @@ test.describe('issue #16 a cross-origin isolated host (COOP same-origin, COEP re
       (route) => route.fulfill({ contentType: 'text/html', headers: isolatedHeaders, body: hostPage({ init: `waymark.initialize({ apiKey: 'e2e-install', visitor: { id: '${visitor}' } });`, body: '<button id="b">B</button>' }) }),
     );
     if (stripWorkerCoep) {
-      await page.route('**/waymark.worker.js', async (route) => {
+      await page.route('**/waymark.worker.js*', async (route) => {
         const response = await route.fetch();
         const headers = { ...response.headers() };
         delete headers['cross-origin-embedder-policy'];

@@ -42,6 +42,7 @@ describe('agent files at the root', () => {
       expect(response.headers['cache-control']).toBe('no-cache');
       // The overlay is imported as a module: cross-origin hosts need CORS to load it.
       expect(response.headers['access-control-allow-origin']).toBe('*');
+      expect(response.headers['timing-allow-origin']).toBe('*');
     }
   });
 
@@ -67,6 +68,33 @@ describe('agent files at the root', () => {
     expect(rebuilt.body).toBe('/* waymark.overlay.js, rebuilt */');
     expect(rebuilt.headers.etag).not.toBe(etag);
     writeFileSync(file, '/* waymark.overlay.js */');
+  });
+
+  it("answers the build's own version of a file as immutable, and every other version, odd or not, as before (issue #34)", async () => {
+    const agentDir = join(root, 'dist', 'agent');
+    writeFileSync(join(agentDir, '.version'), '0123456789ab\n');
+    try {
+      for (const file of ['waymark.worker.js', 'waymark.overlay.js']) {
+        const response = await server.app.inject({ method: 'GET', url: `/${file}?v=0123456789ab` });
+        expect(response.statusCode, file).toBe(200);
+        expect(response.body).toBe(`/* ${file} */`);
+        expect(response.headers['cache-control'], file).toBe('public, max-age=31536000, immutable');
+      }
+      // A retry marker beside it (shim/importChunk.ts) keeps it; the file that says the version is never served.
+      const retried = await server.app.inject({ method: 'GET', url: '/waymark.overlay.js?v=0123456789ab&waymark_retry=1' });
+      expect(retried.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect((await server.app.inject({ method: 'GET', url: '/.version', headers: { accept: '*/*' } })).statusCode).toBe(404);
+      for (const query of ['?v=0123456789aa', '?v=0123456789AB', '?v=', '?v=0123456789ab%00', '?v[]=0123456789ab', '?V=0123456789ab', `?v=${'0'.repeat(5000)}`, '']) {
+        const response = await server.app.inject({ method: 'GET', url: `/waymark.overlay.js${query}` });
+        expect(response.statusCode, query).toBe(200);
+        expect(response.headers['cache-control'], query).toBe('no-cache');
+      }
+    } finally {
+      rmSync(join(agentDir, '.version'));
+    }
+    // A rebuild in place removes the file first (scripts/build.mjs): meanwhile nothing is immutable.
+    const during = await server.app.inject({ method: 'GET', url: '/waymark.overlay.js?v=0123456789ab' });
+    expect(during.headers['cache-control']).toBe('no-cache');
   });
 
   it('answers HEAD', async () => {
