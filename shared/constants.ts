@@ -194,6 +194,11 @@ export const WORKER_READY_MESSAGE = 'waymark:ready';
 /** The one-way capture messages (shared/protocol/capture.ts PushMessage, DeliveredMessage). */
 export const PUSH_MESSAGE = 'waymark:push';
 export const DELIVERED_MESSAGE = 'waymark:delivered';
+/**
+ * Issue #34: the page names the render chunk's URL in a message of its own as it starts the worker, so the worker asks
+ * for it once it is ready, not after init (which waits for the page's idle time) beside guide.json.
+ */
+export const RENDER_CHUNK_MESSAGE = 'waymark:render';
 /** The worker's one-way guide event copies for the page (shared/protocol/guides.ts GuideTailMessage). */
 export const GUIDE_TAIL_MESSAGE = 'waymark:guideTail';
 /** Issue #7 teardown: how long the worker gets to send what it holds before it is terminated (ours). */

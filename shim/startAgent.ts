@@ -4,7 +4,7 @@
  * events, the guides chunk (the overlay only when a guide shows), prompt capture, and frames. Everything put into
  * the page is undone by `Running.uninstall` at teardown.
  */
-import { AGENT_VERSION, IFRAME_RESCAN_MS, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
+import { AGENT_VERSION, IFRAME_RESCAN_MS, RENDER_CHUNK_MESSAGE, STEP_SEEN_TIMEOUT_MS } from '../shared/constants';
 import { enrichEvent } from '../shared/events/enrichEvent';
 import { nextSession } from '../shared/identity/sessionRules';
 import type { GuideState, WorkerInit } from '../shared/protocol';
@@ -71,6 +71,7 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
   const guideStateKey = `_wm_guides.${options.apiKey}`;
   const top = window.top === window;
   let stopClones = () => undefined as void;
+  const renderUrl = guidesOff(options) ? undefined : assetUrlOf(env, 'render');
   const init: WorkerInit = {
     apiKey: options.apiKey,
     dataHost: trimOrigin(options.dataHost ?? origin),
@@ -99,8 +100,7 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
       adoptionGuides: guideOptions.adoptionGuides,
       allowedOrigins: guideOptions.allowedOrigins,
       disablePrefetch: guideOptions.disablePrefetch === true,
-      // Issue #34: the worker loads it as it starts; a page with guides off never does.
-      renderUrl: guidesOff(options) ? undefined : assetUrlOf(env, 'render'),
+      renderUrl,
     },
   };
   /**
@@ -144,6 +144,9 @@ export function startAgent(options: InitializeOptions, privacy: PagePrivacy | nu
     log,
     onMode: (mode) => r && (r.workerMode = mode),
   });
+  // Issue #34: named to the worker at once, which asks for it when it is ready rather than at init (the page's idle
+  // time), well before guide.json; a page with guides off never loads it.
+  if (renderUrl) worker.postMessage({ type: RENDER_CHUNK_MESSAGE, url: renderUrl });
   const ticker = createTicker();
   const bridge = createBridge(worker, init, log, ticker, {
     campaign: (utm) => {

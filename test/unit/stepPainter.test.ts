@@ -16,6 +16,8 @@ import { createContentLoader } from '../../worker/guides/createContentLoader';
 import { createGuideHealth } from '../../worker/guides/createGuideHealth';
 import { createStepPainter, RENDER_WAIT_MS } from '../../worker/guides/createStepPainter';
 import { loadScript } from '../../worker/guides/loadScript';
+import { createRenderChunkLoads } from '../../worker/guides/renderChunkLoads';
+import { RENDER_CHUNK_MESSAGE } from '../../shared/constants';
 import type { WorkerPorts } from '../../worker/ports';
 import { createFakeClock, createFakeTransport, engineInit, PROBED } from './fakes';
 
@@ -204,5 +206,34 @@ describe('issue #34 loadScript: the chunk travels without holding the worker', (
     const threw = worker({ run: () => { throw new Error('chunk broke'); } });
     await expect(loadScript(URL_OF_CHUNK, () => true)).rejects.toThrow('chunk broke');
     expect(threw).toEqual([`fetch ${URL_OF_CHUNK}`, 'importScripts blob', 'revoke blob:https://host/1']);
+  });
+});
+
+describe('the render chunk named early by the page (worker/guides/renderChunkLoads.ts)', () => {
+  it('begins the load its message names once, and the painter then takes that load instead of a second one', async () => {
+    const asked: string[] = [];
+    let finish = () => {};
+    const loads = createRenderChunkLoads((url) => (asked.push(url), new Promise<void>((done) => (finish = done))));
+    for (const data of [null, 'waymark:render', { type: 'waymark:push', url: RENDER_URL }, { type: RENDER_CHUNK_MESSAGE }, { type: RENDER_CHUNK_MESSAGE, url: 7 }]) loads.onMessage(data);
+    expect(asked).toEqual([]);
+    loads.onMessage({ type: RENDER_CHUNK_MESSAGE, url: RENDER_URL });
+    expect(asked).toEqual([RENDER_URL]);
+    const clock = createFakeClock();
+    const painter = createStepPainter({ url: RENDER_URL, loadScript: loads.load, clock, log: () => {} });
+    const painting = painter.paint({ guideId: 'g', stepId: 'g-1', type: 'lightbox', content } as never);
+    const painted = { nodes: [] };
+    globals[STEP_RENDERER_GLOBAL] = { renderStepNodes: () => painted } as unknown as StepRenderer;
+    finish();
+    expect((await painting).painted).toBe(painted);
+    expect(asked).toEqual([RENDER_URL]);
+  });
+
+  it("a failed early load is the painter's to log once init names the URL; the step is drawn with React", async () => {
+    const loads = createRenderChunkLoads(() => Promise.reject(new Error('refused')));
+    loads.onMessage({ type: RENDER_CHUNK_MESSAGE, url: RENDER_URL });
+    const logs: string[] = [];
+    const painter = createStepPainter({ url: RENDER_URL, loadScript: loads.load, clock: createFakeClock(), log: (_, m) => void logs.push(m) });
+    expect((await painter.paint({ guideId: 'g', stepId: 'g-1', type: 'lightbox', content } as never)).painted).toBeUndefined();
+    expect(logs).toEqual([`render chunk ${RENDER_URL} failed, steps drawn with React: Error: refused`]);
   });
 });
