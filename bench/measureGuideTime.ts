@@ -27,8 +27,8 @@
  * chunk is fetched after guide.json answers); `warm`, one whose storage says it did (`_wm_overlay.{apiKey}`
  * kept: the chunk loads beside guide.json) but whose HTTP cache is empty, so React is fetched and compiled from
  * nothing; `returning`, a visitor who saw two other pages of the app first in the same browser (the chunk in its
- * HTTP cache, revalidated with a 304, and the code Chromium compiled for it kept, as a real returning visitor
- * has); and `pendo`, Pendo's agent (@pendo/agent, one file that carries its guide code) for a new visitor, asking
+ * HTTP cache under its build version, used without asking the server again, and the code Chromium compiled for
+ * it kept, as a real returning visitor has); and `pendo`, Pendo's agent (@pendo/agent, one file that carries its guide code) for a new visitor, asking
  * the same server. Each run has a browser context of its own, so no HTTP cache carries over between runs. Pendo's
  * agent draws the payload into the page itself (`#guide-base`); without its guide stylesheet the lightbox sits in
  * the page's flow below the fold, which spares it the fixed layer's paint: the figure is its time to draw, a
