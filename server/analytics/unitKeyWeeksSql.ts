@@ -16,7 +16,7 @@
  * greatest make an upsert idempotent, so the fill of migration 23 may read events still queued too, and a batch
  * drained again after that fill changes nothing.
  */
-import { weekOfSql } from './unitWeeksSql';
+import { weeksUpsertSql } from './unitWeeksSql';
 
 /** What a key names: a click's element, or a page load's address. */
 export type UnitKeyKind = 'element' | 'address';
@@ -52,12 +52,7 @@ unit_keys as (
   where u.unit_id <> ''
 ),
 unit_key_weeks as (
-  insert into analytics_unit_key_weeks (api_key, unit_kind, key_kind, key, unit_id, week, first_time, last_time)
-  select api_key, unit_kind, key_kind, key, unit_id, ${weekOfSql('time')}, min(time), max(time) from unit_keys
-  group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 4, 5, 6
-  on conflict (api_key, unit_kind, key_kind, key, unit_id, week) do update set
-    first_time = least(analytics_unit_key_weeks.first_time, excluded.first_time),
-    last_time = greatest(analytics_unit_key_weeks.last_time, excluded.last_time)
+  ${weeksUpsertSql('analytics_unit_key_weeks', ['api_key', 'unit_kind', 'key_kind', 'key', 'unit_id'], 'unit_keys')}
 )`;
 }
 
