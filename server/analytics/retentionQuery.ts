@@ -16,6 +16,8 @@
  * Without a step (any analytics event), first uses and returns read the units' weeks instead of the events
  * (unitWeeksSql.ts: each unit's first and last event per UTC week, kept by the summarizer's drain), with the same
  * answer: a unit's first use is its least first time, and its week k is decided by the two UTC weeks it straddles.
+ * A feature not limited to a page, and a page, read the same way the units' weeks of their element or address keys
+ * (unitKeyWeeksSql.ts, migration 23); a feature limited to a page, a track event and a guide read their events.
  * One difference once the server's retention deletes old events: the weeks keep a unit's first use, so a visitor
  * whose first events were deleted stays in its first cohort instead of joining a later one.
  */
@@ -26,6 +28,7 @@ import { stepWhere } from './funnelQuery';
 import { resolveSteps, type StepFilter, type StepSources } from './funnelSteps';
 import { ratio } from './funnelWalk';
 import type { RetentionQuery } from './retentionBody';
+import type { UnitKeyKind } from './unitKeyWeeksSql';
 import { weekOfSql } from './unitWeeksSql';
 
 /** The earliest time a Date may hold: "all stored time" starts here. */
@@ -40,16 +43,26 @@ export interface RetentionRow {
   last: number | null;
 }
 
-/** How a retention statement reads first uses and returns: a step's events, or (no step) the units' weeks. */
+/**
+ * Where a retention statement reads a step's first uses or returns: undefined, any analytics event (the units'
+ * weeks); a string, an SQL condition on events' own columns (the step's events, by its index); or the units' weeks
+ * of the step's element or address keys (unitKeyWeeksSql.ts), `keys` the SQL of its text[] parameter.
+ */
+export type RetentionSource = undefined | string | { keyKind: UnitKeyKind; keys: string };
+
+/** How a retention statement reads first uses (`start`) and returns (`back`). */
 export interface RetentionSources {
-  /** SQL condition on events' own columns of the start step; undefined: any analytics event. */
-  start?: string;
-  /** The same for the return step. */
-  back?: string;
+  start?: RetentionSource;
+  back?: RetentionSource;
 }
 
+/** The rows of the units' weeks of `source`'s keys (unitKeyWeeksSql.ts), of units of `unit`. */
+const keyWeeks = (unit: 'visitor_id' | 'account_id', source: { keyKind: UnitKeyKind; keys: string }) =>
+  `analytics_unit_key_weeks where api_key = $1 and unit_kind = '${unitKind(unit)}' and key_kind = '${source.keyKind}'
+    and key = any(${source.keys}::text[])`;
+
 /** `firsts`: (unit, t) each unit's first use before the last cohort's week could end. */
-function firstsSql(unit: 'visitor_id' | 'account_id', start: string | undefined): string {
+function firstsSql(unit: 'visitor_id' | 'account_id', start: RetentionSource): string {
   // First uses after the last cohort's week cannot be in a cohort; earlier ones all count for the minimum (and a
   // unit's least week before that bound holds its least time).
   if (start === undefined) {
@@ -57,23 +70,42 @@ function firstsSql(unit: 'visitor_id' | 'account_id', start: string | undefined)
   where api_key = $1 and unit_kind = '${unitKind(unit)}' and week < $3::bigint + ${WEEK_MS}
   group by unit_id`;
   }
+  if (typeof start === 'object') {
+    return `select unit_id as unit, min(first_time) as t from ${keyWeeks(unit, start)} and week < $3::bigint + ${WEEK_MS}
+  group by unit_id`;
+  }
   return `select ${unit} as unit, min(time) as t from events
   where api_key = $1 and ${unit} <> '' and time < $3::bigint + ${WEEK_MS} and (${start})
   group by ${unit}`;
 }
 
-/** `back`: (week, k, unit) for each member back in week k, 1 <= k <= weeks (a member once per week or more). */
-function backSql(unit: 'visitor_id' | 'account_id', back: string | undefined): string {
-  if (back === undefined) {
-    // Row u of week u.week is d = (u.week - weekOf(t)) / 7 d weeks after the first use's own week. Week k's interval
-    // [t + k W, t + (k + 1) W) straddles weekOf(t) + k W and the week after: row d holds week d's events from
-    // t + d W on (last_time >= t + d W) and week d - 1's before t + d W (first_time < t + d W).
-    const d = `((u.week - ${weekOfSql('m.t')}) / ${WEEK_MS})`;
-    return `select m.week, b.k, m.unit from members m
-  join analytics_unit_weeks u on u.api_key = $1 and u.unit_kind = '${unitKind(unit)}' and u.unit_id = m.unit
+/**
+ * `back` from weeks rows `u` (week, first_time, last_time) joined to the members `m` in `join`: row u of week u.week
+ * is d = (u.week - weekOf(t)) / 7 d weeks after the first use's own week. Week k's interval [t + k W, t + (k + 1) W)
+ * straddles weekOf(t) + k W and the week after: row d holds week d's events from t + d W on (last_time >= t + d W)
+ * and week d - 1's before t + d W (first_time < t + d W).
+ */
+function weeksBackSql(join: string): string {
+  const d = `((u.week - ${weekOfSql('m.t')}) / ${WEEK_MS})`;
+  return `select m.week, b.k, m.unit from ${join}
     and u.week >= ${weekOfSql('m.t')} + ${WEEK_MS} and u.week <= ${weekOfSql('m.t')} + ($4::bigint + 1) * ${WEEK_MS}
   cross join lateral (values (${d}, u.last_time >= m.t + ${d} * ${WEEK_MS}), (${d} - 1, u.first_time < m.t + ${d} * ${WEEK_MS})) b(k, hit)
   where b.hit and b.k >= 1 and b.k <= $4::bigint`;
+}
+
+/** `back`: (week, k, unit) for each member back in week k, 1 <= k <= weeks (a member once per week or more). */
+function backSql(unit: 'visitor_id' | 'account_id', back: RetentionSource): string {
+  if (back === undefined) {
+    return weeksBackSql(`members m
+  join analytics_unit_weeks u on u.api_key = $1 and u.unit_kind = '${unitKind(unit)}' and u.unit_id = m.unit`);
+  }
+  if (typeof back === 'object') {
+    // The keys' rows of the weeks a return may be in, read by the key first (as the events below), then joined.
+    return weeksBackSql(`(
+    select unit_id, week, first_time, last_time from ${keyWeeks(unit, back)}
+      and week >= $2::bigint + ${WEEK_MS} and week < $3::bigint + ($4::bigint + 1) * ${WEEK_MS}
+    offset 0
+  ) u join members m on m.unit = u.unit_id`);
   }
   // The step's events of the span a return may be in, read by its index first (`offset 0`: not flattened into a
   // join that read each member's every event by visitor), then joined to the members.
@@ -105,9 +137,15 @@ select week, k, count(distinct unit) as n, null::bigint as last from back group 
 order by week, k`;
 }
 
-/** SQL of a step's events, undefined (any analytics event) when there is no step, `false` when the step counts none. */
-function whereOf(filter: StepFilter | undefined, params: unknown[]): string | undefined {
+/**
+ * Where a step is read (RetentionSource), adding its parameters to `params`: a feature not limited to a page, or a
+ * page, from the units' weeks of its keys; any other step from its events (`false` when it counts none); no step
+ * (any analytics event) undefined.
+ */
+export function sourceOf(filter: StepFilter | undefined, params: unknown[]): RetentionSource {
   if (!filter) return undefined;
+  if (filter.type === 'click' && !filter.addressKeys && filter.keys.length) return { keyKind: 'element', keys: `$${params.push(filter.keys)}` };
+  if (filter.type === 'load' && filter.addressKeys.length) return { keyKind: 'address', keys: `$${params.push(filter.addressKeys)}` };
   return stepWhere(filter, params) ?? 'false';
 }
 
@@ -146,7 +184,7 @@ export async function queryRetention(db: Database, apiKey: string, query: Retent
   const resolved = await resolveSteps(db, apiKey, named.map((n) => n.step), span, sources, (i) => named[i]!.field);
   const filterOf = (field: 'start' | 'return') => resolved[named.findIndex((n) => n.field === field)];
   const params: unknown[] = [apiKey, from, to, weeks];
-  const sql = retentionSql(by === 'visitor' ? 'visitor_id' : 'account_id', { start: whereOf(filterOf('start'), params), back: whereOf(filterOf('return'), params) });
+  const sql = retentionSql(by === 'visitor' ? 'visitor_id' : 'account_id', { start: sourceOf(filterOf('start'), params), back: sourceOf(filterOf('return'), params) });
   const { rows } = await db.query<{ week: number | string; k: number | string; n: number | string; last: number | string | null }>(sql, params);
   // pg answers bigint as text, PGlite as a number.
   return retentionAnswer(rows.map((row) => ({

@@ -20,8 +20,8 @@ export interface RetentionRoutesOptions extends StepSources {
   db: Database;
   /**
    * The summarizer, flushed before each question so it counts every batch answered 2xx before it: steps resolve from
-   * the dictionaries' entries (funnelSteps), and first uses and returns of any event read the units' weeks, both kept
-   * by the drain.
+   * the dictionaries' entries (funnelSteps), and first uses and returns of any event, a feature or a page read the
+   * units' weeks (of their keys), all kept by the drain.
    */
   summaries: Pick<Summarizer, 'flush'>;
   /** The clock that says which weeks have passed (tests pin it). @default Date.now */

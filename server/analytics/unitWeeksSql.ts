@@ -26,6 +26,21 @@ create table if not exists analytics_unit_weeks (
 /** utcWeek's weekOf, in SQL, of the bigint SQL `t`. */
 export const weekOfSql = (t: string) => `(${t} - (((${t} - ${FIRST_MONDAY_MS}) % ${WEEK_MS}) + ${WEEK_MS}) % ${WEEK_MS})`;
 
+/**
+ * The upsert of per-week first and last times into `table` (primary key: `columns`, then `week`) from the rows of
+ * `from` (those columns and `time`): grouped by the key and written in its order, as every upsert of the drain.
+ */
+export function weeksUpsertSql(table: string, columns: readonly string[], from: string): string {
+  const keys = [...columns, 'week'];
+  const positions = keys.map((_, i) => i + 1).join(', ');
+  return `insert into ${table} (${keys.join(', ')}, first_time, last_time)
+  select ${columns.join(', ')}, ${weekOfSql('time')}, min(time), max(time) from ${from}
+  group by ${positions} order by ${positions}
+  on conflict (${keys.join(', ')}) do update set
+    first_time = least(${table}.first_time, excluded.first_time),
+    last_time = greatest(${table}.last_time, excluded.last_time)`;
+}
+
 /** `, unit_events as (...), unit_weeks as (...)`: CTEs to append after a CTE named `source` that yields `events` rows. */
 export function unitWeeksSql(source: string): string {
   return `,
@@ -37,12 +52,7 @@ unit_events as (
   where kind = 'analytics' and account_id <> ''
 ),
 unit_weeks as (
-  insert into analytics_unit_weeks (api_key, unit_kind, unit_id, week, first_time, last_time)
-  select api_key, unit_kind, unit_id, ${weekOfSql('time')}, min(time), max(time) from unit_events
-  group by 1, 2, 3, 4 order by 1, 2, 3, 4
-  on conflict (api_key, unit_kind, unit_id, week) do update set
-    first_time = least(analytics_unit_weeks.first_time, excluded.first_time),
-    last_time = greatest(analytics_unit_weeks.last_time, excluded.last_time)
+  ${weeksUpsertSql('analytics_unit_weeks', ['api_key', 'unit_kind', 'unit_id'], 'unit_events')}
 )`;
 }
 

@@ -259,7 +259,7 @@ describe('issue #35 migration 19 counts the events stored before it', () => {
       // The first batch was summarized by a collector of before the rollups (its queue row gone); the second waits.
       await db.query('delete from summary_queue where id = (select min(id) from summary_queue)');
       await store.insertBatch(KEY, 'analytics', events('before-2') as never, T0 + 2 * D);
-      expect(await migrateSchema(db)).toEqual([19, 20, 21]);
+      expect(await migrateSchema(db)).toEqual(MIGRATIONS.filter((m) => m.version >= 19).map((m) => m.version));
       const summarizer = createSummarizer(db, { intervalMs: 3_600_000, afterDrain: () => matchNewEntries(db) });
       await summarizer.flush();
       await summarizer.stop();
