@@ -26,6 +26,7 @@ import { SEGMENTS_SCHEMA } from '../../analytics/segments/SEGMENTS_SCHEMA';
 import { ROLLUPS_SCHEMA } from '../../analytics/ROLLUPS_SCHEMA';
 import { FILL_ROLLUPS } from '../../analytics/rollupsSql';
 import { STEP_INDEXES } from '../../analytics/STEP_INDEXES';
+import { TIMELINE_INDEX } from '../../analytics/TIMELINE_INDEX';
 import { FILL_UNIT_WEEKS, UNIT_WEEKS_SCHEMA } from '../../analytics/unitWeeksSql';
 import { runMigrations, type Migration } from './runMigrations';
 
@@ -85,6 +86,9 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   // The event properties of a feature's clicks, served to the agent in guide.json's features (issue #35).
   { version: 21, name: 'feature event properties', up: FEATURE_EVENT_PROPERTIES_SCHEMA },
+  // Paths read the events around each occurrence of their start (issue #35 "Fast at real volumes"): an index of
+  // the visitors' timelines by time.
+  { version: 22, name: 'visitor timelines by time', up: TIMELINE_INDEX },
 ];
 
 /** Brings `db` to the current schema; answers the versions applied now. */
