@@ -11,7 +11,8 @@
  *   `depth`, with END when the session (or the timeline) ends first.
  * Events that are no step (a click no feature matches) still count for the sessions, so the walk reads every event.
  *
- * The walk goes back first (is it an occurrence? for `previous`, the path too), then, for `next`, forward.
+ * Back says whether it is an occurrence (for `previous`, the path too); forward, for `next`, the path; the two are
+ * read independently (at once), forward's counting only for an occurrence.
  */
 import { END, sameSession, type PathWalk, type Step, type TimelineEvent } from './foldPaths';
 
@@ -29,87 +30,79 @@ export interface WalkCursor {
 
 /** One start event's walk. */
 export interface OccurrenceWalk {
-  /** What to read next; undefined once the walk is done. */
-  cursor(): WalkCursor | undefined;
-  /** Takes the events read from the cursor, nearest first; `last` when the timeline has no more that way. */
-  take(events: readonly WalkEvent[], last: boolean): void;
+  /** What to read next, each way at most once; empty once the walk is done. */
+  cursors(): WalkCursor[];
+  /** Takes the events read from the `way` cursor, nearest first; `last` when the timeline has no more that way. */
+  take(way: WalkCursor['way'], events: readonly WalkEvent[], last: boolean): void;
   /** The path's steps from level 1 once done; null when the event begins no occurrence; undefined before. */
   path(): Step[] | null | undefined;
 }
 
-/** Starts the walk of `start`, an event whose step is the walk's start. */
+/** One way of a walk: the steps it found (runs, nearest first), the farthest event read, and whether it is done. */
+interface Side {
+  steps: Step[];
+  edge: WalkEvent;
+  /** Done: 'depth' with `depth` steps, 'end' when the session (or the timeline) ended first. */
+  done?: 'depth' | 'end';
+}
+
+/**
+ * Starts the walk of `start`, an event whose step is the walk's start. The two ways are independent, so both can be
+ * read at once: back decides whether it is an occurrence (and, for `previous`, its path); forward (`next` only) the
+ * path, which counts only once back says it is an occurrence.
+ */
 export function createOccurrenceWalk(start: WalkEvent, walk: Pick<PathWalk, 'startKey' | 'direction' | 'depth'>): OccurrenceWalk {
   const { startKey, direction, depth } = walk;
-  const steps: Step[] = [];
-  let way: WalkCursor['way'] | undefined = 'back';
-  // The farthest event read the current way: the next chunk starts past it.
-  let edge: WalkEvent = start;
-  let path: Step[] | null | undefined;
+  // `next` needs back only up to the first step before the start: one run.
+  const back: Side = { steps: [], edge: start };
+  const forward: Side | undefined = direction === 'next' ? { steps: [], edge: start } : undefined;
+  const backDepth = direction === 'next' ? 1 : depth;
+  // The start repeats the step before it: a run it does not begin.
+  let repeat = false;
 
-  const finish = (ended: boolean) => {
-    path = ended && steps.length < depth ? [...steps, END] : steps;
-    way = undefined;
-  };
-  /** The start begins a run: `next` walks forward from it, `previous` has its path. */
-  const begins = (ended: boolean) => {
-    if (direction === 'previous') return finish(ended);
-    way = 'forward';
-    edge = start;
-  };
-
-  /** Takes one event before the edge; false when the walk needs no more that way. */
-  const takeBack = (event: WalkEvent): boolean => {
-    if (!sameSession(event, edge)) {
-      begins(true);
+  /** Takes one event past the side's edge (`earlier` first: the session is checked in time order). */
+  const takeOne = (side: Side, event: WalkEvent, way: WalkCursor['way'], wanted: number): boolean => {
+    if (!(way === 'back' ? sameSession(event, side.edge) : sameSession(side.edge, event))) {
+      side.done = 'end';
       return false;
     }
-    edge = event;
+    side.edge = event;
     if (!event.step) return true;
-    const run = steps[steps.length - 1]?.key ?? startKey;
+    const run = side.steps[side.steps.length - 1]?.key ?? startKey;
     if (event.step.key === run) {
-      if (steps.length > 0) return true;
-      // The start repeats the step before it: a run it does not begin.
-      path = null;
-      way = undefined;
+      if (way === 'forward' || side.steps.length > 0) return true;
+      repeat = true;
+      side.done = 'end';
       return false;
     }
-    if (direction === 'next') {
-      begins(false);
-      return false;
-    }
-    steps.push(event.step);
-    if (steps.length < depth) return true;
-    finish(false);
+    side.steps.push(event.step);
+    if (side.steps.length < wanted) return true;
+    side.done = 'depth';
     return false;
   };
-
-  /** Takes one event after the edge; false when the walk needs no more. */
-  const takeForward = (event: WalkEvent): boolean => {
-    if (!sameSession(edge, event)) {
-      finish(true);
-      return false;
-    }
-    edge = event;
-    if (!event.step || event.step.key === (steps[steps.length - 1]?.key ?? startKey)) return true;
-    steps.push(event.step);
-    if (steps.length < depth) return true;
-    finish(false);
-    return false;
-  };
+  const open = (side: Side | undefined): side is Side => side !== undefined && side.done === undefined && !repeat;
+  const ended = (side: Side) => (side.done === 'end' && side.steps.length < depth ? [...side.steps, END] : side.steps);
 
   return {
-    cursor: () => (way ? { way, time: edge.time, id: edge.id } : undefined),
-    take(events, last) {
-      const current = way;
-      if (!current) return;
-      const take = current === 'back' ? takeBack : takeForward;
-      for (const event of events) if (!take(event)) return;
-      // Every event of this chunk taken and none left that way: the timeline's edge ends the session.
-      if (last) {
-        if (current === 'back') begins(true);
-        else finish(true);
-      }
+    cursors() {
+      const cursors: WalkCursor[] = [];
+      if (open(back)) cursors.push({ way: 'back', time: back.edge.time, id: back.edge.id });
+      if (open(forward)) cursors.push({ way: 'forward', time: forward.edge.time, id: forward.edge.id });
+      return cursors;
     },
-    path: () => path,
+    take(way, events, last) {
+      const side = way === 'back' ? back : forward;
+      if (!open(side)) return;
+      const wanted = way === 'back' ? backDepth : depth;
+      for (const event of events) if (!takeOne(side, event, way, wanted)) return;
+      // Every event of this chunk taken and none left that way: the timeline's edge ends the session.
+      if (last) side.done = 'end';
+    },
+    path() {
+      if (repeat) return null;
+      if (back.done === undefined) return undefined;
+      if (!forward) return ended(back);
+      return forward.done === undefined ? undefined : ended(forward);
+    },
   };
 }

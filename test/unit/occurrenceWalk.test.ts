@@ -29,13 +29,15 @@ function walkedPaths(timeline: readonly WalkEvent[], walk: PathWalk, size: () =>
     if (event.step?.key !== walk.startKey || event.time < walk.from || event.time >= walk.to) return;
     const occurrence = createOccurrenceWalk(event, walk);
     let reads = 0;
-    for (let cursor = occurrence.cursor(); cursor; cursor = occurrence.cursor()) {
+    for (let cursors = occurrence.cursors(); cursors.length; cursors = occurrence.cursors()) {
       expect(++reads).toBeLessThan(1000);
-      // What the statement reads: the events past the cursor that way, nearest first, `limit` of them.
-      const at = timeline.findIndex((e) => e.time === cursor.time && e.id === cursor.id);
-      const limit = size();
-      const chunk = cursor.way === 'forward' ? timeline.slice(at + 1, at + 1 + limit) : timeline.slice(Math.max(0, at - limit), at).reverse();
-      occurrence.take(chunk, chunk.length < limit);
+      // What each statement reads: the events past the cursor that way, nearest first, `limit` of them.
+      for (const cursor of cursors) {
+        const at = timeline.findIndex((e) => e.time === cursor.time && e.id === cursor.id);
+        const limit = size();
+        const chunk = cursor.way === 'forward' ? timeline.slice(at + 1, at + 1 + limit) : timeline.slice(Math.max(0, at - limit), at).reverse();
+        occurrence.take(cursor.way, chunk, chunk.length < limit);
+      }
     }
     const steps = occurrence.path();
     expect(steps, `event ${i}`).not.toBeUndefined();
