@@ -22,8 +22,9 @@ import { openDatabase } from '../../server/storage/openDatabase';
 import { ensurePartitions } from '../../server/storage/partitions/eventPartitions';
 import { createSummarizer, type Summarizer } from '../../server/summaries/createSummarizer';
 import type { PathsAnswer } from '../../shared/api/paths';
+import { HELP, pathEvents } from './pathEvents';
 import { pgliteTemplate } from './pgliteTemplate';
-import { freshPostgresDatabase, SERVER_TIMEOUT, wireEvent } from './testServer';
+import { freshPostgresDatabase, SERVER_TIMEOUT } from './testServer';
 
 const S = 1000;
 const M = 60 * S;
@@ -33,14 +34,7 @@ const T0 = Date.UTC(2026, 2, 2);
 const KEY = 'path-occurrences-app';
 const RANGE = { from: T0, to: T0 + D };
 
-const EXPORT = { tag: 'BUTTON', id: '', cls: 'export', title: null, attrs: {}, myIndex: 0, childIndex: 0, txt: 'Export' };
-const HELP = { tag: 'BUTTON', id: '', cls: 'help', title: null, attrs: {}, myIndex: 1, childIndex: 1, txt: 'Help' };
-const URL_OF = (path: string) => `http://app.test${path}`;
-const at = (t: number, visitor: string, session: string | null, fields: Record<string, unknown>) =>
-  wireEvent({ browser_time: T0 + t, visitor_id: visitor, account_id: 'acme', sessionId: session ?? undefined, ...fields });
-const load = (t: number, v: string, s: string | null, path: string) => at(t, v, s, { type: 'load', url: URL_OF(path), props: {} });
-const click = (t: number, v: string, s: string | null, path: string, target = EXPORT) => at(t, v, s, { type: 'click', url: URL_OF(path), props: { target } });
-const track = (t: number, v: string, s: string | null, name: string) => at(t, v, s, { type: 'track', url: URL_OF('/'), track_event_name: name, props: {} });
+const { load, click, track } = pathEvents(T0);
 /** `n` Help clicks (no feature: no step) a second apart from `t`. */
 const helps = (n: number, t: number, v: string, s: string | null, path: string) => Array.from({ length: n }, (_, i) => click(t + (i + 1) * S, v, s, path, HELP));
 
