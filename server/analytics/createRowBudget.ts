@@ -1,7 +1,7 @@
 /**
  * The bound of a paths question (issue #35 "Fast at real volumes"; STYLE §9): the rows it reads from `events`, all
- * its statements together (the start's distinct addresses or elements, the visitors who did it, those visitors'
- * events), at most `max`. Each statement asks for one row more than is left (`limit $4`); getting it means the
+ * its statements together (the start's events and the events around each; while the start's rule is not backfilled,
+ * the start's distinct addresses or elements, the visitors who did it, those visitors' events), at most `max`. Each statement asks for one row more than is left (`limit $4`); getting it means the
  * question cannot be read exactly, and is a 400 naming `to` (no sampling: the caller shortens the range).
  * Every statement read through a budget takes `$1` api key, `$2` from, `$3` to, `$4` limit, then its own
  * parameters from `$5`.
@@ -29,7 +29,7 @@ export function createRowBudget(db: Database, max: number): RowBudget {
     async read<T>(sql: string, { apiKey, from, to }: BudgetSpan, params: unknown[] = []) {
       const { rows } = await db.query<T>(sql, [apiKey, from, to, left + 1, ...params]);
       if (rows.length > left) {
-        throw new HttpError(400, `this range holds more than ${max} rows for paths to read exactly (the start's distinct addresses or elements, the visitors who did it, and their page loads, clicks and track events): shorten the range (to)`, 'to');
+        throw new HttpError(400, `this range holds more than ${max} rows for paths to read exactly (the start's events and the events around each, or, while its rule is not backfilled, the span's distinct addresses or elements, the visitors who did it and their page loads, clicks and track events): shorten the range (to)`, 'to');
       }
       left -= rows.length;
       return rows;

@@ -52,6 +52,13 @@ export interface PathWalk {
   to: number;
 }
 
+/** Whether two consecutive events of a visitor (`earlier` just before `later`) are in one session. */
+export function sameSession(earlier: TimelineEvent, later: TimelineEvent): boolean {
+  return earlier.sessionId !== null && later.sessionId !== null
+    ? earlier.sessionId === later.sessionId
+    : later.time - earlier.time <= SESSION_GAP_MS;
+}
+
 /** A visitor's sessions, each a list of steps with the time of the first event of each run of repeats. */
 export function sessionsOf(events: readonly TimelineEvent[]): Array<Array<{ step: Step; time: number }>> {
   const sessions: Array<Array<{ step: Step; time: number }>> = [];
@@ -59,10 +66,7 @@ export function sessionsOf(events: readonly TimelineEvent[]): Array<Array<{ step
   let previous: TimelineEvent | undefined;
   for (const event of events) {
     if (previous) {
-      const same = previous.sessionId !== null && event.sessionId !== null
-        ? previous.sessionId === event.sessionId
-        : event.time - previous.time <= SESSION_GAP_MS;
-      if (!same) {
+      if (!sameSession(previous, event)) {
         if (current.length) sessions.push(current);
         current = [];
       }

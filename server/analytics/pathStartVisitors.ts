@@ -1,31 +1,23 @@
 /**
- * The first phase of paths (issue #35 "Fast at real volumes"): the visitors who may have done the start in
- * [from, to), so that only their timelines are read (pathsQuery). Matching is Node's, counting by equality SQL's, as
- * queryRuleUse reads features and pages:
+ * The first phase of paths while the start's rule is not backfilled (issue #35 "Fast at real volumes"): the visitors
+ * who may have done the start in [from, to), so that only their timelines are read (pathsQuery). A backfilled start
+ * reads its own events by key instead (pathStartEvents); this is the exact answer until then. Matching is Node's,
+ * counting by equality SQL's, as queryRuleUse reads features and pages:
  * - a page: the span's distinct `load` addresses, kept when the page's URL rule matches, then the visitors of the
  *   loads at a kept address;
  * - a feature: the span's distinct clicked elements (jsonb text), kept when the selector matches; when the feature
  *   is limited to a page, the distinct addresses of the clicks on a kept element, kept when that page's rule
- *   matches; then the visitors of the clicks on a kept element (at a kept address);
- * - a track event: the visitors of the track events of that name, as the timeline reads it (its first 200
- *   characters: the `name` column, summaries/extractedColumns).
- * A backfilled page or feature (issue #35 "Fast at real volumes") skips the distinct reads: its entries are its rule
- * keys (readRuleEntries, as funnelSteps resolves a step), and the visitors are read by the steps' indexes
- * (STEP_INDEXES.ts); the same visitors as the scan finds, on the same stored events.
+ *   matches; then the visitors of the clicks on a kept element (at a kept address).
  * This may take in more visitors than did the start, never fewer: the timeline reads a load as the FIRST of the
  * app's pages that matches it and a click as the FIRST matching feature (createStepReader), and a run of repeats
  * that began before `from` is no occurrence; every occurrence is still an event matched here, and the walk over
  * the timelines (foldPaths) decides.
  */
-import type { Feature, Page } from '../../shared/api/rules';
+import type { Page } from '../../shared/api/rules';
 import { compileSelector, type ElementMatcher } from './compileSelector';
 import { compileUrlRule } from './compileUrlRule';
 import type { BudgetSpan, RowBudget } from './createRowBudget';
-import type { DictionaryEntry, RuleKind } from './matchRuleKeys';
-import { ADDRESS_KEY, ELEMENT_KEY } from './STEP_INDEXES';
-
-/** A path's start with what matching it needs: a page's rule, a feature's (and its page's), a track name. */
-export type StartRule = { page: Page } | { feature: Feature; page: Page | undefined } | { track: string };
+import type { StartRule } from './pathStartEvents';
 
 // RowBudget's parameters: $1 api key, $2 from, $3 to, $4 limit; then each statement's own.
 const SPAN = `api_key = $1 and kind = 'analytics' and time >= $2 and time < $3`;
@@ -37,18 +29,7 @@ const VISITORS = {
   load: `select distinct visitor_id as visitor from events where ${SPAN} and visitor_id <> '' and type = 'load' and url = any($5::text[]) limit $4`,
   click: `select distinct visitor_id as visitor from events where ${SPAN} and visitor_id <> '' and type = 'click'
     and body->'props'->'target' in (select jsonb_array_elements($5::jsonb)) and ($6::text[] is null or url = any($6::text[])) limit $4`,
-  track: `select distinct visitor_id as visitor from events where ${SPAN} and visitor_id <> '' and type = 'track' and name = $5 limit $4`,
 } as const;
-// By key: $5 the element (a load: address) keys; a click $6, the address keys of a page-limited feature (or null).
-const VISITORS_BY_KEY = {
-  load: `select distinct visitor_id as visitor from events where ${SPAN} and visitor_id <> '' and type = 'load'
-    and ${ADDRESS_KEY} = any($5::text[]) limit $4`,
-  click: `select distinct visitor_id as visitor from events where ${SPAN} and visitor_id <> '' and type = 'click'
-    and ${ELEMENT_KEY} = any($5::text[]) and ($6::text[] is null or ${ADDRESS_KEY} = any($6::text[])) limit $4`,
-} as const;
-
-/** A backfilled rule's dictionary entries (readRuleEntries); undefined while it is not (then the span is scanned). */
-export type RuleEntries = (kind: RuleKind, id: string) => Promise<DictionaryEntry[] | undefined>;
 
 /** The distinct addresses of the span's events of `type` (clicks: on the elements of `targets`) a rule keeps. */
 async function keptUrls(budget: RowBudget, span: BudgetSpan, type: 'load' | 'click', url: string, targets: string | null): Promise<string[]> {
@@ -59,25 +40,16 @@ async function keptUrls(budget: RowBudget, span: BudgetSpan, type: 'load' | 'cli
   return rows.map((row) => row.url).filter((value) => rule.matches(value));
 }
 
-/** The visitors who may have done `start` in the span, sorted. */
-export async function pathStartVisitors(budget: RowBudget, span: BudgetSpan, start: StartRule, entriesOf: RuleEntries): Promise<string[]> {
+/** The visitors who may have done `start` (a page or a feature) in the span, sorted. */
+export async function pathStartVisitors(budget: RowBudget, span: BudgetSpan, start: Exclude<StartRule, { track: string }>): Promise<string[]> {
   const visitors = (sql: string, params: unknown[]) => budget.read<{ visitor: string }>(sql, span, params)
     .then((rows) => rows.map((row) => row.visitor).sort());
-  if ('track' in start) return visitors(VISITORS.track, [start.track]);
-  const keys = (entries: DictionaryEntry[]) => entries.map((entry) => entry.key);
   if (!('feature' in start)) {
-    const entries = await entriesOf('page', start.page.id);
-    if (entries) return entries.length ? visitors(VISITORS_BY_KEY.load, [keys(entries)]) : [];
     const urls = await keptUrls(budget, span, 'load', start.page.rule.url, null);
     return urls.length ? visitors(VISITORS.load, [urls]) : [];
   }
   const selector = compileSelector(start.feature.rule.selector);
   if ('problem' in selector) return [];
-  const elements = await entriesOf('feature', start.feature.id);
-  const addresses = elements?.length && start.page ? await entriesOf('page', start.page.id) : undefined;
-  if (elements && (addresses || !start.page)) {
-    return elements.length ? visitors(VISITORS_BY_KEY.click, [keys(elements), addresses ? keys(addresses) : null]) : [];
-  }
   return scannedClickVisitors(budget, span, start.page, selector, visitors);
 }
 

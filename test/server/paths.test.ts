@@ -10,8 +10,9 @@ import type { RuleStore } from '../../server/analytics/createRuleStore';
 import { MAX_PATH_EVENTS, PATH_VISITOR_BATCH, queryPaths } from '../../server/analytics/pathsQuery';
 import type { Database } from '../../server/storage/Database';
 import { analyticsRequests } from './analyticsRequests';
+import { HELP, pathEvents } from './pathEvents';
 import { makeUser, type TestUser } from './users';
-import { ADMIN_HEADERS, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
+import { ADMIN_HEADERS, SERVER_TIMEOUT, startTestServer, type TestServer } from './testServer';
 
 const M = 60_000;
 const H = 60 * M;
@@ -21,15 +22,7 @@ const KEY = 'paths-app';
 const OTHER = 'paths-other-app';
 const RANGE = { from: T0, to: T0 + D };
 
-const EXPORT = { tag: 'BUTTON', id: '', cls: 'export', title: null, attrs: {}, myIndex: 0, childIndex: 0, txt: 'Export' };
-const HELP = { tag: 'BUTTON', id: '', cls: 'help', title: null, attrs: {}, myIndex: 1, childIndex: 1, txt: 'Help' };
-const URL_OF = (path: string) => `http://app.test${path}`;
-/** An event of `visitor` at T0 + t in session `session` (null: the event carries no session id). */
-const at = (t: number, visitor: string, session: string | null, fields: Record<string, unknown>) =>
-  wireEvent({ browser_time: T0 + t, visitor_id: visitor, account_id: 'acme', sessionId: session ?? undefined, ...fields });
-const load = (t: number, v: string, s: string | null, path: string) => at(t, v, s, { type: 'load', url: URL_OF(path), props: {} });
-const click = (t: number, v: string, s: string | null, path: string, target = EXPORT) => at(t, v, s, { type: 'click', url: URL_OF(path), props: { target } });
-const track = (t: number, v: string, s: string | null, name: string) => at(t, v, s, { type: 'track', url: URL_OF('/'), track_event_name: name, props: {} });
+const { load, click, track } = pathEvents(T0);
 
 /**
  * Pages Home (`/home`), Reports (any host's `/reports/:id`), then Everything under reports (`/reports/` and below, made after Reports:

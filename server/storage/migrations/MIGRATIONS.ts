@@ -26,6 +26,7 @@ import { SEGMENTS_SCHEMA } from '../../analytics/segments/SEGMENTS_SCHEMA';
 import { ROLLUPS_SCHEMA } from '../../analytics/ROLLUPS_SCHEMA';
 import { FILL_ROLLUPS } from '../../analytics/rollupsSql';
 import { STEP_INDEXES } from '../../analytics/STEP_INDEXES';
+import { TIMELINE_INDEX } from '../../analytics/TIMELINE_INDEX';
 import { FILL_UNIT_WEEKS, UNIT_WEEKS_SCHEMA } from '../../analytics/unitWeeksSql';
 import { FILL_UNIT_KEY_WEEKS, UNIT_KEY_WEEKS_SCHEMA } from '../../analytics/unitKeyWeeksSql';
 import { runMigrations, type Migration } from './runMigrations';
@@ -86,8 +87,11 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   // The event properties of a feature's clicks, served to the agent in guide.json's features (issue #35).
   { version: 21, name: 'feature event properties', up: FEATURE_EVENT_PROPERTIES_SCHEMA },
+  // Paths read the events around each occurrence of their start (issue #35 "Fast at real volumes"): an index of
+  // the visitors' timelines by time.
+  { version: 22, name: 'visitor timelines by time', up: TIMELINE_INDEX },
   // Retention of a feature or a page reads each unit's weeks per element and address instead of the events (issue #35
-  // "Fast at real volumes"), filled from the events already stored. (22 is reserved by another change.)
+  // "Fast at real volumes"), filled from the events already stored.
   {
     version: 23,
     name: 'unit key weeks',

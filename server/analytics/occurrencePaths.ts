@@ -1,0 +1,99 @@
+/**
+ * Paths from the start's own events (issue #35 "Fast at real volumes"): for each event that reads as the start
+ * (pathStartEvents), the events of its visitor just before it and just after it, read in chunks until its walk
+ * (createOccurrenceWalk) knows whether it begins an occurrence and what its path is. A question then reads about
+ * (occurrences x a few events) rows however many events its span and its visitors hold.
+ *
+ * Each chunk is one statement for up to OCCURRENCE_BATCH walks: a LATERAL per walk over the events of its visitor
+ * after (before) the walk's cursor in (time, id) order, `limit` its chunk size, served by the timelines' index on
+ * (api_key, visitor_id, time, id) (TIMELINE_INDEX.ts, migration 22), so a chunk costs an index range per walk.
+ * A walk's first chunk is sized for a usual path (firstChunk); each further one doubles, up to MAX_CHUNK; the two
+ * ways are read at once. The span
+ * is the timeline's, [from - PATH_MARGIN_MS, to + PATH_MARGIN_MS) (pathsQuery): a walk stops at its edges as the
+ * timeline does, so the answer is the one pathsOf gives over the whole timeline, exactly.
+ */
+import type { BudgetSpan, RowBudget } from './createRowBudget';
+import { createOccurrenceWalk, type OccurrenceWalk, type WalkCursor } from './createOccurrenceWalk';
+import type { StepReader } from './createStepReader';
+import type { PathWalk, VisitorPath } from './foldPaths';
+import { TIMELINE_COLUMNS, TIMELINE_TYPES, walkEventOf, type TimelineRow } from './timelineRows';
+
+/** Walks one statement reads for: bounds its parameters and the rows it holds. */
+export const OCCURRENCE_BATCH = 5_000;
+/** The most events one walk reads in one chunk. */
+export const MAX_CHUNK = 256;
+/**
+ * A first chunk's events: per step of depth, and (back, for `next`) to find the step before. Sized on the bench's
+ * events (bench/RESULTS.md): about a third of a timeline's events are steps; larger first chunks (8 back, 5 per step)
+ * saved a round for a quarter of the walks but read a third more rows, which the row bound counts.
+ */
+const FIRST_CHUNK_PER_STEP = 3;
+const FIRST_BACK_CHUNK = 4;
+
+/** A first chunk's size: a usual path's steps with the events between them, or (back, `next`) the step before. */
+function firstChunk(way: WalkCursor['way'], walk: Pick<PathWalk, 'direction' | 'depth'>): number {
+  return way === 'back' && walk.direction === 'next' ? FIRST_BACK_CHUNK : FIRST_CHUNK_PER_STEP * walk.depth + FIRST_BACK_CHUNK;
+}
+
+// $1 api key, $2 from, $3 to, $4 limit (createRowBudget); $5 visitors, $6 times, $7 ids, $8 chunk sizes: a walk's
+// cursor each. The LATERAL's WHERE implies the index's predicate (TIMELINE_INDEX.ts); `n` says whose rows they are.
+const AROUND = (way: WalkCursor['way']) => `
+select c.n, e.* from unnest($5::text[], $6::bigint[], $7::bigint[], $8::int[]) with ordinality as c(at_visitor, at_time, at_id, size, n)
+cross join lateral (
+  select ${TIMELINE_COLUMNS} from events
+  where api_key = $1 and kind = 'analytics' and ${TIMELINE_TYPES} and visitor_id = c.at_visitor and time >= $2 and time < $3
+    and (time, id) ${way === 'forward' ? '>' : '<'} (c.at_time, c.at_id)
+  order by ${way === 'forward' ? 'time, id' : 'time desc, id desc'}
+  limit c.size
+) e
+limit $4`;
+const AROUND_SQL = { forward: AROUND('forward'), back: AROUND('back') } as const;
+
+/** A walk with its visitor and the chunks it has read each way. */
+interface Walker {
+  visitor: string;
+  walk: OccurrenceWalk;
+  reads: Record<WalkCursor['way'], number>;
+}
+
+/** Reads one chunk for each of `walkers` (each with a cursor `way`) and gives it to their walks. */
+async function readChunk(budget: RowBudget, span: BudgetSpan, way: WalkCursor['way'], walkers: readonly Walker[], readStep: StepReader, first: number): Promise<void> {
+  const cursors = walkers.map(({ walk }) => walk.cursors().find((cursor) => cursor.way === way)!);
+  const sizes = walkers.map(({ reads }) => Math.min(MAX_CHUNK, first * 2 ** reads[way]));
+  const rows = await budget.read<TimelineRow & { n: number | string }>(AROUND_SQL[way], span, [
+    walkers.map((w) => w.visitor), cursors.map((c) => c.time), cursors.map((c) => c.id), sizes,
+  ]);
+  const chunks = walkers.map((): TimelineRow[] => []);
+  for (const row of rows) chunks[Number(row.n) - 1]!.push(row);
+  const sign = way === 'forward' ? 1 : -1;
+  walkers.forEach((walker, i) => {
+    // Nearest first: the statement's order within a LATERAL is not promised past the join.
+    const events = chunks[i]!.map((row) => walkEventOf(row, readStep)).sort((a, b) => sign * (a.time - b.time || a.id - b.id));
+    walker.reads[way] += 1;
+    walker.walk.take(way, events, events.length < sizes[i]!);
+  });
+}
+
+/** The paths of the start's events `starts` (any order; those that do not read as the start are left out). */
+export async function occurrencePaths(budget: RowBudget, span: BudgetSpan, starts: readonly TimelineRow[], readStep: StepReader, walk: PathWalk): Promise<VisitorPath[]> {
+  const walkers: Walker[] = [];
+  for (const row of starts) {
+    const event = walkEventOf(row, readStep);
+    if (event.step?.key === walk.startKey) walkers.push({ visitor: row.visitor, walk: createOccurrenceWalk(event, walk), reads: { back: 0, forward: 0 } });
+  }
+  // Each round reads a chunk for every open walk, both ways at once (two statements on two connections).
+  for (let open = walkers; open.length; open = open.filter(({ walk }) => walk.cursors().length)) {
+    await Promise.all((['back', 'forward'] as const).map(async (way) => {
+      const reading = open.filter(({ walk }) => walk.cursors().some((cursor) => cursor.way === way));
+      for (let i = 0; i < reading.length; i += OCCURRENCE_BATCH) {
+        await readChunk(budget, span, way, reading.slice(i, i + OCCURRENCE_BATCH), readStep, firstChunk(way, walk));
+      }
+    }));
+  }
+  const paths: VisitorPath[] = [];
+  for (const { visitor, walk } of walkers) {
+    const steps = walk.path();
+    if (steps) paths.push({ visitor, steps });
+  }
+  return paths;
+}
