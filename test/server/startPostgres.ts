@@ -43,15 +43,13 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Where the server keeps its data, and how it runs. */
+/** Where the server keeps its data. */
 export interface StartPostgresOptions {
   /**
    * A folder kept across runs (bench/analytics.ts's seeded database): made if missing, its data initialized only
    * when it holds none, and left in place by `stop`. @default a new temporary folder, removed by `stop`
    */
   dir?: string;
-  /** More server settings (`-c name=value ...`). @default none */
-  settings?: string;
 }
 
 /** Starts a server; throws with what to install when Debian's PostgreSQL is missing. */
@@ -75,7 +73,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     chownSync(dir, uid, gid);
   }
   const port = await freePort();
-  const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off ${options.settings ?? ''}`;
+  const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   const start = () => run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', settings, '-w', '-t', '60', 'start']);
   try {
     if (!existsSync(join(data, 'PG_VERSION'))) run('initdb', ['-D', data, '-U', 'waymark', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
