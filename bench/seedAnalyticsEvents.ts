@@ -19,6 +19,8 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 /** Events per insert statement: bounds each statement's memory and lets the bench report progress. */
 const CHUNK = 250_000;
+/** The seed's format: raise it when what the seed writes changes, so that kept seeded databases are made again. */
+export const SEED_VERSION = 1;
 export const SEED_VISITORS = 30_000;
 export const SEED_ELEMENT_KINDS = 200;
 export const SEED_PAGES = 20;

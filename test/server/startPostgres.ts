@@ -3,9 +3,10 @@
  * (/usr/lib/postgresql/{version}/bin, installed by scripts/setup.sh), `initdb` in a temporary folder, a free port
  * on 127.0.0.1, trust authentication for the one user `waymark`, durability off (a test database lives seconds).
  * PostgreSQL refuses to run as root: as root, the server runs as Debian's `postgres` user through `runuser`.
+ * A bench may keep the folder (`dir`): made once, started again on its data by a later run.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 export interface TestPostgres {
   /** `postgres://waymark@127.0.0.1:{port}/{database}`. */
   url(database: string): string;
-  /** Stops the server and removes its folder. */
+  /** Stops the server and removes its folder (a kept folder stays). */
   stop(): void;
   /** Stops the server, keeping its data (a restart under load). */
   pause(): void;
@@ -42,12 +43,24 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Where the server keeps its data. */
+export interface StartPostgresOptions {
+  /**
+   * A folder kept across runs (bench/analytics.ts's seeded database): made if missing, its data initialized only
+   * when it holds none, and left in place by `stop`. @default a new temporary folder, removed by `stop`
+   */
+  dir?: string;
+}
+
 /** Starts a server; throws with what to install when Debian's PostgreSQL is missing. */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<TestPostgres> {
   const bin = findPostgresBin();
   if (!bin) throw new Error("PostgreSQL is not installed: run `bash scripts/setup.sh` (it installs Debian's postgresql)");
-  const dir = mkdtempSync(join(tmpdir(), 'waymark-pg-'));
+  const kept = options.dir !== undefined;
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'waymark-pg-'));
+  if (kept) mkdirSync(dir, { recursive: true });
   const data = join(dir, 'data');
+  const remove = () => kept || rmSync(dir, { recursive: true, force: true });
   const asRoot = process.getuid?.() === 0;
   const run = (tool: string, args: string[]) => {
     const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]] : [join(bin, tool), args];
@@ -63,10 +76,10 @@ export async function startPostgres(): Promise<TestPostgres> {
   const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   const start = () => run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', settings, '-w', '-t', '60', 'start']);
   try {
-    run('initdb', ['-D', data, '-U', 'waymark', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+    if (!existsSync(join(data, 'PG_VERSION'))) run('initdb', ['-D', data, '-U', 'waymark', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
     start();
   } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
+    remove();
     const e = err as { stderr?: string; message: string };
     throw new Error(`PostgreSQL did not start: ${e.stderr || e.message}`);
   }
@@ -76,9 +89,10 @@ export async function startPostgres(): Promise<TestPostgres> {
     resume: start,
     stop() {
       try {
-        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        // A kept folder is shut down cleanly (no recovery at its next start).
+        run('pg_ctl', ['-D', data, '-m', kept ? 'fast' : 'immediate', '-w', 'stop']);
       } finally {
-        rmSync(dir, { recursive: true, force: true });
+        remove();
       }
     },
   };
