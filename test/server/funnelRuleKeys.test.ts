@@ -10,25 +10,21 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfills } from '../../server/analytics/createRuleBackfill';
-import { createRuleStore, type RuleStore } from '../../server/analytics/createRuleStore';
+import { type RuleStore } from '../../server/analytics/createRuleStore';
 import { readFunnelBody } from '../../server/analytics/funnelBody';
 import { queryFunnel } from '../../server/analytics/funnelQuery';
 import { resolveSteps } from '../../server/analytics/funnelSteps';
-import { matchNewEntries } from '../../server/analytics/matchNewEntries';
 import { readPathsBody } from '../../server/analytics/pathsBody';
 import { queryPaths } from '../../server/analytics/pathsQuery';
 import { readRuleEntries } from '../../server/analytics/readRuleEntries';
 import { readRetentionBody } from '../../server/analytics/retentionBody';
 import { queryRetention, retentionSql } from '../../server/analytics/retentionQuery';
-import { createEventStore, type EventStore } from '../../server/ingest/createEventStore';
+import { type EventStore } from '../../server/ingest/createEventStore';
 import type { Database } from '../../server/storage/Database';
-import { migrateSchema } from '../../server/storage/migrations/MIGRATIONS';
-import { openDatabase } from '../../server/storage/openDatabase';
-import { ensurePartitions } from '../../server/storage/partitions/eventPartitions';
 import { createSummarizer, type Summarizer } from '../../server/summaries/createSummarizer';
 import { WEEK_MS, weekOf } from '../../shared/analytics/utcWeek';
-import { pgliteTemplate } from './pgliteTemplate';
-import { freshPostgresDatabase, SERVER_TIMEOUT, wireEvent } from './testServer';
+import { openAnalyticsTestDatabase } from './analyticsTestDatabase';
+import { SERVER_TIMEOUT, wireEvent } from './testServer';
 
 const D = 86_400_000;
 const H = 3_600_000;
@@ -77,13 +73,7 @@ const ingest = (events: Array<Record<string, unknown>>, apiKey = KEY) =>
 const sources = () => ({ rules, guideStepIds: async () => undefined });
 
 beforeAll(async () => {
-  const databaseUrl = await freshPostgresDatabase();
-  db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : { memoryTemplate: await pgliteTemplate() }) });
-  await migrateSchema(db);
-  for (let t = T0 - 60 * D; t <= T0 + 100 * D; t += 20 * D) await ensurePartitions(db, t);
-  store = createEventStore(db);
-  rules = createRuleStore(db);
-  summarizer = createSummarizer(db, { intervalMs: 3_600_000, afterDrain: () => matchNewEntries(db) });
+  ({ db, store, rules, summarizer } = await openAnalyticsTestDatabase(T0 - 60 * D, T0 + 100 * D));
   await ingest(EVENTS);
   await summarizer.flush();
 }, SERVER_TIMEOUT);

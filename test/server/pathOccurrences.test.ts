@@ -10,21 +10,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfills } from '../../server/analytics/createRuleBackfill';
-import { createRuleStore, type RuleStore } from '../../server/analytics/createRuleStore';
-import { matchNewEntries } from '../../server/analytics/matchNewEntries';
+import { type RuleStore } from '../../server/analytics/createRuleStore';
 import { readPathsBody } from '../../server/analytics/pathsBody';
 import { PATH_MARGIN_MS, queryPaths } from '../../server/analytics/pathsQuery';
 import { readRuleEntries } from '../../server/analytics/readRuleEntries';
-import { createEventStore, type EventStore } from '../../server/ingest/createEventStore';
+import { type EventStore } from '../../server/ingest/createEventStore';
 import type { Database } from '../../server/storage/Database';
-import { migrateSchema } from '../../server/storage/migrations/MIGRATIONS';
-import { openDatabase } from '../../server/storage/openDatabase';
-import { ensurePartitions } from '../../server/storage/partitions/eventPartitions';
-import { createSummarizer, type Summarizer } from '../../server/summaries/createSummarizer';
+import { type Summarizer } from '../../server/summaries/createSummarizer';
 import type { PathsAnswer } from '../../shared/api/paths';
 import { HELP, pathEvents } from './pathEvents';
-import { pgliteTemplate } from './pgliteTemplate';
-import { freshPostgresDatabase, SERVER_TIMEOUT } from './testServer';
+import { openAnalyticsTestDatabase } from './analyticsTestDatabase';
+import { SERVER_TIMEOUT } from './testServer';
 
 const S = 1000;
 const M = 60 * S;
@@ -98,13 +94,7 @@ const way = () => (statements.some((sql) => sql.includes('cross join lateral')) 
 const nodesOf = (answer: PathsAnswer) => answer.nodes.map((n) => `${n.id} ${n.count}/${n.visitors}`);
 
 beforeAll(async () => {
-  const databaseUrl = await freshPostgresDatabase();
-  db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : { memoryTemplate: await pgliteTemplate() }) });
-  await migrateSchema(db);
-  for (let t = T0 - 40 * D; t <= T0 + 40 * D; t += 20 * D) await ensurePartitions(db, t);
-  store = createEventStore(db);
-  rules = createRuleStore(db);
-  summarizer = createSummarizer(db, { intervalMs: 3_600_000, afterDrain: () => matchNewEntries(db) });
+  ({ db, store, rules, summarizer } = await openAnalyticsTestDatabase(T0 - 40 * D, T0 + 40 * D));
   await store.insertBatch(KEY, 'analytics', EVENTS.map((e, i) => ({ ...e, tabId: 'occurrences-tab', sequence: i })) as never, T0 + 2 * D);
   await summarizer.flush();
   const made = async <T extends { id: string } | string>(rule: Promise<T>) => {

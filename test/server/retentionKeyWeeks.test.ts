@@ -10,22 +10,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfills } from '../../server/analytics/createRuleBackfill';
-import { createRuleStore, type RuleStore } from '../../server/analytics/createRuleStore';
+import { type RuleStore } from '../../server/analytics/createRuleStore';
 import { stepWhere } from '../../server/analytics/funnelQuery';
 import { resolveSteps } from '../../server/analytics/funnelSteps';
-import { matchNewEntries } from '../../server/analytics/matchNewEntries';
 import { readRetentionBody, type RetentionQuery } from '../../server/analytics/retentionBody';
 import { queryRetention, retentionAnswer, retentionSql, sourceOf } from '../../server/analytics/retentionQuery';
 import { FILL_UNIT_KEY_WEEKS } from '../../server/analytics/unitKeyWeeksSql';
-import { createEventStore, type EventStore } from '../../server/ingest/createEventStore';
+import { type EventStore } from '../../server/ingest/createEventStore';
 import type { Database } from '../../server/storage/Database';
-import { migrateSchema } from '../../server/storage/migrations/MIGRATIONS';
-import { openDatabase } from '../../server/storage/openDatabase';
-import { ensurePartitions } from '../../server/storage/partitions/eventPartitions';
-import { createSummarizer, type Summarizer } from '../../server/summaries/createSummarizer';
+import { type Summarizer } from '../../server/summaries/createSummarizer';
 import { WEEK_MS } from '../../shared/analytics/utcWeek';
-import { pgliteTemplate } from './pgliteTemplate';
-import { freshPostgresDatabase, SERVER_TIMEOUT, wireEvent } from './testServer';
+import { openAnalyticsTestDatabase } from './analyticsTestDatabase';
+import { SERVER_TIMEOUT, wireEvent } from './testServer';
 
 const H = 3_600_000;
 const D = 24 * H;
@@ -146,13 +142,7 @@ async function expectAgreement(): Promise<number> {
 }
 
 beforeAll(async () => {
-  const databaseUrl = await freshPostgresDatabase();
-  db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : { memoryTemplate: await pgliteTemplate() }) });
-  await migrateSchema(db);
-  for (let t = W0 - 60 * D; t <= W0 + 300 * D; t += 20 * D) await ensurePartitions(db, t);
-  store = createEventStore(db);
-  rules = createRuleStore(db);
-  summarizer = createSummarizer(db, { intervalMs: 3_600_000, afterDrain: () => matchNewEntries(db) });
+  ({ db, store, rules, summarizer } = await openAnalyticsTestDatabase(W0 - 60 * D, W0 + 300 * D));
   await ingest(HAND, HAND_KEY);
   await ingest(boundaryEvents());
   await summarizer.flush();

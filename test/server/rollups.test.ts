@@ -22,6 +22,7 @@ import { runMigrations } from '../../server/storage/migrations/runMigrations';
 import { openDatabase } from '../../server/storage/openDatabase';
 import { ensurePartitions } from '../../server/storage/partitions/eventPartitions';
 import { createSummarizer, type Summarizer } from '../../server/summaries/createSummarizer';
+import { openAnalyticsTestDatabase } from './analyticsTestDatabase';
 import { pgliteTemplate } from './pgliteTemplate';
 import { ADMIN_HEADERS, freshPostgresDatabase, nodeJzb, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
 
@@ -120,13 +121,7 @@ describe('issue #35 rollups on the database', () => {
     store.insertBatch(apiKey, 'analytics', events.map((e) => ({ ...e, tabId: `db-tab-${++batch}` })) as never, receivedAt);
 
   beforeAll(async () => {
-    const databaseUrl = await freshPostgresDatabase();
-    db = await openDatabase({ dataDir: 'memory://', ...(databaseUrl ? { databaseUrl } : { memoryTemplate: await pgliteTemplate() }) });
-    await migrateSchema(db);
-    for (let t = T0 - 60 * D; t <= T0 + 40 * D; t += 20 * D) await ensurePartitions(db, t);
-    store = createEventStore(db);
-    rules = createRuleStore(db);
-    summarizer = createSummarizer(db, { intervalMs: 3_600_000, afterDrain: () => matchNewEntries(db) });
+    ({ db, store, rules, summarizer } = await openAnalyticsTestDatabase(T0 - 60 * D, T0 + 40 * D));
     // Three days, times in the middle of days, two pages, four elements, a visitor without an account, one
     // visitor in two accounts on one day, and an event without a visitor.
     const days = [0, 1, 2].map((d) => T0 + d * D);
