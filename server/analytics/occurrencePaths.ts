@@ -56,8 +56,14 @@ interface Walker {
   reads: Record<WalkCursor['way'], number>;
 }
 
-/** Reads one chunk for each of `walkers` (each with a cursor `way`) and gives it to their walks. */
-async function readChunk(budget: RowBudget, span: BudgetSpan, way: WalkCursor['way'], walkers: readonly Walker[], readStep: StepReader, first: number): Promise<void> {
+/**
+ * Reads one chunk for each of `batch` still reading `way` and gives it to their walks. A walk may have stopped reading
+ * `way` since its batch was cut: the other way's chunks, read at the same time, can settle it (a start that reads as a
+ * repeat needs nothing after it), so whether a walk reads is decided here, as the chunk is asked for.
+ */
+async function readChunk(budget: RowBudget, span: BudgetSpan, way: WalkCursor['way'], batch: readonly Walker[], readStep: StepReader, first: number): Promise<void> {
+  const walkers = batch.filter(({ walk }) => walk.cursors().some((cursor) => cursor.way === way));
+  if (!walkers.length) return;
   const cursors = walkers.map(({ walk }) => walk.cursors().find((cursor) => cursor.way === way)!);
   const sizes = walkers.map(({ reads }) => Math.min(MAX_CHUNK, first * 2 ** reads[way]));
   const rows = await budget.read<TimelineRow & { n: number | string }>(AROUND_SQL[way], span, [
