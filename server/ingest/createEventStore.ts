@@ -147,9 +147,10 @@ from (
   where api_key = $1 and kind = 'guide' and type = any($3::text[])
     and visitor_id = any(array[$2::text] || $4::text[] || array(
       -- The anonymous visitors this one was identified from (its identify events' old_visitor_id).
+      -- Only into a known visitor: an anonymous one after a sign-out (clearSession) is another person.
       select body->'props'->>'old_visitor_id' from events
       where api_key = $1 and kind = 'analytics' and type = 'identify' and visitor_id = $2
-        and starts_with(body->'props'->>'old_visitor_id', $5::text)))
+        and starts_with(body->'props'->>'old_visitor_id', $5::text) and not starts_with($2::text, $5::text)))
 ) e
 where guide_id is not null and guide_step_id is not null
 order by guide_id, guide_step_id, time desc, id desc`;
@@ -225,7 +226,9 @@ export function createEventStore(db: Database, { onQueued }: EventStoreOptions =
         apiKey,
         visitorId,
         STATE_EVENT_TYPES,
-        fromVisitors.filter(isAnonymousVisitorId),
+        // An anonymous visitor carries no one's history (identityRules continuesVisitor): after a sign-out the next
+        // person's agent names the one before as its old visitor, and must not be held to their dismissals.
+        isAnonymousVisitorId(visitorId) ? [] : fromVisitors.filter(isAnonymousVisitorId),
         ANONYMOUS_VISITOR_PREFIX,
       ]);
       return result.rows.map((row) => {

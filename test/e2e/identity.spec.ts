@@ -255,6 +255,10 @@ test('guides follow identify and clearSession without a page load: another perso
   await dialog.getByRole('button', { name: 'OK' }).click();
   await expect(dialog).toHaveCount(0);
   const first = await visitorId();
+  // The dismissal is stored before the sign-out (a second or so, well within the 10 s): the collector must not carry
+  // it to the next anonymous person, whose agent names this one as its old visitor.
+  await page.evaluate(() => (window as any).waymark.flushNow());
+  await waitForEvents(serverUrl, { apiKey, visitorId: first }, (e) => e.some((x) => x.type === 'guideDismissed'));
   await page.evaluate(() => (window as any).waymark.clearSession());
   await expect(dialog).toBeVisible();
   expect(await visitorId()).not.toBe(first);
