@@ -31,6 +31,12 @@ import { FILL_UNIT_WEEKS, UNIT_WEEKS_SCHEMA } from '../../analytics/unitWeeksSql
 import { FILL_UNIT_KEY_WEEKS, UNIT_KEY_WEEKS_SCHEMA } from '../../analytics/unitKeyWeeksSql';
 import { runMigrations, type Migration } from './runMigrations';
 
+/** A migration that makes its tables (or indexes), then fills them from the rows already stored. */
+const makeThenFill = (schema: string, fill: string): Migration['up'] => async (db) => {
+  await db.exec(schema);
+  await db.query(fill);
+};
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'events', up: EVENTS_SCHEMA },
   { version: 2, name: 'logs', up: LOGS_SCHEMA },
@@ -70,20 +76,14 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 19,
     name: 'analytics rollups',
-    up: async (db) => {
-      await db.exec(ROLLUPS_SCHEMA);
-      await db.query(FILL_ROLLUPS);
-    },
+    up: makeThenFill(ROLLUPS_SCHEMA, FILL_ROLLUPS),
   },
   // Funnels and retention read their steps' events by key (issue #35 "Fast at real volumes"): partial expression
   // indexes of events per kind of step, and each unit's first and last event per UTC week, filled from the events.
   {
     version: 20,
     name: 'step indexes and unit weeks',
-    up: async (db) => {
-      await db.exec(STEP_INDEXES + UNIT_WEEKS_SCHEMA);
-      await db.query(FILL_UNIT_WEEKS);
-    },
+    up: makeThenFill(STEP_INDEXES + UNIT_WEEKS_SCHEMA, FILL_UNIT_WEEKS),
   },
   // The event properties of a feature's clicks, served to the agent in guide.json's features (issue #35).
   { version: 21, name: 'feature event properties', up: FEATURE_EVENT_PROPERTIES_SCHEMA },
@@ -95,10 +95,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 23,
     name: 'unit key weeks',
-    up: async (db) => {
-      await db.exec(UNIT_KEY_WEEKS_SCHEMA);
-      await db.query(FILL_UNIT_KEY_WEEKS);
-    },
+    up: makeThenFill(UNIT_KEY_WEEKS_SCHEMA, FILL_UNIT_KEY_WEEKS),
   },
 ];
 
