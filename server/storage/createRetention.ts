@@ -6,8 +6,9 @@
  * Months received wholly before the cutoff are dropped (server/storage/partitions: events are partitioned by month);
  * the rest of the older rows, in the month the cutoff falls in and in the default partition, are deleted in
  * batches; so are the exactly-once keys (event_keys) of events received before the cutoff, and the agents' health
- * reports (health_reports) received before it, and the analytics rollups (issue #35) of days ended before it. Session recordings (issue #18) go whole once their last chunk was
- * received before the cutoff.
+ * reports (health_reports) received before it, the analytics rollups (issue #35) of days ended before it, and the
+ * units' weeks and key weeks (retention's reading, issue #35) of UTC weeks ended before it. Session recordings
+ * (issue #18) go whole once their last chunk was received before the cutoff.
  *
  * At least 7 days: an agent keeps unsent events up to 6 days (its IndexedDB chunk store) and a replay must still
  * find its first copy's key to be stored once.
@@ -15,6 +16,7 @@
 import type { Database } from './Database';
 import { dropPartitionsBefore } from './partitions/eventPartitions';
 import { createRecordingStore } from '../recordings/createRecordingStore';
+import { WEEK_MS } from '../../shared/analytics/utcWeek';
 
 export const MIN_RETENTION_DAYS = 7;
 const DAY_MS = 86_400_000;
@@ -30,8 +32,8 @@ delete from event_keys where ctid in (select ctid from event_keys where received
 returning 1`;
 // The analytics rollups (issue #35) of UTC days that ended before the cutoff: their events are gone (by received
 // time; an agent's clock may put a few at other days, which a day's rows keep until their day is past the cutoff).
-const deleteRollupsBatch = (table: string) => `
-delete from ${table} where ctid in (select ctid from ${table} where day + ${DAY_MS} <= $1 limit ${RETENTION_BATCH})
+const deleteRollupsBatch = (table: string, period = 'day', periodMs = DAY_MS) => `
+delete from ${table} where ctid in (select ctid from ${table} where ${period} + ${periodMs} <= $1 limit ${RETENTION_BATCH})
 returning 1`;
 const DELETE_HEALTH_BATCH = `
 delete from health_reports where ctid in (select ctid from health_reports where received_at < $1 limit ${RETENTION_BATCH})
@@ -63,6 +65,9 @@ export async function applyRetention(db: Database, days: number, now: number = D
   await deleteInBatches(db, DELETE_HEALTH_BATCH, cutoff);
   await deleteInBatches(db, deleteRollupsBatch('analytics_click_days'), cutoff);
   await deleteInBatches(db, deleteRollupsBatch('analytics_load_days'), cutoff);
+  // A week's row keeps its first and last times until the whole week is past the cutoff, as a day's counts do.
+  await deleteInBatches(db, deleteRollupsBatch('analytics_unit_weeks', 'week', WEEK_MS), cutoff);
+  await deleteInBatches(db, deleteRollupsBatch('analytics_unit_key_weeks', 'week', WEEK_MS), cutoff);
   // Session recordings (issue #18) whose last chunk arrived before the cutoff, with their chunks.
   await createRecordingStore(db).deleteReceivedBefore(cutoff);
   return { partitions, deleted };

@@ -23,6 +23,7 @@ import { openDatabase } from '../../server/storage/openDatabase';
 import { ensurePartitions } from '../../server/storage/partitions/eventPartitions';
 import { createSummarizer, type Summarizer } from '../../server/summaries/createSummarizer';
 import { openAnalyticsTestDatabase } from './analyticsTestDatabase';
+import { weekOf } from '../../shared/analytics/utcWeek';
 import { pgliteTemplate } from './pgliteTemplate';
 import { ADMIN_HEADERS, freshPostgresDatabase, nodeJzb, SERVER_TIMEOUT, startTestServer, wireEvent, type TestServer } from './testServer';
 
@@ -224,15 +225,22 @@ describe('issue #35 rollups on the database', () => {
     expect(Number(keys.rows[0].n)).toBe(1);
   });
 
-  it('retention drops the rollups of the days it drops, and keeps the newer ones', async () => {
+  it('retention drops the rollups of the days it drops and the units\' weeks of the weeks it drops, and keeps the newer ones', async () => {
     const OLD = 'rollups-retention';
     await ingest([click(T0 - 40 * D + H, 'v1', 'acme', '/', SAVE)], T0 - 40 * D + 2 * H, OLD);
     await ingest([click(T0 + 20 * D + H, 'v1', 'acme', '/', SAVE)], T0 + 20 * D + 2 * H, OLD);
     await summarizer.flush();
     const days = async () => (await db.query<{ day: unknown }>('select day from analytics_click_days where api_key = $1 order by day', [OLD])).rows.map((r) => Number(r.day));
+    // Retention's rows (issue #35): a week's first and last times, per unit and per unit and element.
+    const weeks = async (table: string) => (await db.query<{ week: unknown }>(`select distinct week from ${table} where api_key = $1 order by week`, [OLD])).rows.map((r) => Number(r.week));
+    const before = [weekOf(T0 - 40 * D + H), weekOf(T0 + 20 * D + H)];
     expect(await days()).toEqual([T0 - 40 * D, T0 + 20 * D]);
+    expect(await weeks('analytics_unit_weeks')).toEqual(before);
+    expect(await weeks('analytics_unit_key_weeks')).toEqual(before);
     await applyRetention(db, 30, T0 + 21 * D);
     expect(await days()).toEqual([T0 + 20 * D]);
+    expect(await weeks('analytics_unit_weeks')).toEqual([before[1]]);
+    expect(await weeks('analytics_unit_key_weeks')).toEqual([before[1]]);
   });
 });
 
