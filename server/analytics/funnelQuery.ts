@@ -4,11 +4,11 @@
  * step, and the same counts per value of a metadata field. Exact, over the stored events:
  * 1. funnelSteps resolves each step to the events it counts (the keys of its elements and addresses, a track name, a
  *    guide's step and event types);
- * 2. one SQL statement answers, per unit (a visitor id, or an account id: the account's visitors' events merged
- *    into one timeline), its earliest step-1 occurrence in [from, to) and the later steps' occurrences within
- *    `windowMs` of it: only what the walk can use;
- * 3. Node walks each unit's occurrences in (time, id) order (funnelWalk: which occurrence counts is defined there)
- *    and counts.
+ * 2. one SQL statement walks each unit's steps (a visitor id, or an account id: the account's visitors' events merged
+ *    into one timeline) as funnelWalk.ts defines it: the earliest step-1 occurrence in [from, to), then each step's
+ *    earliest occurrence after the previous step's, within `windowMs` of the entry; it answers only the occurrences
+ *    matched, at most one per unit and step;
+ * 3. Node counts them.
  * Events without a visitor id (by visitor) or an account id (by account) are not counted. A breakdown reads the
  * latest metadata the collector keeps for the unit (console_visitors.metadata, as the visitor page shows it; for
  * accounts console_accounts.metadata): the field's value as text (`->>`: numbers and booleans as written, objects
@@ -16,7 +16,7 @@
  *
  * Fast at real volumes (issue #35): step 1 resolves a backfilled rule from its rule keys, and each step's SQL
  * (stepWhere) is answered by an index of its kind of step (STEP_INDEXES.ts: element key, address key or track name,
- * then time), so a funnel reads its steps' events of the span and no others, bounded by MAX_OCCURRENCES.
+ * then time), so a funnel reads its steps' events of the span and no others, and the database, not Node, walks them.
  */
 import { HttpError } from '../HttpError';
 import type { Database } from '../storage/Database';
@@ -24,10 +24,10 @@ import type { FunnelAnswer, FunnelBreakdownValue, FunnelStepAnswer } from '../..
 import type { FunnelQuestion, FunnelUnit } from './funnelBody';
 import { ADDRESS_KEY, ELEMENT_KEY } from './STEP_INDEXES';
 import { resolveSteps, type StepFilter, type StepSources } from './funnelSteps';
-import { countFunnel, droppedIds, groupByValue, walkFunnel, type FunnelStepCounts, type Occurrence, type Reached } from './funnelWalk';
+import { countFunnel, droppedIds, groupByValue, type FunnelStepCounts, type Reached } from './funnelWalk';
 
-/** Step occurrences one funnel reads (the rows of the statement of 2. above); more is a 400 naming `to`. */
-export const MAX_OCCURRENCES = 500_000;
+/** Steps reached one funnel answers (units x their steps reached, the rows of 2. above); more is a 400 naming `to`. */
+export const MAX_REACHED = 500_000;
 /** The longest breakdown value kept, in characters. */
 const MAX_VALUE_LENGTH = 200;
 
@@ -63,58 +63,58 @@ export function stepWhere(filter: StepFilter, params: unknown[]): string | null 
 }
 
 /**
- * The statement of step 2: rows (step, unit, time, id) ordered by unit, step, time, id. Step 1's rows are the
- * unit's earliest in [from, to) (ties of time: all of them, the walk takes the lowest id); a later step's rows those
- * in [entry, entry + windowMs].
+ * The statement of step 2: the greedy walk (funnelWalk.ts says which occurrence counts) in SQL, one CTE per step, so
+ * the database answers at most one row per unit and step reached, ordered by unit, step, however often the steps
+ * happened. Step 1's CTE keeps each unit's earliest occurrence in [from, to) (ties of time: the lowest id); step
+ * k's joins step k - 1's matches and keeps, per unit, its earliest occurrence after the one matched in (time, id)
+ * order and at most `windowMs` after the entry. A step that counts no event ends the walk there.
  */
-function occurrencesSql(filters: StepFilter[], by: FunnelUnit, params: unknown[]): string | null {
+function reachedSql(filters: StepFilter[], by: FunnelUnit, params: unknown[]): string | null {
   const unit = by === 'visitor' ? 'visitor_id' : 'account_id';
   // $1 api key, $2 from, $3 to, $4 windowMs, $5 limit.
-  const branches: string[] = [];
+  const occurrences = (where: string, to: string) => `select ${unit} as unit, time, id from events
+      where api_key = $1 and ${unit} <> '' and time >= $2 and time < ${to} and ${where}`;
+  const walked: string[] = [];
   for (const [k, filter] of filters.entries()) {
     const where = stepWhere(filter, params);
-    if (where === null) {
-      if (k === 0) return null;
-      continue;
-    }
-    branches.push(`select ${k} as step, ${unit} as unit, time, id from events
-      where api_key = $1 and ${unit} <> '' and time >= $2 and time < ${k === 0 ? '$3' : '$3::bigint + $4::bigint'} and ${where}`);
+    if (where === null) break;
+    walked.push(k === 0
+      ? `s0 as (
+    select distinct on (unit) unit, time, id, time as entry from (${occurrences(where, '$3')}) o
+    order by unit, time, id
+  )`
+      : `s${k} as (
+    select distinct on (p.unit) p.unit, o.time, o.id, p.entry from s${k - 1} p
+    join (${occurrences(where, '$3::bigint + $4::bigint')}) o
+      on o.unit = p.unit and (o.time, o.id) > (p.time, p.id) and o.time <= p.entry + $4::bigint
+    order by p.unit, o.time, o.id
+  )`);
   }
-  return `with occ as (
-  ${branches.join('\n  union all\n  ')}
-),
-entry as (select unit, min(time) as t from occ where step = 0 group by unit)
-select o.step, o.unit, o.time, o.id from occ o join entry e on e.unit = o.unit
-where (o.step = 0 and o.time = e.t) or (o.step > 0 and o.time >= e.t and o.time <= e.t + $4::bigint)
-order by o.unit, o.step, o.time, o.id
+  if (!walked.length) return null;
+  return `with ${walked.join(',\n  ')}
+select step, unit, time, id from (
+  ${walked.map((_, k) => `select ${k} as step, unit, time, id from s${k}`).join('\n  union all\n  ')}
+) r
+order by unit, step
 limit $5`;
 }
 
-/** Each entered unit's matched occurrences (funnelWalk), by unit id. */
+/** Each entered unit's matched occurrences, one per step reached, by unit id. */
 async function walkUnits(db: Database, apiKey: string, question: FunnelQuestion, filters: StepFilter[]): Promise<Map<string, Reached>> {
-  const params: unknown[] = [apiKey, question.from, question.to, question.windowMs, MAX_OCCURRENCES + 1];
-  const sql = occurrencesSql(filters, question.by, params);
+  const params: unknown[] = [apiKey, question.from, question.to, question.windowMs, MAX_REACHED + 1];
+  const sql = reachedSql(filters, question.by, params);
   const reached = new Map<string, Reached>();
   if (sql === null) return reached;
   const { rows } = await db.query<{ step: number | string; unit: string; time: number | string; id: number | string }>(sql, params);
-  if (rows.length > MAX_OCCURRENCES) {
-    throw new HttpError(400, `the steps happened more than ${MAX_OCCURRENCES} times in this range, more than a funnel counts exactly yet: shorten the range (to) or the window`, 'to');
+  if (rows.length > MAX_REACHED) {
+    throw new HttpError(400, `more than ${MAX_REACHED} steps were reached in this range, more than a funnel answers yet: shorten the range (to)`, 'to');
   }
-  let unit: string | undefined;
-  let byStep: Occurrence[][] = [];
-  const flush = () => {
-    if (unit !== undefined) reached.set(unit, walkFunnel(byStep, question.windowMs));
-  };
   for (const row of rows) {
-    if (row.unit !== unit) {
-      flush();
-      unit = row.unit;
-      byStep = filters.map(() => []);
-    }
+    let steps = reached.get(row.unit);
+    if (!steps) reached.set(row.unit, (steps = []));
     // pg answers bigint as text, PGlite as a number.
-    byStep[Number(row.step)]!.push({ time: Number(row.time), id: Number(row.id) });
+    steps.push({ time: Number(row.time), id: Number(row.id) });
   }
-  flush();
   return reached;
 }
 

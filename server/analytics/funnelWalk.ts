@@ -11,6 +11,9 @@
  *   millisecond count in the order they were stored;
  * - the walk stops at the first step without such an occurrence: a step reached out of order (step 2 before step 1)
  *   does not count. Taking the earliest next occurrence reaches at least as far as any other choice.
+ * funnelQuery walks in SQL, so that the database answers only the occurrences matched (issue #35 "Fast at real
+ * volumes"); walkFunnel is the same reading over a unit's occurrences in memory, the reference the SQL is tested
+ * against (test/server/funnels.test.ts: random timelines with ties, both ways).
  */
 
 /** One stored event of a step: its time (epoch ms) and row id, the tie-break. */
