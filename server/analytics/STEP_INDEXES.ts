@@ -22,3 +22,17 @@ create index if not exists events_click_by_element on events (api_key, (${ELEMEN
 create index if not exists events_load_by_address on events (api_key, (${ADDRESS_KEY}), time) where kind = 'analytics' and type = 'load';
 create index if not exists events_track_by_name on events (api_key, name, time) where kind = 'analytics' and type = 'track';
 `;
+
+/**
+ * Migration 24: the track and load indexes again, covering what a funnel (retention, a segment) reads of a step's
+ * events (the unit ids, the id, and a load's `url`, whose key the index condition computes), so PostgreSQL answers a
+ * step from the index alone (an index-only scan) instead of visiting a heap page per event: at 10M events the bench's
+ * track step visited about a third of the span's heap pages. Clicks keep theirs: their key is computed from `body`,
+ * which an index cannot hold.
+ */
+export const COVERING_STEP_INDEXES = `
+drop index if exists events_track_by_name;
+create index if not exists events_track_by_name_covering on events (api_key, name, time) include (visitor_id, account_id, id) where kind = 'analytics' and type = 'track';
+drop index if exists events_load_by_address;
+create index if not exists events_load_by_address_covering on events (api_key, (${ADDRESS_KEY}), time) include (url, visitor_id, account_id, id) where kind = 'analytics' and type = 'load';
+`;

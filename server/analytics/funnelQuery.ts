@@ -22,6 +22,7 @@ import { HttpError } from '../HttpError';
 import type { Database } from '../storage/Database';
 import type { FunnelAnswer, FunnelBreakdownValue, FunnelStepAnswer } from '../../shared/api/funnels';
 import type { FunnelQuestion, FunnelUnit } from './funnelBody';
+import { NAME_CHARACTERS } from '../summaries/extractedColumns';
 import { ADDRESS_KEY, ELEMENT_KEY } from './STEP_INDEXES';
 import { resolveSteps, type StepFilter, type StepSources } from './funnelSteps';
 import { countFunnel, droppedIds, groupByValue, type FunnelStepCounts, type Reached } from './funnelWalk';
@@ -51,9 +52,11 @@ export function stepWhere(filter: StepFilter, params: unknown[]): string | null 
       if (filter.addressKeys.length === 0) return null;
       return `kind = 'analytics' and type = 'load' and ${ADDRESS_KEY} = any(${p(filter.addressKeys)}::text[])`;
     case 'track': {
-      // `name` is the indexed copy, cut to 200 characters (extractedColumns); the body's name is the exact one.
+      // `name` is the indexed copy, cut to NAME_CHARACTERS (extractedColumns): equal to a shorter name only when the
+      // event's name is that name, so the index alone answers (COVERING_STEP_INDEXES); the body's is read for a longer one.
       const name = p(filter.name);
-      return `kind = 'analytics' and type = 'track' and name = ${name} and body->>'track_event_name' = ${name}`;
+      const where = `kind = 'analytics' and type = 'track' and name = ${name}`;
+      return [...filter.name].length < NAME_CHARACTERS ? where : `${where} and body->>'track_event_name' = ${name}`;
     }
     case 'guide':
       if (filter.stepId === undefined) return null;

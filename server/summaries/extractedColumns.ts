@@ -8,6 +8,9 @@ export const EXTRACTED_COLUMN_NAMES = [
   'time', 'url', 'session_id', 'channel', 'el_tag', 'el_id', 'el_text', 'guide_id', 'guide_step_id', 'name',
 ] as const;
 
+/** The characters of a track event's name the `name` column keeps (longer names are cut). */
+export const NAME_CHARACTERS = 200;
+
 /**
  * SQL expressions for `EXTRACTED_COLUMN_NAMES`, given SQL for the event body (jsonb), its kind, its
  * browser_time (bigint) and its received_at. Element fields come from `props.target` (a click's element,
@@ -26,6 +29,6 @@ export function extractedColumns(body: string, kind: string, browserTime: string
     `left(${body}->'props'->'target'->>'txt', 200)`,
     guideProp('guide_id'),
     guideProp('guide_step_id'),
-    `left(coalesce(${body}->>'track_event_name', ${guideProp('guide_id')}), 200)`,
+    `left(coalesce(${body}->>'track_event_name', ${guideProp('guide_id')}), ${NAME_CHARACTERS})`,
   ];
 }

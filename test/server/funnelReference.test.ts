@@ -176,3 +176,24 @@ describe('issue #35 a funnel walked in SQL answers as walkFunnel does', () => {
     expect(stored.some((e) => e.time >= RANGE.to)).toBe(true);
   });
 });
+
+describe('issue #35 a track step read from its index: names the index holds cut', () => {
+  it('a question names at most 200 characters: one of 200 counts only that name, not longer ones sharing them', async () => {
+    const APP = 'funnel-long-names';
+    const stem = 'n'.repeat(199);
+    // Sent: 199 and 200 characters, and two of 250 whose first 200 are the 200's.
+    const sent = [stem, `${stem}a`, `${stem}a${'b'.repeat(50)}`, `${stem}a${'c'.repeat(50)}`];
+    const events = sent.flatMap((name, i) => [
+      wireEvent({ type: 'track', browser_time: T0 + H, visitor_id: `long${i}`, account_id: '', url: 'http://app.test/', track_event_name: 'start', props: {} }),
+      wireEvent({ type: 'track', browser_time: T0 + 2 * H, visitor_id: `long${i}`, account_id: '', url: 'http://app.test/', track_event_name: name, props: {} }),
+    ]);
+    await store.insertBatch(APP, 'analytics', events.map((e) => ({ ...e, tabId: 'long-names-tab' })) as never, T0 + 3 * D);
+    const reached = async (name: string) => {
+      const answer = await queryFunnel(db, APP, readFunnelBody({ steps: [{ track: 'start' }, { track: name }], ...RANGE }), { rules, guideStepIds: async () => undefined });
+      return [(answer.steps[0] as { visitors: number }).visitors, (answer.steps[1] as { visitors: number }).visitors];
+    };
+    expect(await reached(stem)).toEqual([4, 1]);
+    expect(await reached(`${stem}a`)).toEqual([4, 1]);
+    expect(await reached(`${stem}b`)).toEqual([4, 0]);
+  });
+});

@@ -25,7 +25,7 @@ import { ANALYTICS_SCHEMA, FEATURE_EVENT_PROPERTIES_SCHEMA } from '../../analyti
 import { SEGMENTS_SCHEMA } from '../../analytics/segments/SEGMENTS_SCHEMA';
 import { ROLLUPS_SCHEMA } from '../../analytics/ROLLUPS_SCHEMA';
 import { FILL_ROLLUPS } from '../../analytics/rollupsSql';
-import { STEP_INDEXES } from '../../analytics/STEP_INDEXES';
+import { COVERING_STEP_INDEXES, STEP_INDEXES } from '../../analytics/STEP_INDEXES';
 import { TIMELINE_INDEX } from '../../analytics/TIMELINE_INDEX';
 import { FILL_UNIT_WEEKS, UNIT_WEEKS_SCHEMA } from '../../analytics/unitWeeksSql';
 import { FILL_UNIT_KEY_WEEKS, UNIT_KEY_WEEKS_SCHEMA } from '../../analytics/unitKeyWeeksSql';
@@ -97,6 +97,9 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'unit key weeks',
     up: makeThenFill(UNIT_KEY_WEEKS_SCHEMA, FILL_UNIT_KEY_WEEKS),
   },
+  // A funnel's (retention's, a segment's) track and load steps read from their index alone (issue #35 "Fast at real
+  // volumes"): those indexes again, holding the unit ids, the id and a load's address.
+  { version: 24, name: 'covering step indexes', up: COVERING_STEP_INDEXES },
 ];
 
 /** Brings `db` to the current schema; answers the versions applied now. */
