@@ -50,6 +50,8 @@ export interface StartPostgresOptions {
    * when it holds none, and left in place by `stop`. @default a new temporary folder, removed by `stop`
    */
   dir?: string;
+  /** More server settings, each `name=value` (bench/analytics.ts's memory, as a deployment sets it). */
+  settings?: readonly string[];
 }
 
 /** Starts a server; throws with what to install when Debian's PostgreSQL is missing. */
@@ -73,7 +75,8 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     chownSync(dir, uid, gid);
   }
   const port = await freePort();
-  const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const more = (options.settings ?? []).map((setting) => ` -c ${setting}`).join('');
+  const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off${more}`;
   const start = () => run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', settings, '-w', '-t', '60', 'start']);
   try {
     if (!existsSync(join(data, 'PG_VERSION'))) run('initdb', ['-D', data, '-U', 'waymark', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
