@@ -5,8 +5,9 @@
  * (occurrences x a few events) rows however many events its span and its visitors hold.
  *
  * Each chunk is one statement for up to OCCURRENCE_BATCH walks: a LATERAL per walk over the events of its visitor
- * after (before) the walk's cursor in (time, id) order, `limit` its chunk size, served by the timelines' index on
- * (api_key, visitor_id, time, id) (TIMELINE_INDEX.ts, migration 22), so a chunk costs an index range per walk.
+ * after (before) the walk's cursor in (time, id) order, `limit` its chunk size, read from the timelines' copy
+ * (timelineCopySql.ts, migration 25), so a chunk costs one index-only range per walk; the copy's element and
+ * address keys become texts again (timelineKeyTexts.ts) before the walk reads the rows as steps.
  * A walk's first chunk is sized for a usual path (firstChunk); each further one doubles, up to MAX_CHUNK; the two
  * ways are read at once. The span
  * is the timeline's, [from - PATH_MARGIN_MS, to + PATH_MARGIN_MS) (pathsQuery): a walk stops at its edges as the
@@ -16,7 +17,9 @@ import type { BudgetSpan, RowBudget } from './createRowBudget';
 import { createOccurrenceWalk, type OccurrenceWalk, type WalkCursor } from './createOccurrenceWalk';
 import type { StepReader } from './createStepReader';
 import type { PathWalk, VisitorPath } from './foldPaths';
-import { TIMELINE_COLUMNS, TIMELINE_TYPES, walkEventOf, type TimelineRow } from './timelineRows';
+import type { CopyRow, KeyTexts } from './timelineKeyTexts';
+import { COPY_COLUMNS } from './timelineKeyTexts';
+import { walkEventOf, type TimelineRow } from './timelineRows';
 
 /** Walks one statement reads for: bounds its parameters and the rows it holds. */
 export const OCCURRENCE_BATCH = 5_000;
@@ -36,12 +39,13 @@ function firstChunk(way: WalkCursor['way'], walk: Pick<PathWalk, 'direction' | '
 }
 
 // $1 api key, $2 from, $3 to, $4 limit (createRowBudget); $5 visitors, $6 times, $7 ids, $8 chunk sizes: a walk's
-// cursor each. The LATERAL's WHERE implies the index's predicate (TIMELINE_INDEX.ts); `n` says whose rows they are.
+// cursor each. Read from the timelines' copy (timelineCopySql.ts): each LATERAL is one range of its primary key,
+// which carries every column read (an index-only scan); `n` says whose rows they are.
 const AROUND = (way: WalkCursor['way']) => `
 select c.n, e.* from unnest($5::text[], $6::bigint[], $7::bigint[], $8::int[]) with ordinality as c(at_visitor, at_time, at_id, size, n)
 cross join lateral (
-  select ${TIMELINE_COLUMNS} from events
-  where api_key = $1 and kind = 'analytics' and ${TIMELINE_TYPES} and visitor_id = c.at_visitor and time >= $2 and time < $3
+  select ${COPY_COLUMNS} from analytics_timeline
+  where api_key = $1 and visitor_id = c.at_visitor and time >= $2 and time < $3
     and (time, id) ${way === 'forward' ? '>' : '<'} (c.at_time, c.at_id)
   order by ${way === 'forward' ? 'time, id' : 'time desc, id desc'}
   limit c.size
@@ -61,16 +65,18 @@ interface Walker {
  * `way` since its batch was cut: the other way's chunks, read at the same time, can settle it (a start that reads as a
  * repeat needs nothing after it), so whether a walk reads is decided here, as the chunk is asked for.
  */
-async function readChunk(budget: RowBudget, span: BudgetSpan, way: WalkCursor['way'], batch: readonly Walker[], readStep: StepReader, first: number): Promise<void> {
+async function readChunk(reading: Reading, span: BudgetSpan, way: WalkCursor['way'], batch: readonly Walker[], first: number): Promise<void> {
   const walkers = batch.filter(({ walk }) => walk.cursors().some((cursor) => cursor.way === way));
   if (!walkers.length) return;
   const cursors = walkers.map(({ walk }) => walk.cursors().find((cursor) => cursor.way === way)!);
   const sizes = walkers.map(({ reads }) => Math.min(MAX_CHUNK, first * 2 ** reads[way]));
-  const rows = await budget.read<TimelineRow & { n: number | string }>(AROUND_SQL[way], span, [
+  const copied = await reading.budget.read<CopyRow & { n: number | string }>(AROUND_SQL[way], span, [
     walkers.map((w) => w.visitor), cursors.map((c) => c.time), cursors.map((c) => c.id), sizes,
   ]);
+  const rows = await reading.texts(copied);
   const chunks = walkers.map((): TimelineRow[] => []);
-  for (const row of rows) chunks[Number(row.n) - 1]!.push(row);
+  rows.forEach((row, i) => chunks[Number(copied[i]!.n) - 1]!.push(row));
+  const { readStep } = reading;
   const sign = way === 'forward' ? 1 : -1;
   walkers.forEach((walker, i) => {
     // Nearest first: the statement's order within a LATERAL is not promised past the join.
@@ -80,8 +86,16 @@ async function readChunk(budget: RowBudget, span: BudgetSpan, way: WalkCursor['w
   });
 }
 
+/** How a question reads: its row budget, the texts of the copy's keys, its steps. */
+export interface Reading {
+  budget: RowBudget;
+  texts: KeyTexts;
+  readStep: StepReader;
+}
+
 /** The paths of the start's events `starts` (any order; those that do not read as the start are left out). */
-export async function occurrencePaths(budget: RowBudget, span: BudgetSpan, starts: readonly TimelineRow[], readStep: StepReader, walk: PathWalk): Promise<VisitorPath[]> {
+export async function occurrencePaths(reading: Reading, span: BudgetSpan, starts: readonly TimelineRow[], walk: PathWalk): Promise<VisitorPath[]> {
+  const { readStep } = reading;
   const walkers: Walker[] = [];
   for (const row of starts) {
     const event = walkEventOf(row, readStep);
@@ -90,9 +104,9 @@ export async function occurrencePaths(budget: RowBudget, span: BudgetSpan, start
   // Each round reads a chunk for every open walk, both ways at once (two statements on two connections).
   for (let open = walkers; open.length; open = open.filter(({ walk }) => walk.cursors().length)) {
     await Promise.all((['back', 'forward'] as const).map(async (way) => {
-      const reading = open.filter(({ walk }) => walk.cursors().some((cursor) => cursor.way === way));
-      for (let i = 0; i < reading.length; i += OCCURRENCE_BATCH) {
-        await readChunk(budget, span, way, reading.slice(i, i + OCCURRENCE_BATCH), readStep, firstChunk(way, walk));
+      const wayOpen = open.filter(({ walk }) => walk.cursors().some((cursor) => cursor.way === way));
+      for (let i = 0; i < wayOpen.length; i += OCCURRENCE_BATCH) {
+        await readChunk(reading, span, way, wayOpen.slice(i, i + OCCURRENCE_BATCH), firstChunk(way, walk));
       }
     }));
   }

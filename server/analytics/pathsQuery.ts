@@ -5,7 +5,7 @@
  *    `start.page` or `start.feature`), and the app's features and pages are compiled once (createStepReader);
  * 2. a start whose rule is backfilled, and any track event (issue #35 "Fast at real volumes"): its own events of
  *    [from, to) are read by key (pathStartEvents), then the few events around each of them, until each one's walk
- *    knows its path (occurrencePaths, by the timelines' index of migration 22): the work grows with the start's
+ *    knows its path (occurrencePaths, from the timelines' copy of migration 25): the work grows with the start's
  *    occurrences, not with the span's events nor with its visitors' other events;
  * 3. a page or feature whose rule is not backfilled yet: SQL answers the visitors who may have done the start
  *    (pathStartVisitors: the span's distinct values matched in Node), and their timelines are read
@@ -31,6 +31,7 @@ import type { PathsQuestion } from './pathsBody';
 import { MAX_DISTINCT_VALUES, MAX_MATCHED_VALUES } from './funnelSteps';
 import type { WalkEvent } from './createOccurrenceWalk';
 import { occurrencePaths } from './occurrencePaths';
+import { createKeyTexts } from './timelineKeyTexts';
 import { pathStartEvents, type RuleEntries, type StartRule } from './pathStartEvents';
 import { pathStartVisitors } from './pathStartVisitors';
 import { readRuleEntries } from './readRuleEntries';
@@ -106,7 +107,7 @@ export async function queryPaths(db: Database, rules: RuleStore, apiKey: string,
   const walk = { startKey: start.step.key, direction, depth, from, to };
   const startEvents = await pathStartEvents(budget, span, start.rule, entriesOf);
   const paths = startEvents
-    ? await occurrencePaths(budget, timelineSpan(span), startEvents, readStep, walk)
+    ? await occurrencePaths({ budget, texts: createKeyTexts(db, apiKey), readStep }, timelineSpan(span), startEvents, walk)
     : await timelinePaths(budget, span, start.rule as Exclude<StartRule, { track: string }>, readStep, walk);
   const visitors = new Set(paths.map((path) => path.visitor)).size;
   const { key: _key, ...startAnswer } = start.step;

@@ -7,7 +7,8 @@
  * the rest of the older rows, in the month the cutoff falls in and in the default partition, are deleted in
  * batches; so are the exactly-once keys (event_keys) of events received before the cutoff, and the agents' health
  * reports (health_reports) received before it, the analytics rollups (issue #35) of days ended before it, and the
- * units' weeks and key weeks (retention's reading, issue #35) of UTC weeks ended before it. Session recordings
+ * units' weeks and key weeks (retention's reading, issue #35) of UTC weeks ended before it, and the timelines' copy
+ * (paths' reading) of the events it deletes. Session recordings
  * (issue #18) go whole once their last chunk was received before the cutoff.
  *
  * At least 7 days: an agent keeps unsent events up to 6 days (its IndexedDB chunk store) and a replay must still
@@ -34,6 +35,10 @@ returning 1`;
 // time; an agent's clock may put a few at other days, which a day's rows keep until their day is past the cutoff).
 const deleteRollupsBatch = (table: string, period = 'day', periodMs = DAY_MS) => `
 delete from ${table} where ctid in (select ctid from ${table} where ${period} + ${periodMs} <= $1 limit ${RETENTION_BATCH})
+returning 1`;
+// The timelines' copy paths walk (issue #35): each row goes with its event.
+const DELETE_TIMELINE_BATCH = `
+delete from analytics_timeline where ctid in (select ctid from analytics_timeline where received_at < $1 limit ${RETENTION_BATCH})
 returning 1`;
 const DELETE_HEALTH_BATCH = `
 delete from health_reports where ctid in (select ctid from health_reports where received_at < $1 limit ${RETENTION_BATCH})
@@ -62,6 +67,7 @@ export async function applyRetention(db: Database, days: number, now: number = D
   const partitions = await dropPartitionsBefore(db, cutoff);
   const deleted = await deleteInBatches(db, DELETE_BATCH, cutoff);
   await deleteInBatches(db, DELETE_KEYS_BATCH, cutoff);
+  await deleteInBatches(db, DELETE_TIMELINE_BATCH, cutoff);
   await deleteInBatches(db, DELETE_HEALTH_BATCH, cutoff);
   await deleteInBatches(db, deleteRollupsBatch('analytics_click_days'), cutoff);
   await deleteInBatches(db, deleteRollupsBatch('analytics_load_days'), cutoff);

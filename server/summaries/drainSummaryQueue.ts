@@ -16,6 +16,7 @@ import { summarizeEventsSql } from './summarizeEventsSql';
 import { rollupsSql } from '../analytics/rollupsSql';
 import { unitWeeksSql } from '../analytics/unitWeeksSql';
 import { unitKeyWeeksSql } from '../analytics/unitKeyWeeksSql';
+import { timelineCopySql } from '../analytics/timelineCopySql';
 
 /** Migration 9 (server/storage/migrations/MIGRATIONS.ts): one row per stored batch not yet in the summaries. */
 export const SUMMARY_QUEUE_SCHEMA = `
@@ -56,7 +57,8 @@ export interface DrainResult {
 // partition and an index. `offset 0` keeps the lateral subquery from being flattened into a join, which the
 // planner, without statistics (PGlite runs no autovacuum), sometimes made a scan of the whole events table.
 // The analytics rollups (issue #35, analytics/rollupsSql.ts) are upserted by the same statement: counted once too;
-// so are the units' weeks (analytics/unitWeeksSql.ts) and their elements' and addresses' weeks (unitKeyWeeksSql.ts).
+// so are the units' weeks (analytics/unitWeeksSql.ts) and their elements' and addresses' weeks (unitKeyWeeksSql.ts),
+// and the timelines' copy paths walk (timelineCopySql.ts).
 const drainSql = (wait: boolean) => `
 with locked as materialized (
   select id, cardinality(event_ids) as n from summary_queue
@@ -75,7 +77,7 @@ claimed as (
 source as (
   select ev.* from claimed c
   cross join lateral (select * from events where received_at = c.received_at and id = any(c.event_ids) offset 0) ev
-)${summarizeEventsSql('source')}${rollupsSql('source')}${unitWeeksSql('source')}${unitKeyWeeksSql('source')}
+)${summarizeEventsSql('source')}${rollupsSql('source')}${unitWeeksSql('source')}${unitKeyWeeksSql('source')}${timelineCopySql('source')}
 select (select count(*) from locked) as locked, (select count(*) from claimed) as batches, (select count(*) from source) as events`;
 
 const SKIP_LOCKED = drainSql(false);

@@ -45,7 +45,9 @@ describe('paths read in batches, both ways at their own pace', () => {
     };
     const starts = [...timelines.values()].flatMap((rows) => rows.slice(0, 2));
     const span = { apiKey: 'k', from: T0 - 7_200_000, to: T0 + visitors * 1000 + 7_200_000 };
-    const paths = await occurrencePaths(budget, span, starts, readStep, { startKey: BULK.key, direction: 'next', depth: 1, from: T0, to: T0 + visitors * 1000 });
+    // The fake's rows already carry their texts (the copy's keys resolved: timelineKeyTexts.ts).
+    const texts = async (rows: readonly unknown[]) => rows as TimelineRow[];
+    const paths = await occurrencePaths({ budget, texts, readStep }, span, starts, { startKey: BULK.key, direction: 'next', depth: 1, from: T0, to: T0 + visitors * 1000 });
     expect(paths).toHaveLength(visitors);
     expect(paths.filter((p) => p.steps[0]?.key === 'url:/after/1')).toHaveLength(Math.ceil((visitors - 1) / 3));
   });

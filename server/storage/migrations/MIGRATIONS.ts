@@ -26,6 +26,7 @@ import { SEGMENTS_SCHEMA } from '../../analytics/segments/SEGMENTS_SCHEMA';
 import { ROLLUPS_SCHEMA } from '../../analytics/ROLLUPS_SCHEMA';
 import { FILL_ROLLUPS } from '../../analytics/rollupsSql';
 import { COVERING_STEP_INDEXES, STEP_INDEXES } from '../../analytics/STEP_INDEXES';
+import { FILL_TIMELINE_COPY, TIMELINE_COPY_SCHEMA } from '../../analytics/timelineCopySql';
 import { TIMELINE_INDEX } from '../../analytics/TIMELINE_INDEX';
 import { FILL_UNIT_WEEKS, UNIT_WEEKS_SCHEMA } from '../../analytics/unitWeeksSql';
 import { FILL_UNIT_KEY_WEEKS, UNIT_KEY_WEEKS_SCHEMA } from '../../analytics/unitKeyWeeksSql';
@@ -100,6 +101,9 @@ export const MIGRATIONS: readonly Migration[] = [
   // A funnel's (retention's, a segment's) track and load steps read from their index alone (issue #35 "Fast at real
   // volumes"): those indexes again, holding the unit ids, the id and a load's address.
   { version: 24, name: 'covering step indexes', up: COVERING_STEP_INDEXES },
+  // Paths walk a narrow copy of the visitors' timelines, index only (issue #35 "Fast at real volumes"), filled from
+  // the events already stored.
+  { version: 25, name: 'timeline copy', up: makeThenFill(TIMELINE_COPY_SCHEMA, FILL_TIMELINE_COPY) },
 ];
 
 /** Brings `db` to the current schema; answers the versions applied now. */
