@@ -14,7 +14,7 @@
  * timeline does, so the answer is the one pathsOf gives over the whole timeline, exactly.
  */
 import type { BudgetSpan, RowBudget } from './createRowBudget';
-import { createOccurrenceWalk, type OccurrenceWalk, type WalkCursor } from './createOccurrenceWalk';
+import { createOccurrenceWalk, type OccurrenceWalk, type WalkCursor, type WalkEvent } from './createOccurrenceWalk';
 import type { StepReader } from './createStepReader';
 import type { PathWalk, VisitorPath } from './foldPaths';
 import type { CopyRow, KeyTexts } from './timelineKeyTexts';
@@ -73,14 +73,16 @@ async function readChunk(reading: Reading, span: BudgetSpan, way: WalkCursor['wa
   const copied = await reading.budget.read<CopyRow & { n: number | string }>(AROUND_SQL[way], span, [
     walkers.map((w) => w.visitor), cursors.map((c) => c.time), cursors.map((c) => c.id), sizes,
   ]);
-  const rows = await reading.texts(copied);
-  const chunks = walkers.map((): TimelineRow[] => []);
-  rows.forEach((row, i) => chunks[Number(copied[i]!.n) - 1]!.push(row));
-  const { readStep } = reading;
+  const { texts, readStep } = reading;
+  await texts.learn(copied);
+  const chunks = walkers.map((): WalkEvent[] => []);
+  for (const row of copied) {
+    chunks[Number(row.n) - 1]!.push({ time: Number(row.time), id: Number(row.id), sessionId: row.session, step: readStep(texts.source(row)) });
+  }
   const sign = way === 'forward' ? 1 : -1;
   walkers.forEach((walker, i) => {
     // Nearest first: the statement's order within a LATERAL is not promised past the join.
-    const events = chunks[i]!.map((row) => walkEventOf(row, readStep)).sort((a, b) => sign * (a.time - b.time || a.id - b.id));
+    const events = chunks[i]!.sort((a, b) => sign * (a.time - b.time || a.id - b.id));
     walker.reads[way] += 1;
     walker.walk.take(way, events, events.length < sizes[i]!);
   });

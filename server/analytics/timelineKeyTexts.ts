@@ -2,15 +2,15 @@
  * The timelines' copy (timelineCopySql.ts) holds an element's and an address's key, not its text; a walk reads a
  * step from the text (createStepReader matches selectors and URL rules on it). This reads each key's text from the
  * dictionaries the drain keeps beside the copy (analytics_elements, analytics_addresses: rollupsSql.ts) once per
- * question, and gives the copy's rows back as the rows every other read of paths gives (timelineRows.ts), so the
- * same event reads as the same step whichever table it came from.
+ * question, and gives a row of the copy as the event every other read of paths gives (timelineRows.ts), so the same
+ * event reads as the same step whichever table it came from.
+ * A question walks hundreds of thousands of rows: no object is made per row here (source answers one scratch object).
  */
 import type { Database } from '../storage/Database';
-import type { TimelineRow } from './timelineRows';
+import type { StepSource } from './createStepReader';
 
-/** A row of the copy as the walks read it; pg answers bigint as text, PGlite as a number. */
+/** A row of the copy as the walks read it (COPY_COLUMNS); pg answers bigint as text, PGlite as a number. */
 export interface CopyRow {
-  visitor: string;
   time: number | string;
   id: number | string;
   type: string;
@@ -20,11 +20,16 @@ export interface CopyRow {
   track: string | null;
 }
 
-/** The select list over analytics_timeline that makes a CopyRow. */
-export const COPY_COLUMNS = 'visitor_id as visitor, time, id, type, session_id as session, element_key, address_key, name as track';
+/** The select list over analytics_timeline that makes a CopyRow (the walk knows its visitor). */
+export const COPY_COLUMNS = 'time, id, type, session_id as session, element_key, address_key, name as track';
 
-/** Gives the copy's rows their elements' and addresses' texts. */
-export type KeyTexts = (rows: readonly CopyRow[]) => Promise<TimelineRow[]>;
+/** The texts of the copy's keys. */
+export interface KeyTexts {
+  /** Reads the texts of the keys of `rows` not read yet. */
+  learn(rows: readonly CopyRow[]): Promise<void>;
+  /** A learned row as readStep reads an event: the same object at every call, to be read before the next. */
+  source(row: CopyRow): StepSource;
+}
 
 const READ = {
   element: 'select key, target::text as text from analytics_elements where api_key = $1 and key = any($2::text[])',
@@ -33,19 +38,32 @@ const READ = {
 
 /** Texts of `apiKey`'s keys, each read once however many rows carry it. */
 export function createKeyTexts(db: Database, apiKey: string): KeyTexts {
-  const known = { element: new Map<string, string>(), address: new Map<string, string>() };
-  const learn = async (kind: keyof typeof known, keys: Iterable<string | null>) => {
-    const unknown = [...new Set([...keys].filter((key): key is string => key !== null && !known[kind].has(key)))];
-    if (!unknown.length) return;
-    const { rows } = await db.query<{ key: string; text: string }>(READ[kind], [apiKey, unknown]);
+  const known = { element: new Map<string, string | null>(), address: new Map<string, string | null>() };
+  const read = async (kind: keyof typeof known, unknown: Set<string>) => {
+    if (!unknown.size) return;
+    const keys = [...unknown];
+    // A key the dictionary lacks (none should) reads as no text, once.
+    for (const key of keys) known[kind].set(key, null);
+    const { rows } = await db.query<{ key: string; text: string }>(READ[kind], [apiKey, keys]);
     for (const row of rows) known[kind].set(row.key, row.text);
   };
-  return async (rows) => {
-    await Promise.all([learn('element', rows.map((r) => r.element_key)), learn('address', rows.map((r) => r.address_key))]);
-    return rows.map(({ element_key, address_key, ...row }) => ({
-      ...row,
-      target: element_key === null ? null : (known.element.get(element_key) ?? null),
-      url: address_key === null ? null : (known.address.get(address_key) ?? null),
-    }));
+  const scratch: StepSource = { type: '', url: null, target: null, track: null };
+  return {
+    async learn(rows) {
+      const elements = new Set<string>();
+      const addresses = new Set<string>();
+      for (const row of rows) {
+        if (row.element_key !== null && !known.element.has(row.element_key)) elements.add(row.element_key);
+        if (row.address_key !== null && !known.address.has(row.address_key)) addresses.add(row.address_key);
+      }
+      await Promise.all([read('element', elements), read('address', addresses)]);
+    },
+    source(row) {
+      scratch.type = row.type;
+      scratch.track = row.track;
+      scratch.target = row.element_key === null ? null : (known.element.get(row.element_key) ?? null);
+      scratch.url = row.address_key === null ? null : (known.address.get(row.address_key) ?? null);
+      return scratch;
+    },
   };
 }

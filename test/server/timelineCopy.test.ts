@@ -46,11 +46,14 @@ const ingest = (events: Array<Record<string, unknown>>, receivedAt: number, apiK
 
 /** The copy's rows of `apiKey` with their texts, and the events' own reading, each in (visitor, time, id) order. */
 async function bothReadings(apiKey = KEY): Promise<[TimelineRow[], TimelineRow[]]> {
-  const copied = await db.query<CopyRow>(`select ${COPY_COLUMNS} from analytics_timeline where api_key = $1 order by visitor_id, time, id`, [apiKey]);
+  const copied = await db.query<CopyRow & { visitor: string }>(`select visitor_id as visitor, ${COPY_COLUMNS} from analytics_timeline where api_key = $1 order by visitor_id, time, id`, [apiKey]);
   const events = await db.query<TimelineRow>(
     `select ${TIMELINE_COLUMNS} from events where api_key = $1 and kind = 'analytics' and ${TIMELINE_TYPES} and visitor_id <> '' order by visitor_id, time, id`, [apiKey]);
   const plain = (row: TimelineRow) => ({ ...row, time: Number(row.time), id: Number(row.id) });
-  return [(await createKeyTexts(db, apiKey)(copied.rows)).map(plain), events.rows.map(plain)];
+  const texts = createKeyTexts(db, apiKey);
+  await texts.learn(copied.rows);
+  const read = copied.rows.map(({ visitor, time, id, session, ...row }) => ({ visitor, time, id, session, ...texts.source(row) }));
+  return [read.map(plain), events.rows.map(plain)];
 }
 
 beforeAll(async () => {

@@ -45,8 +45,8 @@ describe('paths read in batches, both ways at their own pace', () => {
     };
     const starts = [...timelines.values()].flatMap((rows) => rows.slice(0, 2));
     const span = { apiKey: 'k', from: T0 - 7_200_000, to: T0 + visitors * 1000 + 7_200_000 };
-    // The fake's rows already carry their texts (the copy's keys resolved: timelineKeyTexts.ts).
-    const texts = async (rows: readonly unknown[]) => rows as TimelineRow[];
+    // The fake's rows carry their texts already (in place of the copy's keys: timelineKeyTexts.ts).
+    const texts = { learn: async () => {}, source: (row: unknown) => row as TimelineRow };
     const paths = await occurrencePaths({ budget, texts, readStep }, span, starts, { startKey: BULK.key, direction: 'next', depth: 1, from: T0, to: T0 + visitors * 1000 });
     expect(paths).toHaveLength(visitors);
     expect(paths.filter((p) => p.steps[0]?.key === 'url:/after/1')).toHaveLength(Math.ceil((visitors - 1) / 3));
