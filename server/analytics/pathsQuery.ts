@@ -23,6 +23,7 @@
 import { HttpError } from '../HttpError';
 import type { Database } from '../storage/Database';
 import type { PathsAnswer } from '../../shared/api/paths';
+import type { Feature } from '../../shared/api/rules';
 import type { RuleStore } from './createRuleStore';
 import { createRowBudget, type BudgetSpan, type RowBudget } from './createRowBudget';
 import { createStepReader, featureStep, pageStep, trackStep, type StepReader } from './createStepReader';
@@ -94,11 +95,28 @@ async function timelinePaths(budget: RowBudget, span: BudgetSpan, start: Exclude
   return paths;
 }
 
+/**
+ * The element keys of every feature's rule keys: a click on no other element reads as no step (createStepReader).
+ * Undefined while a feature's are not known (not backfilled, or past funnelSteps' bound), or past MAX_DISTINCT_VALUES
+ * in all: the walks read every click then.
+ */
+async function stepElementsOf(features: readonly Feature[], entriesOf: RuleEntries): Promise<string[] | undefined> {
+  const keys = new Set<string>();
+  for (const feature of features) {
+    const entries = await entriesOf('feature', feature.id);
+    if (!entries) return undefined;
+    for (const entry of entries) keys.add(entry.key);
+    if (keys.size > MAX_DISTINCT_VALUES) return undefined;
+  }
+  return [...keys];
+}
+
 /** Answers a checked paths question of an app. */
 export async function queryPaths(db: Database, rules: RuleStore, apiKey: string, question: PathsQuestion): Promise<PathsAnswer> {
   const { direction, depth, from, to, top } = question;
   const start = await readStart(rules, apiKey, question.start);
-  const readStep = createStepReader(await rules.listFeatures(apiKey), await rules.listPages(apiKey));
+  const features = await rules.listFeatures(apiKey);
+  const readStep = createStepReader(features, await rules.listPages(apiKey));
   const budget = createRowBudget(db, MAX_PATH_EVENTS);
   const entriesOf: RuleEntries = (kind, id) => readRuleEntries(db, kind, apiKey, id, MAX_MATCHED_VALUES, MAX_DISTINCT_VALUES)
     // Past funnelSteps' bound over all stored time: the span's distinct values instead (the row budget bounds them).
@@ -107,7 +125,7 @@ export async function queryPaths(db: Database, rules: RuleStore, apiKey: string,
   const walk = { startKey: start.step.key, direction, depth, from, to };
   const startEvents = await pathStartEvents(budget, span, start.rule, entriesOf);
   const paths = startEvents
-    ? await occurrencePaths({ budget, texts: createKeyTexts(db, apiKey), readStep }, timelineSpan(span), startEvents, walk)
+    ? await occurrencePaths({ budget, texts: createKeyTexts(db, apiKey), readStep, stepElements: await stepElementsOf(features, entriesOf) }, timelineSpan(span), startEvents, walk)
     : await timelinePaths(budget, span, start.rule as Exclude<StartRule, { track: string }>, readStep, walk);
   const visitors = new Set(paths.map((path) => path.visitor)).size;
   const { key: _key, ...startAnswer } = start.step;

@@ -31,6 +31,11 @@ export interface KeyTexts {
   source(row: CopyRow): StepSource;
 }
 
+/** The rows' keys of one kind, without an array of them. */
+function* keysOf(rows: readonly CopyRow[], column: 'element_key' | 'address_key'): Generator<string | null> {
+  for (const row of rows) yield row[column];
+}
+
 const READ = {
   element: 'select key, target::text as text from analytics_elements where api_key = $1 and key = any($2::text[])',
   address: 'select key, url as text from analytics_addresses where api_key = $1 and key = any($2::text[])',
@@ -39,24 +44,39 @@ const READ = {
 /** Texts of `apiKey`'s keys, each read once however many rows carry it. */
 export function createKeyTexts(db: Database, apiKey: string): KeyTexts {
   const known = { element: new Map<string, string | null>(), address: new Map<string, string | null>() };
-  const read = async (kind: keyof typeof known, unknown: Set<string>) => {
-    if (!unknown.size) return;
-    const keys = [...unknown];
-    // A key the dictionary lacks (none should) reads as no text, once.
-    for (const key of keys) known[kind].set(key, null);
+  // The reads under way, by key: a question reads both ways at once, and a chunk whose keys the other way is
+  // reading must wait for those texts, not find no text.
+  const reading = { element: new Map<string, Promise<void>>(), address: new Map<string, Promise<void>>() };
+  const read = async (kind: keyof typeof known, keys: string[]) => {
     const { rows } = await db.query<{ key: string; text: string }>(READ[kind], [apiKey, keys]);
     for (const row of rows) known[kind].set(row.key, row.text);
+    // A key the dictionary lacks (none should) reads as no text, once.
+    for (const key of keys) {
+      if (!known[kind].has(key)) known[kind].set(key, null);
+      reading[kind].delete(key);
+    }
+  };
+  const learnKind = (kind: keyof typeof known, keys: Iterable<string | null>, waits: Set<Promise<void>>) => {
+    const unknown = new Set<string>();
+    for (const key of keys) {
+      if (key === null || known[kind].has(key)) continue;
+      const under = reading[kind].get(key);
+      if (under) waits.add(under);
+      else unknown.add(key);
+    }
+    if (!unknown.size) return;
+    const keysRead = [...unknown];
+    const done = read(kind, keysRead);
+    for (const key of keysRead) reading[kind].set(key, done);
+    waits.add(done);
   };
   const scratch: StepSource = { type: '', url: null, target: null, track: null };
   return {
     async learn(rows) {
-      const elements = new Set<string>();
-      const addresses = new Set<string>();
-      for (const row of rows) {
-        if (row.element_key !== null && !known.element.has(row.element_key)) elements.add(row.element_key);
-        if (row.address_key !== null && !known.address.has(row.address_key)) addresses.add(row.address_key);
-      }
-      await Promise.all([read('element', elements), read('address', addresses)]);
+      const waits = new Set<Promise<void>>();
+      learnKind('element', keysOf(rows, 'element_key'), waits);
+      learnKind('address', keysOf(rows, 'address_key'), waits);
+      await Promise.all(waits);
     },
     source(row) {
       scratch.type = row.type;
