@@ -52,7 +52,7 @@ async function bothReadings(apiKey = KEY): Promise<[TimelineRow[], TimelineRow[]
   const plain = (row: TimelineRow) => ({ ...row, time: Number(row.time), id: Number(row.id) });
   const texts = createKeyTexts(db, apiKey);
   await texts.learn(copied.rows);
-  const read = copied.rows.map(({ visitor, time, id, session, ...row }) => ({ visitor, time, id, session, ...texts.source(row) }));
+  const read = copied.rows.map((row) => ({ visitor: row.visitor, time: row.time, id: row.id, session: row.session, ...texts.source(row) }));
   return [read.map(plain), events.rows.map(plain)];
 }
 
