@@ -89,6 +89,11 @@ async function seedApp(app: FastifyInstance, apiKey: string, withSegment: boolea
     },
   });
   await api(app, 'PUT', `/api/apps/${apiKey}/guides/tip`, GUIDE(withSegment ? { segment: segment.id } : undefined));
+  // The segment's count flushes the summarizer: the dictionaries hold the seeded elements before guide.json first
+  // resolves the segment (kept 30 s), as on a collector that has been running. Without it the measuring raced the
+  // drain: a resolution made before it matched no element, and the visitor was in no segment.
+  const read = await app.inject({ method: 'GET', url: `/api/apps/${apiKey}/segments/${segment.id}`, headers: HEADERS });
+  if (read.statusCode !== 200) throw new Error(`GET segment answered ${read.statusCode}: ${read.body}`);
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
