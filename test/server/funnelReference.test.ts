@@ -16,6 +16,7 @@ import type { Database } from '../../server/storage/Database';
 import type { Summarizer } from '../../server/summaries/createSummarizer';
 import { openAnalyticsTestDatabase } from './analyticsTestDatabase';
 import { SERVER_TIMEOUT, wireEvent } from './testServer';
+import { seededRandom } from '../seededRandom';
 
 const D = 86_400_000;
 const H = 3_600_000;
@@ -26,17 +27,6 @@ const RANGE = { from: T0, to: T0 + 4 * D };
 
 const SAVE = { tag: 'BUTTON', id: '', cls: 'save', title: null, attrs: {}, myIndex: 0, childIndex: 0 };
 const EXPORT = { ...SAVE, cls: 'export' };
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** What the steps below read: a load's path, a click's class, a track's name. */
 type Kind = { type: 'load'; path: string } | { type: 'click'; cls: 'save' | 'export' } | { type: 'track'; name: string };
@@ -50,7 +40,7 @@ const KINDS: Kind[] = [
  * within 10 hours from a random hour of the 8 days: many ties, many steps within a window.
  */
 function timelines(seed: number): Array<Record<string, unknown>> {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const events: Array<Record<string, unknown>> = [];
   for (let v = 0; v < 40; v++) {
     const visitor = `r${v}`;

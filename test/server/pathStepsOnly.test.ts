@@ -18,6 +18,7 @@ import type { PathsAnswer } from '../../shared/api/paths';
 import { EXPORT, HELP, pathEvents } from './pathEvents';
 import { openAnalyticsTestDatabase } from './analyticsTestDatabase';
 import { SERVER_TIMEOUT } from './testServer';
+import { seededRandom } from '../seededRandom';
 
 const M = 60_000;
 const D = 24 * 60 * M;
@@ -25,17 +26,6 @@ const T0 = Date.UTC(2026, 4, 4);
 const KEY = 'path-steps-only-app';
 const RANGE = { from: T0, to: T0 + 2 * D };
 const SAVE = { ...EXPORT, cls: 'save', txt: 'Save' };
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const { load, click, track } = pathEvents(T0);
 const PATHS = ['/home', '/reports/1', '/settings'];
@@ -46,7 +36,7 @@ const PATHS = ['/home', '/reports/1', '/settings'];
  * devices (each event's session one of two ids at random), a third send no session id, a third one per day.
  */
 function timelines(seed: number) {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
   const events: Array<Record<string, unknown>> = [];
   for (let v = 0; v < 30; v++) {

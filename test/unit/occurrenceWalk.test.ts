@@ -8,19 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { createOccurrenceWalk, type WalkEvent } from '../../server/analytics/createOccurrenceWalk';
 import { END, pathsOf, SESSION_GAP_MS, type PathWalk, type Step, type VisitorPath } from '../../server/analytics/foldPaths';
+import { seededRandom } from '../seededRandom';
 
 const STEPS: Record<string, Step> = Object.fromEntries(['A', 'B', 'C'].map((key) => [key, { key, label: key, kind: 'page' }]));
-
-/** A seeded generator in [0, 1) (mulberry32): the same timelines every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The paths of `timeline` (in (time, id) order) found by walking from each start event, chunks as `size` says. */
 function walkedPaths(timeline: readonly WalkEvent[], walk: PathWalk, size: () => number): VisitorPath[] {
@@ -67,7 +57,7 @@ function randomTimeline(random: () => number, n: number): WalkEvent[] {
 
 describe('issue #35 paths: the walk around an occurrence answers what the whole timeline answers', () => {
   it('seeded random timelines, both directions, depths 1 to 5, chunks of 1 to 8 events', () => {
-    const random = seeded(35);
+    const random = seededRandom(35);
     let occurrences = 0;
     for (let round = 0; round < 400; round++) {
       const timeline = randomTimeline(random, 5 + Math.floor(random() * 60));
