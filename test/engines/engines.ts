@@ -28,7 +28,7 @@ export interface EnginePage {
 }
 
 /** The keys a journey presses, with their W3C WebDriver code points. */
-export const ENGINE_KEYS = { Enter: '\uE007', Escape: '\uE00C', Tab: '\uE004', ArrowRight: '\uE014', ArrowLeft: '\uE012' } as const;
+export const ENGINE_KEYS = { Enter: '\uE007', Escape: '\uE00C', Tab: '\uE004', ArrowRight: '\uE014', ArrowLeft: '\uE012', ArrowDown: '\uE015', ArrowUp: '\uE013' } as const;
 export type EngineKey = keyof typeof ENGINE_KEYS;
 
 export interface Engine {
