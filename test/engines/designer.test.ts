@@ -183,6 +183,35 @@ for (const launch of [launchFirefox, launchWebKit]) {
       await waitUntil(page, `!${designer}`);
     });
 
+    it('tags a feature: "Tag a feature…", a real click on the page\'s element, its name typed, saved; /api reads it back (issue #35)', async () => {
+      const name = `Get started (${engine.name})`;
+      await openDemo('/?waymark-designer=e30');
+      await waitUntil(page, designer, 15_000);
+      // Signed in still, or asked again (the first journey closed the designer): the editor signs in when asked.
+      await waitUntil(page, "byLabel('Email') || byName('Tag a feature…')");
+      if (await read<boolean>(page, "!!byLabel('Email')")) {
+        await retype(page, "byLabel('Email')", author.email);
+        await retype(page, "byLabel('Password')", author.password);
+        await clickOn(page, "byName('Sign in')");
+      }
+      await clickOn(page, "byName('Tag a feature…')");
+      await waitUntil(page, `getComputedStyle(${designer}).display === 'none'`);
+      await page.click('#get-started');
+      await waitUntil(page, `getComputedStyle(${designer}).display !== 'none'`);
+      expect(await read(page, "byLabel('CSS selector').value")).toBe('#get-started');
+      await waitUntil(page, `${designer}.querySelector('[data-testid=tag-counts]')?.textContent.includes('1 element on this page matches now')`);
+      await retype(page, "byLabel('Feature name')", name);
+      // Back in place after the pick (it slides in again) before the picture.
+      await waitUntil(page, `Math.round(${designer}.getBoundingClientRect().x) === 0 && byLabel('Feature name').value === ${JSON.stringify(name)}`);
+      await shot(page, engine.name, 'designer-tag-feature');
+      await clickOn(page, "byName('Save feature')");
+      await waitUntil(page, `byName(${JSON.stringify(`Open ${name} in the console`)})`);
+      const features = (await (await admin(`/api/apps/${API_KEY}/features`)).json()) as Array<{ name: string; rule: { selector: string } }>;
+      expect(features.filter((f) => f.name === name).map((f) => f.rule)).toEqual([{ selector: '#get-started' }]);
+      await clickOn(page, "byName('Close the designer')");
+      await waitUntil(page, `!${designer}`);
+    });
+
     it('refuses a link naming a console origin the server does not list, before anything is sent there; a listed one asks to sign in (issue #31)', async () => {
       await forgetDesigner();
       await openDemo(`/settings?waymark-designer=${encodeDesignerToken({ baseUrl: unlisted.origin })}`);
