@@ -6,10 +6,11 @@
  * count gives; the paths after the page and the retention table show theirs. Against a server of this file's own.
  */
 import { deflateSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { E2E_ADMIN_TOKEN } from '../e2e/adminToken';
 import { weekOf } from '../../shared/analytics/utcWeek';
-import { launchFirefox, launchWebKit, type Engine, type EnginePage } from './engines';
+import type { EnginePage } from './engines';
+import { launchEngines } from './eachEngine';
 import { adminOf, clickOn, mark, read, shot, startOwnServer, waitUntil } from './authorPages';
 
 const H = 3_600_000;
@@ -17,23 +18,15 @@ const EXPORT = { tag: 'BUTTON', id: '', cls: 'export', title: null, attrs: {}, m
 let serverUrl = '';
 let stopServer: () => Promise<void> = async () => undefined;
 let admin: ReturnType<typeof adminOf>;
-const launched = new Map<() => Promise<Engine>, Promise<Engine>>();
+const engines = launchEngines();
 
 beforeAll(async () => {
-  for (const launch of [launchFirefox, launchWebKit]) {
-    const engine = launch();
-    engine.catch(() => undefined); // its describe reports the failure
-    launched.set(launch, engine);
-  }
   const server = await startOwnServer();
   serverUrl = server.url;
   stopServer = server.stop;
   admin = adminOf(serverUrl);
 });
 afterAll(async () => {
-  const engines = [...launched.values()];
-  launched.clear();
-  await Promise.all(engines.map(async (engine) => (await engine.catch(() => null))?.quit().catch(() => undefined)));
   await stopServer();
 });
 
@@ -80,73 +73,60 @@ async function choose(page: EnginePage, finder: string, value: string): Promise<
 /** The texts of the elements `selector` matches. */
 const texts = (page: EnginePage, selector: string) => read<string[]>(page, `[...document.querySelectorAll(${JSON.stringify(selector)})].map((el) => el.textContent)`);
 
-for (const launch of [launchFirefox, launchWebKit]) {
-  describe(launch === launchFirefox ? 'Firefox ESR (WebDriver BiDi)' : 'WebKitGTK MiniBrowser (WebDriver)', () => {
-    let engine: Engine;
-    let page: EnginePage;
-    let apiKey = '';
-    let seeded: Awaited<ReturnType<typeof seed>>;
+engines.describeEach(({ engine, page }) => {
+  let apiKey = '';
+  let seeded: Awaited<ReturnType<typeof seed>>;
 
-    beforeAll(async () => {
-      engine = await launched.get(launch)!;
-      page = await engine.newPage();
-      apiKey = `engines-analytics-${engine.name}-${Date.now().toString(36)}`;
-      seeded = await seed(apiKey);
-      await page.goto(`${serverUrl}/console/apps/${apiKey}/funnels`);
-      await page.waitFor("return location.pathname === '/console/login' && !!document.querySelector('#token')", 20_000).catch(async (err) => {
-        await shot(page, engine.name, 'analytics-login-failed');
-        throw new Error(`${(err as Error).message}; the page: ${await page.run<string>('return location.href + " " + document.body.innerText.slice(0, 300)')}`);
-      });
-      await page.type('#token', E2E_ADMIN_TOKEN);
-      await page.press('Enter');
-      await page.waitFor("return location.pathname !== '/console/login'");
+  beforeAll(async () => {
+    apiKey = `engines-analytics-${engine.name}-${Date.now().toString(36)}`;
+    seeded = await seed(apiKey);
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/funnels`);
+    await page.waitFor("return location.pathname === '/console/login' && !!document.querySelector('#token')", 20_000).catch(async (err) => {
+      await shot(page, engine.name, 'analytics-login-failed');
+      throw new Error(`${(err as Error).message}; the page: ${await page.run<string>('return location.href + " " + document.body.innerText.slice(0, 300)')}`);
     });
-    afterAll(async () => {
-      launched.delete(launch);
-      await engine?.quit();
-    });
-    afterEach(async ({ task }) => {
-      if (task.result?.state === 'fail' || task.result?.errors?.length) await shot(page, engine.name, `failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
-    });
-
-    it('a funnel built with real keys: Home -> Export -> "report shared" counts 4, 2, 1 (issue #35)', async () => {
-      await page.goto(`${serverUrl}/console/apps/${apiKey}/funnels`);
-      await choose(page, "byLabel('Step 1: page')", seeded.page);
-      await choose(page, "byLabel('Step 2: feature')", seeded.feature);
-      await clickOn(page, "byName('Add a step')");
-      await choose(page, "byLabel('Step 3: kind')", 'track');
-      await page.type(await mark(page, "byLabel('Step 3: track event name')"), 'report shared');
-      await clickOn(page, "byName('Show funnel')");
-      await waitUntil(page, "document.querySelectorAll('.funnel-step-count').length === 3", 15_000);
-      expect(await texts(page, '.funnel-step-name')).toEqual(['1. Home', '2. Export', '3. “report shared”']);
-      expect(await texts(page, '.funnel-step-count')).toEqual(['4', '2', '1']);
-      await shot(page, engine.name, 'console-funnel');
-    });
-
-    it('the paths after Home: 4 starts, Export next for 2 of them (issue #35)', async () => {
-      await page.goto(`${serverUrl}/console/apps/${apiKey}/paths`);
-      await clickOn(page, "byName('Show paths')");
-      await waitUntil(page, "document.querySelector('[aria-label=\"Steps by level\"] tr[aria-label=\"0: Home\"]')", 15_000);
-      const row = (label: string) => read<string[] | null>(page, `(() => { const tr = document.querySelector('[aria-label="Steps by level"] tr[aria-label=${JSON.stringify(label)}]'); return tr && [...tr.querySelectorAll('td.num')].map((td) => td.textContent); })()`);
-      expect((await row('0: Home'))?.[0]).toBe('4');
-      expect((await row('1: Export'))?.[0]).toBe('2');
-      expect(await texts(page, '.paths-label')).toContain('Export');
-      await shot(page, engine.name, 'console-paths');
-    });
-
-    it('the retention table: each cohort of first use with its size (issue #35)', async () => {
-      await page.goto(`${serverUrl}/console/apps/${apiKey}/retention`);
-      const cohorts = new Map<string, number>();
-      for (const t of seeded.firstUses) {
-        const week = new Date(weekOf(t)).toISOString().slice(0, 10);
-        cohorts.set(week, (cohorts.get(week) ?? 0) + 1);
-      }
-      for (const [week, size] of cohorts) {
-        const cells = `[...(document.querySelector('[aria-label="Retention by cohort"] tr[aria-label=${JSON.stringify(week)}]')?.querySelectorAll('td') ?? [])].map((td) => td.textContent)`;
-        await waitUntil(page, `${cells}.length > 2`, 15_000);
-        expect((await read<string[]>(page, cells)).slice(0, 3)).toEqual([week, String(size), '100%']);
-      }
-      await shot(page, engine.name, 'console-retention');
-    });
+    await page.type('#token', E2E_ADMIN_TOKEN);
+    await page.press('Enter');
+    await page.waitFor("return location.pathname !== '/console/login'");
   });
-}
+
+  it('a funnel built with real keys: Home -> Export -> "report shared" counts 4, 2, 1 (issue #35)', async () => {
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/funnels`);
+    await choose(page, "byLabel('Step 1: page')", seeded.page);
+    await choose(page, "byLabel('Step 2: feature')", seeded.feature);
+    await clickOn(page, "byName('Add a step')");
+    await choose(page, "byLabel('Step 3: kind')", 'track');
+    await page.type(await mark(page, "byLabel('Step 3: track event name')"), 'report shared');
+    await clickOn(page, "byName('Show funnel')");
+    await waitUntil(page, "document.querySelectorAll('.funnel-step-count').length === 3", 15_000);
+    expect(await texts(page, '.funnel-step-name')).toEqual(['1. Home', '2. Export', '3. “report shared”']);
+    expect(await texts(page, '.funnel-step-count')).toEqual(['4', '2', '1']);
+    await shot(page, engine.name, 'console-funnel');
+  });
+
+  it('the paths after Home: 4 starts, Export next for 2 of them (issue #35)', async () => {
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/paths`);
+    await clickOn(page, "byName('Show paths')");
+    await waitUntil(page, "document.querySelector('[aria-label=\"Steps by level\"] tr[aria-label=\"0: Home\"]')", 15_000);
+    const row = (label: string) => read<string[] | null>(page, `(() => { const tr = document.querySelector('[aria-label="Steps by level"] tr[aria-label=${JSON.stringify(label)}]'); return tr && [...tr.querySelectorAll('td.num')].map((td) => td.textContent); })()`);
+    expect((await row('0: Home'))?.[0]).toBe('4');
+    expect((await row('1: Export'))?.[0]).toBe('2');
+    expect(await texts(page, '.paths-label')).toContain('Export');
+    await shot(page, engine.name, 'console-paths');
+  });
+
+  it('the retention table: each cohort of first use with its size (issue #35)', async () => {
+    await page.goto(`${serverUrl}/console/apps/${apiKey}/retention`);
+    const cohorts = new Map<string, number>();
+    for (const t of seeded.firstUses) {
+      const week = new Date(weekOf(t)).toISOString().slice(0, 10);
+      cohorts.set(week, (cohorts.get(week) ?? 0) + 1);
+    }
+    for (const [week, size] of cohorts) {
+      const cells = `[...(document.querySelector('[aria-label="Retention by cohort"] tr[aria-label=${JSON.stringify(week)}]')?.querySelectorAll('td') ?? [])].map((td) => td.textContent)`;
+      await waitUntil(page, `${cells}.length > 2`, 15_000);
+      expect((await read<string[]>(page, cells)).slice(0, 3)).toEqual([week, String(size), '100%']);
+    }
+    await shot(page, engine.name, 'console-retention');
+  });
+});
