@@ -46,6 +46,7 @@ import { benchGuide, drawnExpression, GUIDE_SURFACES, guidePagePrefix, type Guid
 import { percentile } from './measureIsolatedClicks';
 import { guideWindowScript, readGuideWindow, summarizeWindow, type LongFrame, type MainThreadWindow } from './observeGuideWindow';
 import { peerHead, routePeers } from './peerAgents';
+import { printTraceWindow, startTrace } from './traceGuidePage';
 
 export type GuideCase = 'cold' | 'warm' | 'returning' | 'pendo';
 
@@ -130,6 +131,9 @@ export interface GuideTimeRun {
 
 const API_KEY = 'bench-guides';
 
+/** BENCH_GUIDE_TRACE=1: each agent's page traced, its threads around the guide printed (bench/traceGuidePage.ts). */
+const TRACE = !!process.env.BENCH_GUIDE_TRACE && process.env.BENCH_GUIDE_TRACE !== '0';
+
 /**
  * The agent's own scripts: Waymark's files, Pendo's agent, and on their pages the page's inline scripts, which
  * are the agent's install (bench/benchPage.ts; the bench's init script stays under the 5 ms LoAF reports).
@@ -210,6 +214,7 @@ export async function measureGuideTime(
         const context = await browser.newContext();
         try {
           const page = await context.newPage();
+          const trace = TRACE && entry ? await startTrace(page) : undefined;
           const path = entry ? `${server.url}${guidePagePrefix(entry.surface)}${kind}-${run}.html` : `${server.url}/bench/guide-none-${run}.html`;
           const visitorId = `bench-guide-${entry?.surface ?? 'none'}-${kind}-${run}`;
           const html =
@@ -249,6 +254,7 @@ export async function measureGuideTime(
           // One read when the page's window is over: the bench runs nothing in the page before then.
           const record = await readGuideWindow(page, DRAW_TIMEOUT_MS + 2_000);
           const visibleAt = record.timeOrigin + record.visibleAt;
+          if (trace) printTraceWindow(await trace.stop(), `${label.replace(' ', '-')}-${run + 1}`, arrived - record.timeOrigin, record.visibleAt, log);
           const sample: GuideSample = {
             run: run + 1,
             visibleMs: entry && Number.isFinite(arrived) ? visibleAt - arrived : NaN,
