@@ -23,6 +23,7 @@ import { createGuideOutbox, type GuideOutboxOptions } from './guides/createGuide
 import { createLoadJudge } from './guides/createLoadJudge';
 import { createStepActions } from './guides/createStepActions';
 import { createSurfaceViews, LAUNCHER_GUIDE } from './guides/createSurfaceViews';
+import { warmJudgement } from './guides/warmJudgement';
 import { requestGuideList } from './requestGuideList';
 
 /** What the engine needs: the outbox's needs (config, ports, log, sequence, lock, persistence, beacon params) and more. */
@@ -47,6 +48,8 @@ export interface GuideEngine extends Omit<GuidesApi, 'loadGuides'> {
 export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   const { config, ports, log } = deps;
   let requestId = 0;
+  /** Issue #34: whether the judging code was compiled ahead of the first answer (warmJudgement). */
+  let warmed = false;
   let diagnostics: Omit<GuideDiagnostics, 'guides'> = { url: '', loadedAt: null, loadError: null };
   /** What outlives the page (probe verdict, throttling timestamps, a 451), as the shim kept it. */
   const state: GuideState = { ...config.guides?.state, visitorId: config.identity.visitorId };
@@ -163,6 +166,12 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
         debug: settings.debug,
         timeoutMs: settings.timeoutMs,
       });
+      if (painter && !warmed) {
+        // Issue #34: the judging code compiled while the first answer is on its way (warmJudgement). Only in the
+        // dedicated worker (a painter): in the main-thread mode this would be the host's time.
+        warmed = true;
+        ports.clock.setTimeout(() => void warmJudgement(ports, config, checkAsset, url).catch(() => undefined), 0);
+      }
       const answer = await asked;
       if (!(await reachable)) return refuse(MESSAGES.guidesBlocked, MESSAGES.guidesUnreachable);
       if (answer.kind === 'denied') {
