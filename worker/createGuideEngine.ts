@@ -48,8 +48,6 @@ export interface GuideEngine extends Omit<GuidesApi, 'loadGuides'> {
 export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
   const { config, ports, log } = deps;
   let requestId = 0;
-  /** Issue #34: whether the judging code was compiled ahead of the first answer (warmJudgement). */
-  let warmed = false;
   let diagnostics: Omit<GuideDiagnostics, 'guides'> = { url: '', loadedAt: null, loadError: null };
   /** What outlives the page (probe verdict, throttling timestamps, a 451), as the shim kept it. */
   const state: GuideState = { ...config.guides?.state, visitorId: config.identity.visitorId };
@@ -166,10 +164,9 @@ export function createGuideEngine(deps: GuideEngineDeps): GuideEngine {
         debug: settings.debug,
         timeoutMs: settings.timeoutMs,
       });
-      if (painter && !warmed) {
+      if (painter && requestId === 1) {
         // Issue #34: the judging code compiled while the first answer is on its way (warmJudgement). Only in the
         // dedicated worker (a painter): in the main-thread mode this would be the host's time.
-        warmed = true;
         ports.clock.setTimeout(() => void warmJudgement(ports, config, checkAsset, url).catch(() => undefined), 0);
       }
       const answer = await asked;

@@ -32,7 +32,7 @@ const SAMPLE: StepToShow = {
 };
 
 /** The surfaces warmed, one task each, in this order. */
-export const WARM_SURFACES = ['lightbox', 'tooltip', 'banner'] as const;
+const WARM_SURFACES = ['lightbox', 'tooltip', 'banner'] as const;
 
 /**
  * Renders the sample as each surface, the first now and each other in a task of its own: a guide.json answer that
@@ -40,17 +40,13 @@ export const WARM_SURFACES = ['lightbox', 'tooltip', 'banner'] as const;
  * task just as guide.json's answer came). A failure here is the real step's to report, not this one's.
  */
 export function warmUp(renderer: StepRenderer, later: (run: () => void) => void = (run) => void setTimeout(run, 0)): void {
-  const render = (type: (typeof WARM_SURFACES)[number]) => {
+  const warm = (i: number) => {
     try {
-      renderer.renderStepNodes({ ...SAMPLE, type });
+      renderer.renderStepNodes({ ...SAMPLE, type: WARM_SURFACES[i]! });
     } catch {
       // The real render meets the same failure and the worker logs it there.
     }
+    if (i + 1 < WARM_SURFACES.length) later(() => warm(i + 1));
   };
-  const [first, ...rest] = WARM_SURFACES;
-  render(first);
-  const next = (i: number) => {
-    if (i < rest.length) later(() => (render(rest[i]!), next(i + 1)));
-  };
-  next(0);
+  warm(0);
 }
