@@ -8,6 +8,7 @@
  * (a `waitForFunction` would run a predicate every frame).
  */
 import { basename } from 'node:path';
+import type { Page } from 'playwright-core';
 
 /** How long after the guide shows the window stays open (issue #34: "to 2 s after the first guide shows"). */
 export const AFTER_VISIBLE_MS = 2000;
@@ -212,14 +213,25 @@ export function summarizeWindow(record: PageWindowRecord, agentFiles: (file: str
   };
 }
 
-/** Reads the page's record once its window is over; throws past `timeoutMs`. */
-export async function readGuideWindow(page: { evaluate(expression: string): Promise<unknown> }, timeoutMs: number): Promise<PageWindowRecord> {
+/**
+ * Reads the page's record once its window is over; throws past `timeoutMs`. Asked over the DevTools protocol without
+ * a user gesture: Playwright's page.evaluate runs as one, which gives the page transient user activation for 5 s, as
+ * if the visitor had just clicked (a real visitor's page has none until they act), and Waymark's overlay holds its
+ * work ahead of a guide while a visitor has just acted (overlay/static/warmFaces.ts).
+ */
+export async function readGuideWindow(page: Page, timeoutMs: number): Promise<PageWindowRecord> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no guide drawn within ${timeoutMs} ms`)), timeoutMs)));
+  const cdp = await page.context().newCDPSession(page);
   try {
-    return (await Promise.race([page.evaluate('window.benchGuideWindow'), timeout])) as PageWindowRecord;
+    const read = cdp.send('Runtime.evaluate', { expression: 'window.benchGuideWindow', awaitPromise: true, returnByValue: true }).then(({ result, exceptionDetails }) => {
+      if (exceptionDetails) throw new Error(`the page's record could not be read: ${exceptionDetails.text}`);
+      return result.value as PageWindowRecord;
+    });
+    return await Promise.race([read, timeout]);
   } finally {
     clearTimeout(timer);
+    await cdp.detach().catch(() => undefined);
   }
 }
 
