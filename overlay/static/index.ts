@@ -12,6 +12,7 @@ import type { PaintedStep, StepToShow } from '../../shared/protocol';
 import type { Overlay, OverlayModule, StepHandlers } from '../api';
 import { createOverlayHost, mirrorForPage } from '../createOverlayHost';
 import { paintStep, type PaintedView } from './paintStep';
+import { warmFaces } from './warmFaces';
 
 export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {}) => {
   const parts = createOverlayHost(doc);
@@ -45,6 +46,8 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
     if (painted && (event.key === 'Escape' || event.keyCode === 27)) painted.handlers.onDismiss(null);
   };
   doc.addEventListener('keydown', onKeyDown, true);
+  let destroyed = false;
+  warmFaces(doc, parts, () => painted !== null || react !== null || destroyed);
 
   return {
     show(step, target, handlers) {
@@ -77,6 +80,7 @@ export const createOverlay: OverlayModule['createOverlay'] = (doc, options = {})
       if (react || resourceCenter) void later((overlay) => overlay.showResourceCenter(resourceCenter, state, handlers));
     },
     destroy() {
+      destroyed = true;
       unpaint();
       doc.removeEventListener('keydown', onKeyDown, true);
       if (react) void later((overlay) => overlay.destroy());

@@ -286,4 +286,26 @@ describeSurfaces((s) => {
     expect(files).toContain('waymark.steps.js');
     expect(files).not.toContain('waymark.overlay.js');
   });
+
+  it("issue #34 ahead of a guide the overlay lays a hidden sample of a step's faces out for a frame, then leaves the page as it was (warmFaces.spec.ts)", async () => {
+    // The host's comings and goings, recorded from the page's start. The harness's scripts run as the visitor's
+    // gesture, and the overlay holds its sample while a visitor has just acted: nothing is asked of the page until
+    // well after that has passed.
+    const head = `<script>window.overlayHostChanges = [];
+      new MutationObserver((records) => { for (const r of records) {
+        for (const n of r.addedNodes) if (n instanceof Element && n.hasAttribute('data-waymark-overlay')) {
+          const sample = n.shadowRoot && n.shadowRoot.querySelector('[data-wm-warm-up]');
+          const button = sample && sample.querySelector('button:not(.wm-close)');
+          window.overlayHostChanges.push({ added: true, sample: sample && button ? { visibility: getComputedStyle(sample).visibility, ariaHidden: sample.getAttribute('aria-hidden'), buttonWeight: getComputedStyle(button).fontWeight } : null });
+        }
+        for (const n of r.removedNodes) if (n instanceof Element && n.hasAttribute('data-waymark-overlay')) window.overlayHostChanges.push({ added: false });
+      } }).observe(document, { childList: true, subtree: true });</script>`;
+    await open('/e2e/engines-warm-faces', hostPage({ init: initFor('e2e-warm-faces', uniqueId('engines-warm')), head, body: '<h1>Host</h1>' }));
+    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    expect(await run('return window.overlayHostChanges')).toEqual([
+      { added: true, sample: { visibility: 'hidden', ariaHidden: 'true', buttonWeight: '600' } },
+      { added: false },
+    ]);
+    expect(await run("return document.querySelectorAll('[data-waymark-overlay]').length")).toBe(0);
+  });
 });
