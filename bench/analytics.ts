@@ -154,7 +154,8 @@ async function measure(app: FastifyInstance, title: string): Promise<Array<[stri
       continue;
     }
     const times: number[] = [];
-    while (times.length < RUNS && performance.now() - started < READ_BUDGET_MS) {
+    // At least one timed run: a cold first call (the page cache emptied since the last run) may use the whole budget.
+    while (times.length < RUNS && (times.length === 0 || performance.now() - started < READ_BUDGET_MS)) {
       const t = performance.now();
       await call(app, method, url, payload);
       times.push(performance.now() - t);
