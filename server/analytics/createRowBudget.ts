@@ -1,8 +1,9 @@
 /**
- * The bound of a paths question (issue #35 "Fast at real volumes"; STYLE §9): the rows it reads from `events`, all
- * its statements together (the start's events and the events around each; while the start's rule is not backfilled,
- * the start's distinct addresses or elements, the visitors who did it, those visitors' events), at most `max`. Each statement asks for one row more than is left (`limit $4`); getting it means the
- * question cannot be read exactly, and is a 400 naming `to` (no sampling: the caller shortens the range).
+ * The bound of a paths question (issue #35 "Fast at real volumes"; STYLE §9): the event rows it reads (from `events`
+ * or the timelines' copy), all its statements together (the start's events and the events around each; while the
+ * start's rule is not backfilled, the start's distinct addresses or elements, the visitors who did it, those
+ * visitors' events), at most `max`. Each statement asks for one row more than is left (`limit $4`); getting it means
+ * the question cannot be read exactly, and is a 400 naming `to` (no sampling: the caller shortens the range).
  * Every statement read through a budget takes `$1` api key, `$2` from, `$3` to, `$4` limit, then its own
  * parameters from `$5`.
  */

@@ -17,9 +17,9 @@ import type { BudgetSpan, RowBudget } from './createRowBudget';
 import { createOccurrenceWalk, type OccurrenceWalk, type WalkCursor, type WalkEvent } from './createOccurrenceWalk';
 import type { StepReader } from './createStepReader';
 import type { PathWalk, VisitorPath } from './foldPaths';
+import type { StartRow } from './pathStartEvents';
 import type { CopyRow, KeyTexts } from './timelineKeyTexts';
 import { COPY_COLUMNS } from './timelineKeyTexts';
-import { walkEventOf, type TimelineRow } from './timelineRows';
 
 /** Walks one statement reads for: bounds its parameters and the rows it holds. */
 export const OCCURRENCE_BATCH = 5_000;
@@ -116,12 +116,15 @@ export interface Reading {
 }
 
 /** The paths of the start's events `starts` (any order; those that do not read as the start are left out). */
-export async function occurrencePaths(reading: Reading, span: BudgetSpan, starts: readonly TimelineRow[], walk: PathWalk): Promise<VisitorPath[]> {
-  const { readStep } = reading;
+export async function occurrencePaths(reading: Reading, span: BudgetSpan, starts: readonly StartRow[], walk: PathWalk): Promise<VisitorPath[]> {
+  const { readStep, texts } = reading;
+  await texts.learn(starts);
   const walkers: Walker[] = [];
   for (const row of starts) {
-    const event = walkEventOf(row, readStep);
-    if (event.step?.key === walk.startKey) walkers.push({ visitor: row.visitor, walk: createOccurrenceWalk(event, walk), reads: { back: 0, forward: 0 } });
+    const step = readStep(texts.source(row));
+    if (step?.key !== walk.startKey) continue;
+    const event: WalkEvent = { time: Number(row.time), id: Number(row.id), sessionId: row.session, step };
+    walkers.push({ visitor: row.visitor, walk: createOccurrenceWalk(event, walk), reads: { back: 0, forward: 0 } });
   }
   // Each round reads a chunk for every open walk, both ways at once (two statements on two connections).
   for (let open = walkers; open.length; open = open.filter(({ walk }) => walk.cursors().length)) {

@@ -5,8 +5,8 @@
  *    `start.page` or `start.feature`), and the app's features and pages are compiled once (createStepReader);
  * 2. a start whose rule is backfilled, and any track event (issue #35 "Fast at real volumes"): its own events of
  *    [from, to) are read by key (pathStartEvents), then the few events around each of them, until each one's walk
- *    knows its path (occurrencePaths, from the timelines' copy of migration 25): the work grows with the start's
- *    occurrences, not with the span's events nor with its visitors' other events;
+ *    knows its path (occurrencePaths), all from the timelines' copy (migrations 25 and 26, index only): the work
+ *    grows with the start's occurrences, not with the span's events nor with its visitors' other events;
  * 3. a page or feature whose rule is not backfilled yet: SQL answers the visitors who may have done the start
  *    (pathStartVisitors: the span's distinct values matched in Node), and their timelines are read
  *    PATH_VISITOR_BATCH visitors at a time (`visitor_id = any(...)`, served by the events' index on
@@ -14,7 +14,7 @@
  *    order; Node reads each event as a step, cuts each visitor's timeline into sessions and finds the paths
  *    (foldPaths' pathsOf). Both ways answer the same paths (the walk applies pathsOf's rules around each event);
  * 4. the paths are folded into the answer's nodes and links (foldPaths).
- * The bound: at most MAX_PATH_EVENTS rows read from events by all of a question's statements together (createRowBudget);
+ * The bound: at most MAX_PATH_EVENTS event rows read by all of a question's statements together (createRowBudget);
  * more is a 400 naming `to` (no sampling: the counts stay exact, the caller shortens the range).
  * The timeline is [from - PATH_MARGIN_MS, to + PATH_MARGIN_MS): a path that begins near the range's edge may go on
  * past it, but not more than PATH_MARGIN_MS past it (a session going on longer than that reads as ended there), and
@@ -38,7 +38,7 @@ import { pathStartVisitors } from './pathStartVisitors';
 import { readRuleEntries } from './readRuleEntries';
 import { TIMELINE_COLUMNS, TIMELINE_TYPES, walkEventOf, type TimelineRow } from './timelineRows';
 
-/** Rows one question reads from events, all its statements together (createRowBudget); more is a 400 naming `to`. */
+/** Event rows one question reads, all its statements together (createRowBudget); more is a 400 naming `to`. */
 export const MAX_PATH_EVENTS = 500_000;
 /** Visitors whose timelines one statement reads: bounds its parameter, and the rows held before they are folded. */
 export const PATH_VISITOR_BATCH = 2_000;

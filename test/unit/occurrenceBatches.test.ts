@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { BudgetSpan, RowBudget } from '../../server/analytics/createRowBudget';
 import { pageStep, type StepReader } from '../../server/analytics/createStepReader';
 import { OCCURRENCE_BATCH, occurrencePaths } from '../../server/analytics/occurrencePaths';
+import type { StartRow } from '../../server/analytics/pathStartEvents';
 import type { TimelineRow } from '../../server/analytics/timelineRows';
 
 const T0 = Date.UTC(2026, 2, 2);
@@ -19,10 +20,11 @@ describe('paths read in batches, both ways at their own pace', () => {
   it('a forward batch leaves out the walks the back chunks settled meanwhile, and every path is still found', async () => {
     // Each visitor loads Bulk twice (the second a repeat, settled by its back chunk), then /after/{i % 3}.
     const visitors = Math.ceil(OCCURRENCE_BATCH / 2) + 200;
-    const timelines = new Map<string, TimelineRow[]>();
+    // Each row as both readings have it: the copy's (no keys) and the texts the fake's source answers.
+    const timelines = new Map<string, Array<TimelineRow & StartRow>>();
     let id = 0;
     for (let i = 0; i < visitors; i++) {
-      const row = (t: number, path: string): TimelineRow => ({ visitor: `v${i}`, time: T0 + i * 1000 + t, id: ++id, session: `s${i}`, type: 'load', url: `https://app.example${path}`, target: null, track: null });
+      const row = (t: number, path: string): TimelineRow & StartRow => ({ visitor: `v${i}`, time: T0 + i * 1000 + t, id: ++id, session: `s${i}`, type: 'load', url: `https://app.example${path}`, target: null, track: null, element_key: null, address_key: null });
       timelines.set(`v${i}`, [row(0, '/bulk'), row(1, '/bulk'), row(2, `/after/${i % 3}`)]);
     }
     let backReads = 0;

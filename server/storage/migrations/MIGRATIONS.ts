@@ -27,6 +27,7 @@ import { ROLLUPS_SCHEMA } from '../../analytics/ROLLUPS_SCHEMA';
 import { FILL_ROLLUPS } from '../../analytics/rollupsSql';
 import { COVERING_STEP_INDEXES, STEP_INDEXES } from '../../analytics/STEP_INDEXES';
 import { FILL_TIMELINE_COPY, TIMELINE_COPY_SCHEMA } from '../../analytics/timelineCopySql';
+import { TIMELINE_COPY_STEP_INDEXES } from '../../analytics/TIMELINE_COPY_STEP_INDEXES';
 import { TIMELINE_INDEX } from '../../analytics/TIMELINE_INDEX';
 import { FILL_UNIT_WEEKS, UNIT_WEEKS_SCHEMA } from '../../analytics/unitWeeksSql';
 import { FILL_UNIT_KEY_WEEKS, UNIT_KEY_WEEKS_SCHEMA } from '../../analytics/unitKeyWeeksSql';
@@ -104,6 +105,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // Paths walk a narrow copy of the visitors' timelines, index only (issue #35 "Fast at real volumes"), filled from
   // the events already stored.
   { version: 25, name: 'timeline copy', up: makeThenFill(TIMELINE_COPY_SCHEMA, FILL_TIMELINE_COPY) },
+  // Paths read their start's own events from that copy too, by step key, index only (issue #35 "Fast at real volumes").
+  { version: 26, name: 'timeline copy by step key', up: TIMELINE_COPY_STEP_INDEXES },
 ];
 
 /** Brings `db` to the current schema; answers the versions applied now. */
