@@ -128,13 +128,22 @@ export function foldPaths(paths: readonly VisitorPath[], start: Step, walk: Pick
   if (paths.length === 0) return { nodes: [], links: [] };
   const kept = keptKeys(paths, walk.depth, top);
   const nodes = new Map<string, { node: Omit<PathNode, 'count' | 'visitors'>; tally: Tally }>();
-  const links = new Map<string, { source: string; target: string; tally: Tally }>();
+  // By source, then target: a question folds tens of thousands of paths, so no key text is made per path and step.
+  const links = new Map<string, Map<string, { source: string; target: string; tally: Tally }>>();
   const count = (tally: Tally, visitor: string) => {
     tally.count += 1;
     tally.visitors.add(visitor);
   };
+  // Each level's node id made once per step object (readStep answers the same object for the same event text).
+  const ids: Array<Map<Step, string>> = [];
+  const idOf = (level: number, step: Step) => {
+    const known = (ids[level] ??= new Map());
+    let id = known.get(step);
+    if (id === undefined) known.set(step, (id = `${level}/${step.key}`));
+    return id;
+  };
   const nodeAt = (level: number, step: Step, visitor: string) => {
-    const id = `${level}/${step.key}`;
+    const id = idOf(level, step);
     let entry = nodes.get(id);
     if (!entry) {
       entry = { node: { id, level, label: step.label, kind: step.kind, ...(step.ref === undefined ? {} : { ref: step.ref }) }, tally: { count: 0, visitors: new Set() } };
@@ -150,9 +159,10 @@ export function foldPaths(paths: readonly VisitorPath[], start: Step, walk: Pick
       const id = nodeAt(level, kept[level]!.has(step.key) ? step : OTHER, visitor);
       // Time order: after the start the link runs outward, before it inward.
       const [source, target] = walk.direction === 'next' ? [previous, id] : [id, previous];
-      const key = `${source}\n${target}`;
-      let link = links.get(key);
-      if (!link) links.set(key, (link = { source, target, tally: { count: 0, visitors: new Set() } }));
+      let targets = links.get(source);
+      if (!targets) links.set(source, (targets = new Map()));
+      let link = targets.get(target);
+      if (!link) targets.set(target, (link = { source, target, tally: { count: 0, visitors: new Set() } }));
       count(link.tally, visitor);
       previous = id;
     });
@@ -163,7 +173,7 @@ export function foldPaths(paths: readonly VisitorPath[], start: Step, walk: Pick
     .map(({ node, tally }) => ({ ...node, count: tally.count, visitors: tally.visitors.size }))
     .sort((a, b) => a.level - b.level || rank(a.kind) - rank(b.kind) || b.count - a.count || byKey(a.id, b.id));
   const levelOf = new Map(nodeList.map((node) => [node.id, node.level]));
-  const linkList = [...links.values()]
+  const linkList = [...links.values()].flatMap((targets) => [...targets.values()])
     .map(({ source, target, tally }) => ({ source, target, count: tally.count, visitors: tally.visitors.size }))
     .sort((a, b) => Math.min(levelOf.get(a.source)!, levelOf.get(a.target)!) - Math.min(levelOf.get(b.source)!, levelOf.get(b.target)!)
       || b.count - a.count || byKey(a.source, b.source) || byKey(a.target, b.target));

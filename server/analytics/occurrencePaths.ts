@@ -51,7 +51,7 @@ function firstChunk(way: WalkCursor['way'], walk: Pick<PathWalk, 'direction' | '
 const AROUND = (way: WalkCursor['way']) => {
   const order = way === 'forward' ? 'time, id' : 'time desc, id desc';
   return `
-select c.n, e.* from unnest($5::text[], $6::bigint[], $7::bigint[], $8::int[]) with ordinality as c(at_visitor, at_time, at_id, size, n)
+select c.n::int as n, e.* from unnest($5::text[], $6::bigint[], $7::bigint[], $8::int[]) with ordinality as c(at_visitor, at_time, at_id, size, n)
 cross join lateral (
   select ${COPY_COLUMNS} from (
     select t.*, lag(session_id) over w as before, lead(session_id) over w as after from analytics_timeline t

@@ -31,11 +31,6 @@ export interface KeyTexts {
   source(row: CopyRow): StepSource;
 }
 
-/** The rows' keys of one kind, without an array of them. */
-function* keysOf(rows: readonly CopyRow[], column: 'element_key' | 'address_key'): Generator<string | null> {
-  for (const row of rows) yield row[column];
-}
-
 const READ = {
   element: 'select key, target::text as text from analytics_elements where api_key = $1 and key = any($2::text[])',
   address: 'select key, url as text from analytics_addresses where api_key = $1 and key = any($2::text[])',
@@ -56,9 +51,11 @@ export function createKeyTexts(db: Database, apiKey: string): KeyTexts {
       reading[kind].delete(key);
     }
   };
-  const learnKind = (kind: keyof typeof known, keys: Iterable<string | null>, waits: Set<Promise<void>>) => {
+  // A plain loop over the rows' column, no generator: a question at 10M events learns from about 190,000 rows.
+  const learnKind = (kind: keyof typeof known, rows: readonly CopyRow[], column: 'element_key' | 'address_key', waits: Set<Promise<void>>) => {
     const unknown = new Set<string>();
-    for (const key of keys) {
+    for (const row of rows) {
+      const key = row[column];
       if (key === null || known[kind].has(key)) continue;
       const under = reading[kind].get(key);
       if (under) waits.add(under);
@@ -74,8 +71,8 @@ export function createKeyTexts(db: Database, apiKey: string): KeyTexts {
   return {
     async learn(rows) {
       const waits = new Set<Promise<void>>();
-      learnKind('element', keysOf(rows, 'element_key'), waits);
-      learnKind('address', keysOf(rows, 'address_key'), waits);
+      learnKind('element', rows, 'element_key', waits);
+      learnKind('address', rows, 'address_key', waits);
       await Promise.all(waits);
     },
     source(row) {
