@@ -29,10 +29,12 @@ export const MAX_CHUNK = 256;
  * A first chunk's events: per step of depth, and (back, for `next`) to find the step before. Sized on the bench's
  * events (bench/RESULTS.md): read whole, about a third of a timeline's events are steps (larger first chunks, 8 back
  * and 5 per step, saved a round for a quarter of the walks but read a third more rows, which the row bound counts);
- * with the clicks of no step left out, most rows read are steps, and 2 and 2 read the fewest rows in the least time
- * (10M events: 188,000 rows and 1.3 s, against 298,000 and 1.9 s with 3 and 4).
+ * with the clicks of no step left out, most rows read are steps, and 1 per step and 2 back read the fewest rows in
+ * the least time: at 10M events 138,000 rows and 1.14-1.28 s in process, against 187,000 and 1.31-1.64 s with 2
+ * and 2 (a round more for the walks that need it; Node's handling of each row read costs more than a statement),
+ * and against 141,000 rows in 15 statements with 1 and 1.
  */
-const FIRST_CHUNK = { whole: { perStep: 3, back: 4 }, steps: { perStep: 2, back: 2 } } as const;
+const FIRST_CHUNK = { whole: { perStep: 3, back: 4 }, steps: { perStep: 1, back: 2 } } as const;
 
 /** A first chunk's size: a usual path's steps with the events between them, or (back, `next`) the step before. */
 function firstChunk(way: WalkCursor['way'], walk: Pick<PathWalk, 'direction' | 'depth'>, stepsOnly: boolean): number {
