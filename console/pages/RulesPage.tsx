@@ -33,7 +33,7 @@ export function PagesPage() {
 const INTRO: Record<RuleKind, string> = {
   features:
     'A feature is a named CSS selector over clicked elements (the element or one of its ancestors), on every page or on one of the pages below. It counts every click already stored.',
-  pages: 'A page is a named URL rule: * within a path segment, ** across segments, :name one segment, ?a&b=c query parameters. It counts every page load already stored.',
+  pages: 'A page is a named URL rule: * within a path segment, ** across segments, :name one segment, ?a&b=c query parameters, \\ before a character to take it as it is (\\* a star). It counts every page load already stored.',
 };
 
 function RulesPage({ kind }: { kind: RuleKind }) {

@@ -16,6 +16,8 @@
  *   in any order, other parameters allowed. A rule without `?` ignores the query.
  * - `#frag`: the address's fragment matches `frag` (read like a path: `#/reports/:id`). A rule without `#` ignores
  *   the fragment.
+ * - `\` before a character makes it literal: `/files/\*` is the path `/files/*`, `/wiki/\:Main` the segment `:Main`.
+ *   (A URL's path never holds a `\`: the URL parser reads it as `/`. The designer writes a page's own path so.)
  *
  * Addresses are read by the WHATWG URL parser (the browser's own reading: host lower case, path percent-encoded);
  * the rule's literal path text is percent-encoded the same way, so `/café` matches `/caf%C3%A9`. An address that
@@ -46,32 +48,48 @@ type Piece = { text: string } | 'STAR' | 'GLOBSTAR' | 'PARAM';
 const SLASH: Piece = { text: '/' };
 
 /**
+ * `text`'s pieces onto `pieces`: `\c` the character c itself, `**` GLOBSTAR, `*` `star`, the rest literal (as
+ * `encode` writes it).
+ */
+function wildcardPieces(text: string, star: Piece, encode: (literal: string) => string, pieces: Piece[]): void {
+  let literal = '';
+  const flush = () => {
+    if (literal) pieces.push({ text: encode(literal) });
+    literal = '';
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\\' && i + 1 < text.length) literal += text[++i];
+    else if (c !== '*') literal += c;
+    else {
+      flush();
+      const double = text[i + 1] === '*';
+      if (double) i++;
+      pieces.push(double ? 'GLOBSTAR' : star);
+    }
+  }
+  flush();
+}
+
+/**
  * A path-like pattern (a path or a fragment) in pieces: `**` anything, `*` within a segment, `:name` one non-empty
- * segment, the rest literal (percent-encoded as the URL parser would).
+ * segment, `\c` a literal c, the rest literal (percent-encoded as the URL parser would).
  */
 function pathPieces(pattern: string, encoded: RegExp): Piece[] {
   const pieces: Piece[] = [];
+  const encode = (literal: string) => literal.replace(encoded, (c) => encodeURIComponent(c));
   pattern.split('/').forEach((segment, i) => {
     if (i > 0) pieces.push(SLASH);
-    if (PARAMETER.test(segment)) return void pieces.push('PARAM');
-    segment.split('**').forEach((part, j) => {
-      if (j > 0) pieces.push('GLOBSTAR');
-      part.split('*').forEach((literal, k) => {
-        if (k > 0) pieces.push('STAR');
-        if (literal) pieces.push({ text: literal.replace(encoded, (c) => encodeURIComponent(c)) });
-      });
-    });
+    if (PARAMETER.test(segment)) pieces.push('PARAM');
+    else wildcardPieces(segment, 'STAR', encode, pieces);
   });
   return pieces;
 }
 
-/** Text with `*` as any run of characters (a host, a query value). */
+/** Text with `*` as any run of characters and `\c` a literal c (a host, a query value). */
 function anyPieces(pattern: string): Piece[] {
   const pieces: Piece[] = [];
-  pattern.split('*').forEach((literal, k) => {
-    if (k > 0) pieces.push('GLOBSTAR');
-    if (literal) pieces.push({ text: literal });
-  });
+  wildcardPieces(pattern, 'GLOBSTAR', (literal) => literal, pieces);
   return pieces;
 }
 

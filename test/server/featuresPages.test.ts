@@ -193,6 +193,23 @@ describe('issue #35 compileUrlRule', () => {
     expect(matches('/x', 'not a url')).toBe(false);
   });
 
+  it('a backslash makes the next character literal: a path\'s own `*` and `:`, a query value\'s `*`', () => {
+    expect(matches('/files/\\*', 'https://h/files/*')).toBe(true);
+    expect(matches('/files/\\*', 'https://h/files/x')).toBe(false);
+    expect(matches('/a/\\*\\*', 'https://h/a/**')).toBe(true);
+    expect(matches('/a/\\*\\*', 'https://h/a/b/c')).toBe(false);
+    // An escaped star, then a wildcard one.
+    expect(matches('/a/\\**', 'https://h/a/*x')).toBe(true);
+    expect(matches('/a/\\**', 'https://h/a/x')).toBe(false);
+    expect(matches('/wiki/\\:Main', 'https://h/wiki/:Main')).toBe(true);
+    expect(matches('/wiki/\\:Main', 'https://h/wiki/Other')).toBe(false);
+    expect(matches('/wiki/Special\\:Search', 'https://h/wiki/Special:Search')).toBe(true);
+    expect(matches('/?q=\\*', 'https://h/?q=*')).toBe(true);
+    expect(matches('/?q=\\*', 'https://h/?q=x')).toBe(false);
+    expect(matches('/#/\\:id', 'https://h/#/:id')).toBe(true);
+    expect(matches('/#/\\:id', 'https://h/#/7')).toBe(false);
+  });
+
   it('time is rule length × address length: no backtracking on an address that almost matches', () => {
     const rule = `/${'*a'.repeat(300)}*b`;
     const started = performance.now();

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { consoleFeatureUrl, pageNameOf, pageRuleOf } from '../../overlay/author/designer/designerFeature';
+import { compileUrlRule } from '../../server/analytics/compileUrlRule';
 
 describe('issue #35 designer: Tag this feature', () => {
   it('the page rule is the address\'s path on any host, query and fragment left out', () => {
@@ -11,6 +12,19 @@ describe('issue #35 designer: Tag this feature', () => {
     expect(pageRuleOf('https://app.example.com')).toBe('/');
     expect(pageRuleOf('https://app.example.com/café')).toBe('/caf%C3%A9');
     expect(pageRuleOf('not a url')).toBe('/');
+  });
+
+  it('a path\'s own `*` and `:` are written literal, so the rule is that page and no other', () => {
+    expect(pageRuleOf('https://app.example.com/wiki/Special:Search')).toBe('/wiki/Special\\:Search');
+    expect(pageRuleOf('https://app.example.com/files/*/:id')).toBe('/files/\\*/\\:id');
+    for (const href of ['https://app.example.com/wiki/Special:Search', 'https://app.example.com/files/*/:id', 'https://app.example.com/reports/7', 'https://app.example.com/caf\u00e9']) {
+      const rule = compileUrlRule(pageRuleOf(href));
+      if ('problem' in rule) throw new Error(rule.problem);
+      expect(rule.matches(href), href).toBe(true);
+    }
+    const files = compileUrlRule(pageRuleOf('https://app.example.com/files/*/:id'));
+    if ('problem' in files) throw new Error(files.problem);
+    expect(files.matches('https://app.example.com/files/a/7')).toBe(false);
   });
 
   it('a new page is named after the title, else its rule, at most 200 characters', () => {

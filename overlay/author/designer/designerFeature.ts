@@ -4,10 +4,13 @@
  * new page gets, and the console's page of a saved feature.
  */
 
-/** The URL rule of the page at `href`: its path, on any host, query and fragment ignored (`/reports/7`). */
+/**
+ * The URL rule of the page at `href`: its path, on any host, query and fragment ignored (`/reports/7`). A `*` or `:`
+ * of the path is written `\*`, `\:` (rule syntax otherwise: a wildcard, a path parameter), so the rule is this page.
+ */
 export function pageRuleOf(href: string): string {
   try {
-    return new URL(href).pathname || '/';
+    return (new URL(href).pathname || '/').replace(/[*:]/g, '\\$&');
   } catch {
     return '/';
   }
