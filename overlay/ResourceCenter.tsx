@@ -63,8 +63,10 @@ export function ResourceCenter({ resourceCenter, state, rtl, handlers }: Resourc
   // A new view starts with an empty search.
   useEffect(() => setSearch(''), [active?.guideId, state.open]);
   // The panel takes focus when it opens and when its view changes (the clicked control is gone), so Escape
-  // inside it closes it.
-  useEffect(() => {
+  // inside it closes it. In the commit that drew the view, not an effect after its paint: the view is drawn when the
+  // page's state comes back from the click (not in the click's own event), so a key pressed in between went to the
+  // page's body, and Escape right after choosing a module did nothing (a CI run caught it).
+  useLayoutEffect(() => {
     const el = panel.current;
     const focused = el && (el.getRootNode() as ShadowRoot | Document).activeElement;
     if (state.open && el && !(focused && el.contains(focused))) el.focus();
